@@ -1,0 +1,247 @@
+/* cudatrace on-disk trace format: the one contract between the writer (libcudatrace.so) and every reader.
+ *
+ * A trace file is a fixed header followed by a stream of records.  Every record starts with a
+ * struct ct_rec_hdr whose `size` is the whole record in bytes, a multiple of 8, so a reader can skip a record
+ * type it does not know.  All integers are in the byte order of the writing host; `byte_order` in the file
+ * header tells a reader whether it must swap (readers of this version refuse a foreign order).
+ *
+ * Records of one thread appear in the order that thread made them.  Records of different threads are
+ * interleaved in blocks, so a reader sorts by time where it needs a global order.  A string (CT_REC_STRING)
+ * is referenced by id; its definition may come after a record that uses it (another thread's block was
+ * drained first), so readers resolve ids after reading, never while streaming.
+ *
+ * Changing any struct here means bumping CT_FORMAT_VERSION; tests/unit/test_format_layout.c pins offsets.
+ */
+#ifndef CUDATRACE_FORMAT_H
+#define CUDATRACE_FORMAT_H
+
+#include <stdint.h>
+
+#define CT_MAGIC "CUDATRC\n"          /* 8 bytes, no terminating NUL stored */
+#define CT_MAGIC_LEN 8
+#define CT_FORMAT_VERSION 1u           /* independent of the package version */
+#define CT_BYTE_ORDER_MARK 0x01020304u /* written natively */
+
+/* Feature bits in ct_file_header.features. */
+#define CT_FEAT_STACKS   (1u << 0) /* CT_REC_STACK / CT_REC_MODULE records may appear, stack_id is meaningful */
+#define CT_FEAT_TIME_MONO (1u << 1) /* record times are CLOCK_MONOTONIC ns */
+
+struct ct_file_header {
+    char magic[CT_MAGIC_LEN];
+    uint32_t format_version;
+    uint32_t header_size;  /* sizeof(struct ct_file_header) of the writer; records start here */
+    uint32_t byte_order;   /* CT_BYTE_ORDER_MARK */
+    uint32_t features;     /* CT_FEAT_* */
+    uint32_t pid;
+    uint32_t ppid;
+    int64_t start_wall_ns; /* CLOCK_REALTIME at start */
+    int64_t start_mono_ns; /* CLOCK_MONOTONIC at the same moment: record times are on this clock */
+    char tracer_version[16]; /* cudatrace package version, NUL padded */
+}; /* 64 bytes */
+
+/* Record types. */
+enum ct_rec_type {
+    CT_REC_PROCESS = 1,   /* process metadata: host name and command line */
+    CT_REC_STRING = 2,    /* an interned string: kernel name, thread name, ... */
+    CT_REC_API = 3,       /* one API variant: id -> function name, exported variant name, version */
+    CT_REC_CALL = 4,      /* one driver call, optionally followed by a typed payload */
+    CT_REC_LOST = 5,      /* records that could not be kept */
+    CT_REC_DRIVER = 6,    /* driver version and device count, once known */
+    CT_REC_DEVICE = 7,    /* one device */
+    CT_REC_THREAD = 8,    /* a thread's name (string id) */
+    CT_REC_UNTRACED = 9,  /* pointers handed back untouched because no trampoline matched */
+    CT_REC_END = 10,      /* clean close: totals; absent if the process died */
+    CT_REC_STACK = 11,    /* reserved: a deduplicated call stack */
+    CT_REC_MODULE = 12,   /* reserved: a loaded module (path, base, build id) for symbolization */
+};
+
+#define CT_REC_MARKER 0xC7u /* first byte of every record: a reader's cheap check against garbage */
+
+struct ct_rec_hdr {
+    uint8_t marker; /* CT_REC_MARKER */
+    uint8_t type;   /* enum ct_rec_type */
+    uint16_t size;  /* whole record, bytes, multiple of 8, >= 8 */
+    uint32_t tid;   /* kernel thread id of the thread that wrote it (0 for process-wide records) */
+}; /* 8 bytes */
+
+/* CT_REC_PROCESS: followed by `host_len` bytes of host name, then `cmdline_len` bytes of command line
+ * (arguments separated by NUL), then zero padding to a multiple of 8.  The command line is cut to fit. */
+struct ct_rec_process {
+    struct ct_rec_hdr h;
+    uint16_t host_len;
+    uint16_t cmdline_len;
+    uint32_t argc;
+}; /* 16 bytes + data */
+
+/* String kinds (ct_rec_string.kind). */
+enum ct_str_kind { CT_STR_KERNEL = 1, CT_STR_THREAD = 2, CT_STR_OTHER = 3 };
+
+/* CT_REC_STRING: followed by `len` bytes (no NUL) and zero padding. */
+struct ct_rec_string {
+    struct ct_rec_hdr h;
+    uint32_t id; /* ids start at 1; 0 means "no string" */
+    uint16_t kind;
+    uint16_t len;
+}; /* 16 bytes + data */
+
+/* Variant flags (ct_rec_api.vflags). */
+#define CT_VARIANT_PTSZ (1u << 0) /* per-thread default stream, _ptsz */
+#define CT_VARIANT_PTDS (1u << 1) /* per-thread default stream, _ptds */
+
+/* CT_REC_API: followed by `name_len` bytes of the function name as users write it ("cuMemAlloc"), then
+ * `variant_len` bytes of the exported symbol of the variant ("cuMemAlloc_v2"), then padding. */
+struct ct_rec_api {
+    struct ct_rec_hdr h;
+    uint16_t api_id;   /* ct_rec_call.api_id refers to this */
+    uint16_t vflags;   /* CT_VARIANT_* */
+    uint32_t version;  /* cudaVersion that introduced the variant, e.g. 3020 */
+    uint16_t name_len;
+    uint16_t variant_len;
+    uint32_t family;   /* enum ct_family: which payload its calls carry */
+}; /* 24 bytes + data */
+
+/* Argument families that carry a decoded payload after struct ct_rec_call. */
+enum ct_family {
+    CT_FAM_NONE = 0,
+    CT_FAM_ALLOC = 1,
+    CT_FAM_FREE = 2,
+    CT_FAM_LAUNCH = 3,
+    CT_FAM_COPY = 4, /* copies and sets */
+};
+
+/* CT_REC_CALL: one driver call.  `payload` says which struct follows (enum ct_family; 0 = none). */
+struct ct_rec_call {
+    struct ct_rec_hdr h;
+    uint16_t api_id;
+    uint8_t payload;  /* enum ct_family of the struct that follows, 0 if none */
+    uint8_t reserved;
+    int32_t result;   /* CUresult */
+    uint64_t seq;     /* per-process call sequence number (correlation id), from 1 */
+    uint64_t t0_ns;   /* CLOCK_MONOTONIC before the call */
+    uint64_t t1_ns;   /* CLOCK_MONOTONIC after the call */
+    uint32_t stack_id; /* 0 = no stack */
+    uint32_t reserved2;
+}; /* 48 bytes */
+
+/* Memory kinds, for allocations, frees and the two ends of a copy. */
+enum ct_mem_kind {
+    CT_MEM_UNKNOWN = 0,
+    CT_MEM_DEVICE = 1,   /* cuMemAlloc, cuMemAllocPitch */
+    CT_MEM_HOST = 2,     /* pageable host memory (copy ends only) */
+    CT_MEM_PINNED = 3,   /* cuMemAllocHost, cuMemHostAlloc, registered host memory */
+    CT_MEM_MANAGED = 4,  /* cuMemAllocManaged */
+    CT_MEM_ASYNC = 5,    /* stream-ordered: cuMemAllocAsync, cuMemAllocFromPoolAsync */
+    CT_MEM_VMM = 6,      /* virtual memory: cuMemCreate (physical) */
+    CT_MEM_VMM_MAP = 7,  /* virtual memory: cuMemMap (a mapping of physical memory) */
+    CT_MEM_ARRAY = 8,    /* CUDA array (copy ends only) */
+};
+
+/* Payload after a call record, payload == CT_FAM_ALLOC. */
+struct ct_pl_alloc {
+    uint64_t bytes;
+    uint64_t address; /* returned device/host address or handle; 0 if the call failed */
+    uint64_t stream;  /* async allocations */
+    uint32_t kind;    /* enum ct_mem_kind */
+    int32_t device;   /* -1 if not known */
+}; /* 32 bytes */
+
+/* payload == CT_FAM_FREE. */
+struct ct_pl_free {
+    uint64_t address;
+    uint64_t stream;
+    uint32_t kind;    /* enum ct_mem_kind */
+    uint32_t reserved;
+}; /* 24 bytes */
+
+/* payload == CT_FAM_LAUNCH. */
+struct ct_pl_launch {
+    uint64_t function; /* CUfunction / CUkernel / CUgraphExec handle */
+    uint64_t stream;
+    uint32_t name_id;  /* CT_REC_STRING id of the kernel name, 0 if unknown */
+    uint32_t grid[3];
+    uint32_t block[3];
+    uint32_t cluster[3]; /* 0 when not a cluster launch */
+    uint32_t shared_mem;
+    uint32_t kind;     /* enum ct_launch_kind */
+}; /* 64 bytes */
+
+enum ct_launch_kind { CT_LAUNCH_KERNEL = 1, CT_LAUNCH_COOPERATIVE = 2, CT_LAUNCH_HOST_FUNC = 3, CT_LAUNCH_GRAPH = 4 };
+
+/* Copy/set flags (ct_pl_copy.flags). */
+#define CT_COPY_SET   (1u << 0) /* a memset, not a copy */
+#define CT_COPY_ASYNC (1u << 1)
+#define CT_COPY_2D    (1u << 2)
+#define CT_COPY_3D    (1u << 3)
+#define CT_COPY_PEER  (1u << 4)
+#define CT_COPY_BATCH (1u << 5)
+
+/* payload == CT_FAM_COPY. */
+struct ct_pl_copy {
+    uint64_t bytes;   /* total bytes moved or set */
+    uint64_t src;     /* source address (0 for sets) */
+    uint64_t dst;
+    uint64_t stream;
+    uint64_t width;   /* 2D/3D extents in bytes/rows/slices; 0 when 1D */
+    uint64_t height;
+    uint64_t depth;
+    uint32_t flags;   /* CT_COPY_* */
+    uint16_t src_kind; /* enum ct_mem_kind */
+    uint16_t dst_kind;
+    int32_t src_device; /* peer copies; -1 otherwise */
+    int32_t dst_device;
+}; /* 72 bytes */
+
+/* Why records were lost (ct_rec_lost.reason). */
+enum ct_lost_reason { CT_LOST_BUFFER_FULL = 1, CT_LOST_WRITE_ERROR = 2, CT_LOST_SHUTDOWN = 3 };
+
+/* CT_REC_LOST: `count` records of thread h.tid were dropped for `reason` between t_first and t_last. */
+struct ct_rec_lost {
+    struct ct_rec_hdr h;
+    uint64_t count;
+    uint64_t t_first_ns;
+    uint64_t t_last_ns;
+    uint32_t reason;
+    uint32_t reserved;
+}; /* 40 bytes */
+
+/* CT_REC_DRIVER. */
+struct ct_rec_driver {
+    struct ct_rec_hdr h;
+    int32_t driver_version; /* cuDriverGetVersion, e.g. 13000 */
+    int32_t device_count;
+}; /* 16 bytes */
+
+/* CT_REC_DEVICE. */
+struct ct_rec_device {
+    struct ct_rec_hdr h;
+    int32_t ordinal;
+    int32_t reserved;
+    uint64_t total_mem;
+    uint8_t uuid[16];
+    char name[64]; /* NUL padded */
+}; /* 104 bytes */
+
+/* CT_REC_THREAD. */
+struct ct_rec_thread {
+    struct ct_rec_hdr h; /* h.tid is the thread */
+    uint32_t name_id;    /* CT_REC_STRING */
+    uint32_t reserved;
+}; /* 16 bytes */
+
+/* CT_REC_UNTRACED: `count` pointers for symbol `name_id` (CT_STR_OTHER) were handed back unwrapped. */
+struct ct_rec_untraced {
+    struct ct_rec_hdr h;
+    uint32_t name_id;
+    uint32_t count;
+}; /* 16 bytes */
+
+/* CT_REC_END: written last on a clean close. */
+struct ct_rec_end {
+    struct ct_rec_hdr h;
+    uint64_t calls;    /* call records written */
+    uint64_t lost;     /* records lost, all reasons */
+    uint64_t untraced; /* pointers handed back untraced */
+    int64_t end_mono_ns;
+}; /* 40 bytes */
+
+#endif

@@ -1,0 +1,1 @@
+# rules for src/format (see the top-level Makefile.am)

@@ -1,0 +1,1 @@
+# rules for src/preload (see the top-level Makefile.am)

@@ -1,0 +1,76 @@
+/* The recorder: the only way the rest of libcudatrace.so puts records into the trace.
+ *
+ * Hot path (a trampoline):
+ *     uint64_t t0 = ct_now_ns();
+ *     CUresult r = real(...);
+ *     uint64_t t1 = ct_now_ns();
+ *     struct ct_rec_call *c = ct_rec_begin(sizeof *c + sizeof(struct ct_pl_launch));
+ *     if (c) { ...fill c (ct_rec_fill_call) and the payload after it...; ct_rec_commit(c); }
+ * ct_rec_begin/commit take no lock, allocate nothing and make no system call once the thread's buffer exists
+ * (its first call allocates it).  When the buffer is full the record is counted as lost and NULL returned.
+ */
+#ifndef CUDATRACE_RECORDER_H
+#define CUDATRACE_RECORDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "cudatrace/format.h"
+
+/* One row of the generated variant table (scripts/gen-wrappers.py writes it; see variants.h). */
+struct ct_variant {
+    const char *name;    /* "cuMemAlloc": the function as users write it */
+    const char *symbol;  /* "cuMemAlloc_v2": the exported symbol of this exact variant */
+    uint32_t version;    /* cudaVersion that introduced it (3020) */
+    uint16_t vflags;     /* CT_VARIANT_PTSZ / CT_VARIANT_PTDS */
+    uint16_t family;     /* enum ct_family */
+};
+
+/* The table the API records of every trace are written from (the generated one in the library; a test may
+ * link its own).  api_id in call records is the index into it. */
+extern const struct ct_variant ct_variants[];
+extern const unsigned ct_variant_count;
+
+/* Monotonic time in ns: the clock of every record. */
+static inline uint64_t ct_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Reserve a record of `size` bytes (multiple of 8) in the calling thread's buffer; NULL when tracing is
+ * off, shut down, or the buffer is full (then the record is counted lost). */
+void *ct_rec_begin(size_t size);
+/* Publish the record reserved by the last ct_rec_begin of this thread. */
+void ct_rec_commit(void *rec);
+
+/* Fill the common part of a call record reserved with ct_rec_begin(size): header, api, times, result,
+ * the next call sequence number of this process. */
+void ct_rec_fill_call(struct ct_rec_call *c, size_t size, uint16_t api_id, uint8_t payload, int32_t result,
+                      uint64_t t0, uint64_t t1);
+
+/* Intern a string (kernel or thread name): returns its id (>= 1), writing a CT_REC_STRING the first time.
+ * Not for the per-call path: callers cache the id (e.g. per CUfunction). Returns 0 if tracing is off. */
+uint32_t ct_rec_intern(enum ct_str_kind kind, const char *s);
+
+/* Note that a pointer for `symbol` was handed back untraced (counted, written as CT_REC_UNTRACED). */
+void ct_rec_untraced(const char *symbol);
+
+/* Driver metadata, written once known (the interposition layer calls these after cuInit succeeds). */
+void ct_rec_driver(int driver_version, int device_count);
+void ct_rec_device(int ordinal, const char *name, const uint8_t uuid[16], uint64_t total_mem);
+
+/* Is tracing on (configuration valid, output file open or openable)? Cheap. */
+int ct_rec_enabled(void);
+
+/* Start the recorder (idempotent, thread-safe): read CUDATRACE_* configuration, open the output file,
+ * start the writer, register the exit/fork/signal handlers.  Called lazily by ct_rec_begin too. */
+void ct_rec_init(void);
+/* Flush everything and close the file (exit path; also before exec). Idempotent. */
+void ct_rec_shutdown(void);
+/* Flush what is buffered now, keep tracing (before exec, on demand). */
+void ct_rec_flush(void);
+
+#endif

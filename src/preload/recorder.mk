@@ -1,0 +1,1 @@
+# rules for src/preload (included by the top-level Makefile.am)

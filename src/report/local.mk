@@ -1,0 +1,1 @@
+# rules for src/report (see the top-level Makefile.am)

@@ -1,0 +1,1 @@
+# rules for tests/gpu (included by the top-level Makefile.am)

@@ -1,0 +1,1 @@
+# rules for tests/samples (included by the top-level Makefile.am)

@@ -1,0 +1,1 @@
+# rules for tests/samples (see the top-level Makefile.am)

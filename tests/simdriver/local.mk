@@ -1,0 +1,1 @@
+# rules for tests/simdriver (see the top-level Makefile.am)
