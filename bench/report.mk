@@ -1,0 +1,1 @@
+# rules for bench (included by the top-level Makefile.am)

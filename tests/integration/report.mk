@@ -1,0 +1,1 @@
+# rules for tests/integration (included by the top-level Makefile.am)

@@ -1,0 +1,1 @@
+# rules for tests/unit (included by the top-level Makefile.am)
