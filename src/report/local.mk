@@ -1,1 +1,34 @@
-# rules for src/report (see the top-level Makefile.am)
+# src/report: cudatrace-report (see the top-level Makefile.am).  The subcommands and their shared parts form
+# a convenience library, so the unit tests link the same code the program runs.
+noinst_LTLIBRARIES += src/report/libctreport.la
+src_report_libctreport_la_SOURCES = \
+	src/report/cli.c src/report/cli.h \
+	src/report/trace.c src/report/trace.h \
+	src/report/stats.c src/report/stats.h \
+	src/report/names.c src/report/names.h \
+	src/report/text.c src/report/text.h \
+	src/report/table.c src/report/table.h \
+	src/report/map.c src/report/map.h \
+	src/report/memory.c src/report/memory.h \
+	src/report/args.c src/report/args.h \
+	src/report/summary.c \
+	src/report/calls.c \
+	src/report/export.c src/report/export.h \
+	src/report/export_chrome.c \
+	src/report/export_records.c \
+	src/report/info.c
+nodist_src_report_libctreport_la_SOURCES = src/report/results.c
+src_report_libctreport_la_LIBADD = src/format/libctformat.la $(DL_LIBS) -lm
+
+# CUresult names, generated from the toolkit's cuda.h (never a hand-kept copy).
+src/report/results.c: $(srcdir)/src/report/gen-results.py $(CUDA_DIR)/include/cuda.h
+	$(AM_V_GEN)$(MKDIR_P) src/report && $(PYTHON3) $(srcdir)/src/report/gen-results.py $(CUDA_DIR)/include/cuda.h $@
+BUILT_SOURCES += src/report/results.c
+CLEANFILES += src/report/results.c
+EXTRA_DIST += src/report/gen-results.py
+
+bin_PROGRAMS += src/report/cudatrace-report
+src_report_cudatrace_report_SOURCES = src/report/main.c
+src_report_cudatrace_report_LDADD = src/report/libctreport.la
+
+dist_man_MANS = man/cudatrace-report.1

@@ -1,1 +1,25 @@
-# rules for tests/gpu (included by the top-level Makefile.am)
+# The real-GPU suite: `make check-gpu` builds the library, the check programs (ctdump, the driver-API samples)
+# and the nvcc samples, then runs tests/gpu/run-gpu-tests on this machine's GPU (a skip where there is none).
+# scripts/gpu-bundle packs the same for a GPU machine without build tools.
+GPU_EXPECTATIONS = \
+	tests/gpu/expect/vectoradd.inc \
+	tests/gpu/expect/rt_vectoradd.sh \
+	tests/gpu/expect/rt_vectoradd_shared.sh \
+	tests/gpu/expect/rt_vectoradd_ptds.sh \
+	tests/gpu/expect/rt_threads.sh \
+	tests/gpu/expect/rt_graph.sh \
+	tests/gpu/expect/vectoradd_drv.sh \
+	tests/gpu/expect/ptxjit.sh \
+	tests/gpu/expect/py_cuda_bindings.sh \
+	tests/gpu/expect/py_torch.sh \
+	tests/gpu/expect/py_cupy.sh \
+	tests/gpu/expect/py_jax.sh \
+	tests/gpu/expect/py_triton.sh \
+	tests/gpu/expect/py_numba.sh
+EXTRA_DIST += tests/gpu/run-gpu-tests $(GPU_EXPECTATIONS) scripts/gpu-bundle
+
+.PHONY: check-gpu
+check-gpu: all $(check_PROGRAMS) gpu-samples
+	@rc=0; CT_TOP_SRCDIR='$(abs_top_srcdir)' CT_TOP_BUILDDIR='$(abs_top_builddir)' CT_NVCC='$(NVCC)' \
+		CT_PYTHON3="$${CT_PYTHON3:-python3}" bash $(srcdir)/tests/gpu/run-gpu-tests || rc=$$?; \
+	test $$rc = 0 || test $$rc = 77

@@ -1,1 +1,13 @@
-# rules for tests/integration (included by the top-level Makefile.am)
+# tests/integration (recorder): a small program recording through src/preload/librecorder.la, run in the
+# situations the recorder must survive, its traces checked with tests/ctdump.
+check_PROGRAMS += tests/integration/recorder-app
+tests_integration_recorder_app_SOURCES = tests/integration/recorder-app.c tests/recorder-variants.c
+tests_integration_recorder_app_LDADD = src/preload/librecorder.la $(DL_LIBS)
+
+RECORDER_TESTS = \
+	tests/integration/recorder-threads.sh tests/integration/recorder-fork.sh \
+	tests/integration/recorder-exec.sh tests/integration/recorder-sigterm.sh \
+	tests/integration/recorder-unwritable.sh tests/integration/recorder-fsize.sh \
+	tests/integration/recorder-overflow.sh tests/integration/recorder-exit.sh
+TESTS += $(RECORDER_TESTS)
+EXTRA_DIST += $(RECORDER_TESTS) tests/integration/recorder-lib.sh

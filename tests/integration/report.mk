@@ -1,1 +1,14 @@
-# rules for tests/integration (included by the top-level Makefile.am)
+# tests/integration: cudatrace-report on synthetic traces written by report-gen (known calls, no preload,
+# no driver).  Included by the top-level Makefile.am.
+check_PROGRAMS += tests/integration/report-gen
+tests_integration_report_gen_SOURCES = tests/integration/report-gen.c
+tests_integration_report_gen_LDADD = src/format/libctformat.la
+
+REPORT_TESTS = \
+	tests/integration/report-summary.sh \
+	tests/integration/report-calls.sh \
+	tests/integration/report-export.sh \
+	tests/integration/report-info.sh \
+	tests/integration/report-malformed.sh
+TESTS += $(REPORT_TESTS)
+EXTRA_DIST += $(REPORT_TESTS) tests/integration/report-lib.sh

@@ -1,1 +1,49 @@
-# rules for tests/samples (included by the top-level Makefile.am)
+# The nvcc-built runtime samples and the Python samples of the real-GPU suite (tests/gpu/run-gpu-tests).
+# Not built by `make check` (nvcc is slow and they only run on a GPU): `make gpu-samples` builds them, and
+# `make check-gpu` and scripts/gpu-bundle call it.  Nothing to build when configure found no nvcc.
+
+GPU_CU_SAMPLES = tests/samples/rt_vectoradd.cu tests/samples/rt_threads.cu tests/samples/rt_graph.cu
+GPU_PY_SAMPLES = \
+	tests/samples/py_cuda_bindings.py \
+	tests/samples/py_torch.py \
+	tests/samples/py_cupy.py \
+	tests/samples/py_jax.py \
+	tests/samples/py_triton.py \
+	tests/samples/py_numba.py
+EXTRA_DIST += $(GPU_CU_SAMPLES) $(GPU_PY_SAMPLES)
+
+GPU_SAMPLES = \
+	tests/samples/rt_vectoradd \
+	tests/samples/rt_vectoradd_shared \
+	tests/samples/rt_vectoradd_ptds \
+	tests/samples/rt_threads \
+	tests/samples/rt_graph
+CLEANFILES += $(GPU_SAMPLES)
+
+# Hopper code plus its PTX (the driver JIT-compiles that for newer GPUs).  Override for another GPU, e.g.
+# `make gpu-samples NVCC_GENCODE=-arch=native`.
+NVCC_GENCODE = -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90
+NVCC_SAMPLE_FLAGS = -O2 -std=c++17 -Xcompiler -Wall,-Wextra $(NVCC_GENCODE)
+nvcc_sample = $(AM_V_GEN)$(MKDIR_P) $(@D) && $(NVCC) $(NVCC_SAMPLE_FLAGS)
+
+.PHONY: gpu-samples
+if HAVE_NVCC
+gpu-samples: $(GPU_SAMPLES) bench/overhead
+else
+gpu-samples:
+	@echo "gpu-samples: configured without nvcc, nothing to build"
+endif
+
+# The default build links the static runtime; the other two are the routes the shared runtime and the
+# per-thread default stream take.  The shared one finds libcudart.so.13 through its RUNPATH.
+tests/samples/rt_vectoradd: $(srcdir)/tests/samples/rt_vectoradd.cu
+	$(nvcc_sample) -o $@ $(srcdir)/tests/samples/rt_vectoradd.cu
+tests/samples/rt_vectoradd_shared: $(srcdir)/tests/samples/rt_vectoradd.cu
+	$(nvcc_sample) -cudart shared -Xlinker -rpath -Xlinker $(CUDA_DIR)/lib64 -o $@ \
+		$(srcdir)/tests/samples/rt_vectoradd.cu
+tests/samples/rt_vectoradd_ptds: $(srcdir)/tests/samples/rt_vectoradd.cu
+	$(nvcc_sample) --default-stream per-thread -o $@ $(srcdir)/tests/samples/rt_vectoradd.cu
+tests/samples/rt_threads: $(srcdir)/tests/samples/rt_threads.cu
+	$(nvcc_sample) -o $@ $(srcdir)/tests/samples/rt_threads.cu
+tests/samples/rt_graph: $(srcdir)/tests/samples/rt_graph.cu
+	$(nvcc_sample) -o $@ $(srcdir)/tests/samples/rt_graph.cu

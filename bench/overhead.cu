@@ -1,0 +1,76 @@
+// Host cost per call of the three hot runtime paths, for comparing untraced and traced runs
+// (bench/run-overhead alternates them).  Usage: overhead [LAUNCHES [MALLOC_PAIRS [COPIES]]]
+// Prints `launch_us=`, `malloc_free_us=` and `memcpy_h2d_us=` lines (µs per call, per pair for malloc).
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cuda_runtime.h>
+
+#define CHECK(call)                                                                                      \
+    do {                                                                                                 \
+        cudaError_t err_ = (call);                                                                       \
+        if (err_ != cudaSuccess) {                                                                       \
+            fprintf(stderr, "overhead: %s failed: %s\n", #call, cudaGetErrorString(err_));               \
+            exit(1);                                                                                     \
+        }                                                                                                \
+    } while (0)
+
+__global__ void emptyKernel(void) {}
+
+static double now_us(void)
+{
+    return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+static long arg_or(int argc, char **argv, int i, long fallback)
+{
+    if (argc <= i)
+        return fallback;
+    char *end;
+    long v = strtol(argv[i], &end, 10);
+    if (*end != '\0' || v <= 0) {
+        fprintf(stderr, "overhead: argument %d must be a positive count, not '%s'\n", i, argv[i]);
+        exit(2);
+    }
+    return v;
+}
+
+int main(int argc, char **argv)
+{
+    const long launches = arg_or(argc, argv, 1, 200000);
+    const long pairs = arg_or(argc, argv, 2, 20000);
+    const long copies = arg_or(argc, argv, 3, 50000);
+
+    // Warm up: context creation, module load and the first launch stay out of the timed loops.
+    CHECK(cudaFree(0));
+    emptyKernel<<<1, 1>>>();
+    CHECK(cudaStreamSynchronize(0));
+
+    double t0 = now_us();
+    for (long i = 0; i < launches; i++)
+        emptyKernel<<<1, 1>>>();
+    CHECK(cudaStreamSynchronize(0));
+    double t1 = now_us();
+    CHECK(cudaGetLastError());
+    printf("launch_us=%.4f\n", (t1 - t0) / launches);
+
+    t0 = now_us();
+    for (long i = 0; i < pairs; i++) {
+        void *p;
+        CHECK(cudaMalloc(&p, 256));
+        CHECK(cudaFree(p));
+    }
+    t1 = now_us();
+    printf("malloc_free_us=%.4f\n", (t1 - t0) / pairs);
+
+    unsigned char host[256] = {0};
+    void *dev;
+    CHECK(cudaMalloc(&dev, sizeof host));
+    t0 = now_us();
+    for (long i = 0; i < copies; i++)
+        CHECK(cudaMemcpy(dev, host, sizeof host, cudaMemcpyHostToDevice));
+    t1 = now_us();
+    printf("memcpy_h2d_us=%.4f\n", (t1 - t0) / copies);
+    CHECK(cudaFree(dev));
+    return 0;
+}

@@ -1,0 +1,81 @@
+/* Times `cudatrace-report summary` on a generated trace: wall seconds and the peak resident memory of the
+ * report process (getrusage of the child), so the speed and memory claims of the man page are measured.
+ *
+ *   report_bench REPORT GEN [N]   N calls (default 10,000,000), written by GEN (tests/integration/report-gen)
+ *                                 into a temporary file, summarized by REPORT, then removed.
+ * Prints numbers only; no pass/fail on time. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Run argv with stdout to /dev/null; returns its exit status, *secs and *maxrss_kb of that child. */
+static int run(char *const argv[], double *secs, long *maxrss_kb)
+{
+    double t0 = now();
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        if (!freopen("/dev/null", "w", stdout))
+            _exit(127);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    int status;
+    struct rusage ru;
+    if (wait4(pid, &status, 0, &ru) < 0)
+        return -1;
+    *secs = now() - t0;
+    *maxrss_kb = ru.ru_maxrss;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: report_bench REPORT GEN [N]\n");
+        return 2;
+    }
+    const char *n = argc > 3 ? argv[3] : "10000000";
+    char dir[] = "/tmp/report-bench.XXXXXX", path[64];
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    snprintf(path, sizeof path, "%s/big.ct", dir);
+    double secs;
+    long rss;
+    char *gen[] = {argv[2], "big", (char *)n, path, NULL};
+    int rc = run(gen, &secs, &rss);
+    struct stat st;
+    if (rc != 0 || stat(path, &st) != 0) {
+        fprintf(stderr, "report_bench: generating the trace failed (%d)\n", rc);
+        return 1;
+    }
+    printf("trace: %s calls, %.1f MB, generated in %.2f s\n", n, (double)st.st_size / 1e6, secs);
+    const char *modes[][2] = {{"summary", NULL}, {"summary", "--section=api"}, {"calls", "--api=cuMemFree"}};
+    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+        char *cmd[] = {argv[1], (char *)modes[i][0], "--format=csv", (char *)(modes[i][1] ? modes[i][1] : path),
+                       modes[i][1] ? path : NULL, NULL};
+        rc = run(cmd, &secs, &rss);
+        printf("cudatrace-report %s %s: %.2f s, peak RSS %.1f MB, exit %d\n", modes[i][0],
+               modes[i][1] ? modes[i][1] : "", secs, (double)rss / 1024.0, rc);
+    }
+    unlink(path);
+    rmdir(dir);
+    return 0;
+}

@@ -1,0 +1,372 @@
+#!/usr/bin/env python3
+"""Generate libcudatrace's driver trampolines from the toolkit's cudaTypedefs.h.
+
+Every `typedef CUresult (CUDAAPI *PFN_<name>_v<version>[_ptsz|_ptds])(<params>);` is one ABI variant of a
+driver function.  For each variant this writes (one C file):
+  * a row of `ct_variants[]` (function name, exported symbol, version, flags, family): the api ids of the trace;
+  * a trampoline with exactly the PFN's parameter list, exported under the variant's symbol name;
+  * `ct_trampolines[]`, and `ct_symbol_order[]` (ids sorted by symbol) for look-ups by name;
+and a header naming each variant's id and PFN type for hand-written code (CT_ID_<symbol>, CT_PFN_<symbol>).
+
+Exported symbol names are derived, not listed (see derive_symbols).  Argument decoders and hooks are
+hand-written C; their prototypes are read from the --decls headers:
+    void ct_dec_<key>(struct ct_pl_<family> *pl, CUresult r, <params>);   only while recording
+    void ct_hook_<key>(CUresult r, <params>);                             after every real call
+where <key> is `<name>_v<version>` (that variant only) or `<name>` (all its variants, per-thread ones included).
+The payload struct named in a decoder's prototype gives the family of the variants it decodes.
+
+Modes:
+    gen-wrappers.py -o wrappers.c --header wrappers.h [--decls H]... TYPEDEFS_H...    generate
+    gen-wrappers.py --list [--decls H]... TYPEDEFS_H...              one line per variant (tests)
+    gen-wrappers.py --verify-requests FILE [--verify-cuda-h CUDA_H] [--verify-exports FILE] TYPEDEFS_H...
+        check the derived names against the real driver's answers, cuda.h's macros and an export list
+"""
+import argparse
+import os
+import re
+import sys
+
+PFN_RE = re.compile(
+    r'typedef\s+(?P<ret>\w+)\s*\(\s*CUDAAPI\s*\*\s*PFN_(?P<name>\w+?)_v(?P<ver>\d+)(?P<pt>_ptsz|_ptds)?\s*\)'
+    r'\s*\((?P<params>[^;]*?)\)\s*;', re.S)
+DECL_RE = re.compile(r'^\s*void\s+ct_(?P<kind>dec|hook)_(?P<key>\w+)\s*\((?P<params>[^)]*)\)\s*;', re.M)
+FAMILIES = {'alloc': 'CT_FAM_ALLOC', 'free': 'CT_FAM_FREE', 'launch': 'CT_FAM_LAUNCH', 'copy': 'CT_FAM_COPY'}
+VFLAGS = {'': '0', '_ptsz': 'CT_VARIANT_PTSZ', '_ptds': 'CT_VARIANT_PTDS'}
+
+
+class Variant:
+    def __init__(self, name, version, pt, params, header, line):
+        self.name, self.version, self.pt = name, version, pt
+        self.params = params            # list of (declaration text, parameter name)
+        self.header, self.line = header, line
+        self.symbol = None
+        self.decoder = self.hook = self.family = None
+
+    @property
+    def pfn(self):
+        return 'PFN_%s_v%d%s' % (self.name, self.version, self.pt)
+
+    @property
+    def key(self):
+        return '%s_v%d' % (self.name, self.version)
+
+
+def strip_comments(text):
+    text = re.sub(r'/\*.*?\*/', lambda m: re.sub(r'[^\n]', ' ', m.group(0)), text, flags=re.S)
+    return re.sub(r'//[^\n]*', '', text)
+
+
+def split_params(text):
+    """Split a parameter list at top-level commas; name unnamed parameters a0, a1, ..."""
+    text = ' '.join(text.split())
+    if text in ('', 'void'):
+        return []
+    parts, depth, cur = [], 0, ''
+    for ch in text:
+        if ch == ',' and depth == 0:
+            parts.append(cur.strip())
+            cur = ''
+            continue
+        depth += ch in '([' and 1 or (ch in ')]' and -1 or 0)
+        cur += ch
+    parts.append(cur.strip())
+    out = []
+    for i, p in enumerate(parts):
+        m = re.search(r'\(\s*\*\s*(\w+)\s*\)', p)           # function pointer: void (*fn)(void *)
+        if m:
+            out.append((p, m.group(1)))
+            continue
+        m = re.match(r'^(.*?[\s*])(\w+)\s*((?:\[[^\]]*\]\s*)*)$', p)
+        words = re.findall(r'\w+', p)
+        if m and len(words) >= 2 and m.group(2) not in ('const', 'volatile', 'int', 'char', 'short', 'long',
+                                                       'unsigned', 'signed', 'float', 'double', 'void'):
+            out.append((p, m.group(2)))
+        else:                                                 # a bare type: give it a name
+            out.append(('%s a%d' % (p, i), 'a%d' % i))
+    return out
+
+
+def parse_headers(paths):
+    variants, skipped = [], []
+    for path in paths:
+        with open(path) as f:
+            text = strip_comments(f.read())
+        for m in PFN_RE.finditer(text):
+            line = text.count('\n', 0, m.start()) + 1
+            if m.group('ret') != 'CUresult':
+                skipped.append('%s:%d: PFN_%s_v%s%s returns %s' % (path, line, m.group('name'), m.group('ver'),
+                                                                   m.group('pt') or '', m.group('ret')))
+                continue
+            variants.append(Variant(m.group('name'), int(m.group('ver')), m.group('pt') or '',
+                                    split_params(m.group('params')), path, line))
+        # Anything else that names a PFN_ typedef and did not parse is reported, never silently dropped.
+        for m in re.finditer(r'typedef[^;]*\bPFN_(\w+)[^;]*;', text):
+            if not PFN_RE.match(m.group(0)):
+                skipped.append('%s: unparsed typedef PFN_%s' % (path, m.group(1)))
+    seen = {}
+    for v in variants:
+        k = (v.name, v.version, v.pt)
+        if k in seen:
+            sys.exit('gen-wrappers: %s:%d: %s defined twice' % (v.header, v.line, v.pfn))
+        seen[k] = v
+    return variants, skipped
+
+
+def derive_symbols(variants):
+    """Exported symbol of each variant.
+
+    The driver exports a function's ABI variants as name, name_v2, name_v3, ... in the order of the versions
+    that introduced them (cuCtxCreate 2000, 3020, 11040, 12050 -> cuCtxCreate, _v2, _v3, _v4), and a
+    per-thread variant introduced at version V as the symbol of the newest default-stream variant at or before
+    V plus _ptsz/_ptds (cuMemcpyHtoD_v7000_ptds -> cuMemcpyHtoD_v2_ptds, cuLaunchKernel_v7000_ptsz ->
+    cuLaunchKernel_ptsz).  Checked against the CUDA 13.0 runtime's 440 requests, cuda.h's macros and the
+    toolkit's link stub (--verify-*): no exception is needed for CUDA 13.0.
+    """
+    by_name = {}
+    for v in variants:
+        by_name.setdefault(v.name, []).append(v)
+    for name, vs in by_name.items():
+        base = sorted((v for v in vs if not v.pt), key=lambda v: v.version)
+        for i, v in enumerate(base):
+            v.symbol = name if i == 0 else '%s_v%d' % (name, i + 1)
+        for v in vs:
+            if v.pt:
+                older = [b for b in base if b.version <= v.version]
+                if not older:
+                    sys.exit('gen-wrappers: %s:%d: %s has no default-stream variant at or before it'
+                             % (v.header, v.line, v.pfn))
+                v.symbol = older[-1].symbol + v.pt
+    return by_name
+
+
+def read_decls(paths):
+    decls = {}
+    for path in paths:
+        with open(path) as f:
+            text = strip_comments(f.read())
+        for m in DECL_RE.finditer(text):
+            family = None
+            if m.group('kind') == 'dec':
+                fm = re.match(r'\s*struct\s+ct_pl_(\w+)\s*\*', m.group('params'))
+                if not fm or fm.group(1) not in FAMILIES:
+                    sys.exit('gen-wrappers: %s: ct_dec_%s: first parameter must be struct ct_pl_<family> *'
+                             % (path, m.group('key')))
+                family = fm.group(1)
+            decls[(m.group('kind'), m.group('key'))] = family
+    return decls
+
+
+def attach_decls(variants, decls):
+    used = set()
+    for v in variants:
+        for kind in ('dec', 'hook'):
+            for key in (v.key, v.name):
+                if (kind, key) in decls:
+                    used.add((kind, key))
+                    if kind == 'dec':
+                        v.decoder, v.family = key, decls[(kind, key)]
+                    else:
+                        v.hook = key
+                    break
+    unused = sorted(set(decls) - used)
+    if unused:
+        sys.exit('gen-wrappers: declared for no variant: %s'
+                 % ', '.join('ct_%s_%s' % k for k in unused))
+
+
+def c_string(s):
+    return '"%s"' % s
+
+
+def generate(variants, headers, decl_headers, own_header, out):
+    w = out.write
+    w('/* Generated by scripts/gen-wrappers.py from %s: do not edit. */\n'
+      % ', '.join(h.rsplit('/', 1)[-1] for h in headers))
+    w('#include "config.h"\n\n#include "preload/trampoline.h"\n')
+    if own_header:
+        w('#include "%s"\n' % own_header.rsplit('/', 1)[-1])
+    for h in headers + decl_headers:
+        w('#include "%s"\n' % os.path.abspath(h))
+    w('\nconst struct ct_variant ct_variants[] = {\n')
+    for v in variants:
+        w('    {%s, %s, %d, %s, %s},\n' % (c_string(v.name), c_string(v.symbol), v.version, VFLAGS[v.pt],
+                                           FAMILIES.get(v.family, 'CT_FAM_NONE')))
+    w('};\nconst unsigned ct_variant_count = %d;\n\n' % len(variants))
+    w('/* Variant ids in strcmp order of their symbols, for look-ups by name. */\n')
+    w('const uint16_t ct_symbol_order[] = {\n')
+    order = sorted(range(len(variants)), key=lambda i: variants[i].symbol.encode())
+    for i in range(0, len(order), 16):
+        w('    %s,\n' % ', '.join(str(x) for x in order[i:i + 16]))
+    w('};\n\n')
+    w('/* Real driver functions, by variant id: filled once the driver is found (interpose.c). */\n')
+    w('void *ct_real[%d];\n\n' % len(variants))
+    for i, v in enumerate(variants):
+        emit_trampoline(w, i, v)
+    w('void (*const ct_trampolines[])(void) = {\n')
+    for v in variants:
+        w('    (void (*)(void))ct_tr_%s,\n' % v.symbol)
+    w('};\n')
+
+
+def emit_trampoline(w, i, v):
+    decl = ', '.join(p for p, _ in v.params) or 'void'
+    args = ', '.join(n for _, n in v.params)
+    comma_args = (', ' + args) if args else ''
+    fn = 'ct_tr_%s' % v.symbol
+    w('/* %s (%s:%d) */\n' % (v.pfn, v.header.rsplit('/', 1)[-1], v.line))
+    w('CT_EXPORT CUresult %s(%s) __asm__("%s");\n' % (fn, decl, v.symbol))
+    w('CUresult %s(%s)\n{\n' % (fn, decl))
+    w('    %s real = (%s)CT_REAL(%d);\n' % (v.pfn, v.pfn, i))
+    w('    if (__builtin_expect(real == NULL, 0) && (real = (%s)ct_resolve(%d)) == NULL)\n' % (v.pfn, i))
+    w('        return ct_missing(%d);\n' % i)
+    w('    if (__builtin_expect(ct_guard, 0))\n        return real(%s);\n' % args)
+    w('    uint64_t t0 = ct_now_ns();\n    CUresult r = real(%s);\n    uint64_t t1 = ct_now_ns();\n' % args)
+    if v.hook:
+        w('    ct_hook_%s(r%s);\n' % (v.hook, comma_args))
+    if v.decoder:
+        size = 'sizeof(struct ct_rec_call) + sizeof(struct ct_pl_%s)' % v.family
+        w('    struct ct_rec_call *c = ct_rec_begin(%s);\n' % size)
+        w('    if (c) {\n')
+        w('        ct_rec_fill_call(c, %s, %d, %s, r, t0, t1);\n' % (size, i, FAMILIES[v.family]))
+        w('        ct_dec_%s((struct ct_pl_%s *)(c + 1), r%s);\n' % (v.decoder, v.family, comma_args))
+    else:
+        w('    struct ct_rec_call *c = ct_rec_begin(sizeof *c);\n')
+        w('    if (c) {\n')
+        w('        ct_rec_fill_call(c, sizeof *c, %d, CT_FAM_NONE, r, t0, t1);\n' % i)
+    w('        ct_rec_commit(c);\n    }\n    return r;\n}\n\n')
+
+
+def generate_header(variants, headers, out):
+    w = out.write
+    w('/* Generated by scripts/gen-wrappers.py from %s: do not edit. */\n'
+      % ', '.join(h.rsplit('/', 1)[-1] for h in headers))
+    w('#ifndef CUDATRACE_WRAPPERS_H\n#define CUDATRACE_WRAPPERS_H\n\n#include <stdint.h>\n\n')
+    w('/* Api id (index into ct_variants) and PFN type of every exported variant symbol. */\nenum ct_api_id {\n')
+    for i, v in enumerate(variants):
+        w('    CT_ID_%s = %d,\n' % (v.symbol, i))
+    w('    CT_API_COUNT = %d\n};\n\n' % len(variants))
+    for v in variants:
+        w('#define CT_PFN_%s %s\n' % (v.symbol, v.pfn))
+    w('\n/* The trampoline of each variant, by api id. */\nextern void (*const ct_trampolines[])(void);\n')
+    w('/* Api ids sorted by symbol (strcmp order). */\nextern const uint16_t ct_symbol_order[];\n')
+    w('\n#endif\n')
+
+
+def write_atomically(path, fill):
+    tmp = path + '.tmp'
+    with open(tmp, 'w') as out:
+        fill(out)
+    os.replace(tmp, path)
+
+
+def list_variants(variants, out):
+    for v in variants:
+        out.write('%s %s %d %s %s dec=%s hook=%s | %s\n' % (
+            v.name, v.symbol, v.version, v.pt[1:] or 'none', v.family or 'none', v.decoder or '-',
+            v.hook or '-', ', '.join('%s=%s' % (n, p) for p, n in v.params) or 'void'))
+
+
+def verify(variants, by_name, args):
+    """Return a list of mismatches between the derived names and the toolkit/driver's own."""
+    errors = []
+    symbols = {v.symbol for v in variants}
+    if args.verify_requests:
+        unknown = set()
+        checked = 0
+        with open(args.verify_requests) as f:
+            for n, line in enumerate(f, 1):
+                fields = line.split()
+                if not fields or fields[0].startswith('#') or fields[0] == '""':
+                    continue
+                sym, version, flags, expected = fields[0], int(fields[1]), int(fields[2], 16), fields[3]
+                if sym not in by_name:
+                    unknown.add(sym)   # functions of headers not given (GL, EGL, VDPAU interop)
+                    continue
+                pt = bool(flags & 0x2)
+                cands = [v for v in by_name[sym] if v.version <= version and bool(v.pt) == pt]
+                if not cands and pt:   # a function with no per-thread variant answers with its default one
+                    cands = [v for v in by_name[sym] if v.version <= version and not v.pt]
+                got = max(cands, key=lambda v: v.version).symbol if cands else '(none)'
+                checked += 1
+                if got != expected:
+                    errors.append('%s:%d: %s %d 0x%x: driver returns %s, derived %s'
+                                  % (args.verify_requests, n, sym, version, flags, expected, got))
+        print('requests: %d rows checked, functions not in the headers: %s'
+              % (checked, ' '.join(sorted(unknown)) or 'none'))
+        allowed = re.compile(r'^cu(GL|EGL|VDPAU|Graphics(GL|EGL|VDPAU)|GraphicsResourceGetMappedEgl)')
+        errors += ['request for %s: not in the headers and not an interop function' % s
+                   for s in sorted(unknown) if not allowed.match(s)]
+    if args.verify_cuda_h:
+        # `#define cuX cuX_vN` (the newest variant), `#define cuX __CUDA_API_PTSZ(cuX_vN)` (also needs
+        # cuX_vN_ptsz), `#define cuX __CUDA_API_PTSZ(cuX)` (per-thread builds only: needs cuX_ptsz).
+        with open(args.verify_cuda_h) as f:
+            text = strip_comments(f.read())
+        by_symbol = {v.symbol: v for v in variants}
+        n = 0
+        for m in re.finditer(r'^\s*#\s*define\s+(cu\w+)\s+(?:__CUDA_API_(PTDS|PTSZ)\(\s*(cu\w+)\s*\)|(cu\w+))\s*$',
+                             text, re.M):
+            macro, pt, target = m.group(1), m.group(2), m.group(3) or m.group(4)
+            if re.search(r'static\s+inline\s+CUresult\s+%s\s*\(' % target, text):
+                continue       # cuGetProcAddress_v2 -> cuGetProcAddress_v2_ptsz: an inline in cuda.h
+            n += 1
+            if target not in by_symbol:
+                errors.append('cuda.h maps %s to %s: not derived' % (macro, target))
+                continue
+            if pt and target + '_' + pt.lower() not in by_symbol:
+                errors.append('cuda.h maps %s to %s_%s: not derived' % (macro, target, pt.lower()))
+            func = by_symbol[target].name
+            if target == macro or func != macro:
+                continue       # identity (per-thread only), or another function (cuGraphInstantiate)
+            newest = max((v for v in by_name[func] if not v.pt), key=lambda v: v.version).symbol
+            if target != newest:
+                errors.append('cuda.h maps %s to %s, derived newest %s' % (macro, target, newest))
+        print('cuda.h: %d mappings checked' % n)
+    if args.verify_exports:
+        with open(args.verify_exports) as f:
+            exports = {l.strip() for l in f if l.strip().startswith('cu')}
+        for s in sorted(exports - symbols):
+            errors.append('exported by the stub, not derived: %s' % s)
+        for s in sorted(symbols - exports):
+            errors.append('derived, not exported by the stub: %s' % s)
+        print('exports: %d stub symbols compared' % len(exports))
+    return errors
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('headers', nargs='+', help='cudaTypedefs.h and other *Typedefs.h')
+    ap.add_argument('-o', '--output', help='generated C file')
+    ap.add_argument('--header', help='generated header (api ids, PFN types)')
+    ap.add_argument('--decls', action='append', default=[], help='header declaring ct_dec_/ct_hook_ functions')
+    ap.add_argument('--list', action='store_true', help='print the variants')
+    ap.add_argument('--verify-requests', metavar='FILE')
+    ap.add_argument('--verify-cuda-h', metavar='CUDA_H')
+    ap.add_argument('--verify-exports', metavar='FILE', help="the driver's exported names, one per line")
+    args = ap.parse_args()
+
+    variants, skipped = parse_headers(args.headers)
+    by_name = derive_symbols(variants)
+    attach_decls(variants, read_decls(args.decls))
+    for s in skipped:
+        sys.stderr.write('gen-wrappers: skipped %s\n' % s)
+    if args.list:
+        list_variants(variants, sys.stdout)
+    if args.verify_requests or args.verify_cuda_h or args.verify_exports:
+        errors = verify(variants, by_name, args)
+        for e in errors:
+            sys.stderr.write('gen-wrappers: MISMATCH %s\n' % e)
+        if errors:
+            return 1
+    if args.output:
+        if len(variants) > 65535:
+            sys.exit('gen-wrappers: too many variants for 16-bit api ids')
+        write_atomically(args.output, lambda out: generate(variants, args.headers, args.decls, args.header, out))
+        sys.stderr.write('gen-wrappers: %d variants of %d functions -> %s\n'
+                         % (len(variants), len(by_name), args.output))
+    if args.header:
+        write_atomically(args.header, lambda out: generate_header(variants, args.headers, out))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,52 @@
+/* Building and checking the records of include/cudatrace/format.h: shared by the recorder (which writes
+ * them), the reader and the tests, so the two ends agree on sizes, padding and bounds in one place. */
+#ifndef CT_FORMAT_RECORD_H
+#define CT_FORMAT_RECORD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cudatrace/format.h"
+
+/* Largest record: the size field is 16 bits and sizes are multiples of 8. */
+#define CT_REC_MAX_SIZE 65528u
+
+static inline size_t ct_pad8(size_t n) { return (n + 7u) & ~(size_t)7u; }
+
+static inline void ct_put_hdr(struct ct_rec_hdr *h, unsigned type, size_t size, uint32_t tid)
+{
+    h->marker = CT_REC_MARKER;
+    h->type = (uint8_t)type;
+    h->size = (uint16_t)size;
+    h->tid = tid;
+}
+
+/* Fill a file header for the current build (magic, version, byte order, tracer version). */
+void ct_file_header_init(struct ct_file_header *fh, uint32_t pid, uint32_t ppid, uint32_t features,
+                         int64_t start_wall_ns, int64_t start_mono_ns);
+
+/* Variable-length records: ct_size_* gives the record size for the given lengths (lengths beyond what the
+ * 16-bit fields and CT_REC_MAX_SIZE allow are cut by ct_put_*; ct_size_* accounts for the cut). */
+size_t ct_size_string(size_t len);
+void ct_put_string(void *rec, uint32_t tid, uint32_t id, unsigned kind, const char *s, size_t len);
+
+size_t ct_size_api(size_t name_len, size_t variant_len);
+void ct_put_api(void *rec, uint16_t api_id, const char *name, const char *variant, uint32_t version,
+                uint16_t vflags, uint32_t family);
+
+/* cmdline: arguments separated (and usually ended) by NUL, as /proc/self/cmdline holds them. */
+size_t ct_size_process(size_t host_len, size_t cmdline_len);
+void ct_put_process(void *rec, const char *host, size_t host_len, const char *cmdline, size_t cmdline_len);
+
+/* Smallest valid size of a record of a known type (0 for types this build does not know). */
+size_t ct_rec_min_size(unsigned type);
+
+/* Check a record whose first `avail` bytes are readable (avail >= sizeof(struct ct_rec_hdr)): marker, size
+ * (>= 8, multiple of 8, within avail), the known types' fixed part and their length fields.  Returns NULL if
+ * it is sound, otherwise a short reason.  Unknown types with a sound header pass (readers skip them). */
+const char *ct_rec_check(const struct ct_rec_hdr *h, size_t avail);
+
+/* Size of the payload struct a call record of this family carries (0 for none or unknown). */
+size_t ct_payload_size(unsigned family);
+
+#endif

@@ -1,0 +1,70 @@
+#include "config.h"
+
+#include <stdatomic.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "format/record.h"
+#include "preload/meta.h"
+#include "preload/recorder_int.h"
+#include "preload/tracefile.h"
+
+static _Atomic int holder; /* tid of the drainer, 0 when free */
+
+int ct_drain_acquire(int wait_ms)
+{
+    const int me = (int)gettid();
+    const struct timespec nap = {0, 100000}; /* 0.1 ms */
+
+    for (long naps = 0;; naps++) {
+        int expected = 0;
+        if (atomic_compare_exchange_strong(&holder, &expected, me))
+            return 1;
+        if (expected == me || (wait_ms >= 0 && naps >= (long)wait_ms * 10))
+            return 0;
+        nanosleep(&nap, NULL);
+    }
+}
+
+void ct_drain_release(void) { atomic_store(&holder, 0); }
+
+void ct_drain_reset(void) { atomic_store(&holder, 0); }
+
+/* A thread's drops not yet reported in its ring (it exited, or this is the last drain). */
+static void write_pending_loss(struct ct_ring *r)
+{
+    struct ct_rec_lost l;
+    uint64_t n = atomic_exchange(&r->lost, 0);
+
+    if (n == 0)
+        return;
+    memset(&l, 0, sizeof l);
+    ct_put_hdr(&l.h, CT_REC_LOST, sizeof l, r->tid);
+    l.count = n;
+    l.t_first_ns = r->lost_first;
+    l.t_last_ns = r->lost_last;
+    l.reason = CT_LOST_BUFFER_FULL;
+    ct_tf_append(&(struct iovec){&l, sizeof l}, 1);
+}
+
+void ct_drain_all(int final, int in_signal)
+{
+    ct_meta_write(in_signal);
+    for (struct ct_ring *r = ct_rings_first(); r; r = atomic_load_explicit(&r->next, memory_order_acquire)) {
+        /* Seen dead, so everything the thread committed is published. */
+        int dead = atomic_load_explicit(&r->dead, memory_order_acquire);
+        struct iovec iov[3];
+        uint64_t end;
+        int n = ct_ring_spans(r, iov, &end);
+
+        if (n > 0)
+            ct_tf_append(iov, n);
+        ct_ring_release(r, end);
+        if (final || dead)
+            write_pending_loss(r);
+    }
+    if (!in_signal)
+        ct_rings_free_dead();
+}

@@ -1,0 +1,23 @@
+/* Hooks: hand-written code a generated trampoline runs after every real call of a variant (outside the
+ * tracer's own calls), recording or not.  scripts/gen-wrappers.py reads this header: a function
+ * `void ct_hook_<key>(CUresult r, <the variant's parameters>)` applies to variant <name>_v<version> when
+ * <key> is that, else to every variant of function <key>. */
+#ifndef CUDATRACE_HOOKS_H
+#define CUDATRACE_HOOKS_H
+
+#include "preload/cuda_api.h"
+
+/* procaddress.c: hand back the trampoline of the variant the driver returned (cuGetProcAddress asked for
+ * itself returns our trampoline of the matching ABI, through which later look-ups come). */
+void ct_hook_cuGetProcAddress_v11030(CUresult r, const char *symbol, void **pfn, int driverVersion, cuuint64_t flags);
+void ct_hook_cuGetProcAddress_v12000(CUresult r, const char *symbol, void **pfn, int driverVersion, cuuint64_t flags,
+                                     CUdriverProcAddressQueryResult *symbolFound);
+
+/* metadata.c: driver version and devices, written once after the first successful cuInit. */
+void ct_hook_cuInit(CUresult r, unsigned int Flags);
+
+/* kernel_names.c: unloading code may free function handles that later ones reuse. */
+void ct_hook_cuModuleUnload(CUresult r, CUmodule hmod);
+void ct_hook_cuLibraryUnload(CUresult r, CUlibrary library);
+
+#endif

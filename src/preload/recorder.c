@@ -1,0 +1,363 @@
+/* The recorder API (recorder.h): per-thread rings, lazy start, shutdown, and the records off the hot path. */
+#include "config.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "format/record.h"
+#include "preload/intern.h"
+#include "preload/meta.h"
+#include "preload/recorder.h"
+#include "preload/recorder_int.h"
+#include "preload/settings.h"
+#include "preload/tracefile.h"
+#include "preload/warn.h"
+
+#define SEQ_BLOCK 256 /* sequence numbers a thread takes at a time: one atomic add per 256 calls */
+
+_Atomic int ct_state;
+static struct ct_settings cfg;
+static int cfg_loaded;
+static _Atomic uint64_t seq_counter = 1;
+static _Atomic uint64_t untraced_total;
+
+/* initial-exec: a preloaded library's TLS is in the static block, so access is one %fs-relative load. */
+static __thread struct ct_ring *my_ring __attribute__((tls_model("initial-exec")));
+static __thread int in_init __attribute__((tls_model("initial-exec")));
+
+static struct ct_ring *_Atomic rings;
+static pthread_mutex_t rings_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t init_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_key_t ring_key;
+static int ring_key_made;
+
+/* ---- rings ---- */
+
+struct ct_ring *ct_rings_first(void) { return atomic_load_explicit(&rings, memory_order_acquire); }
+
+/* Thread exit (pthread key destructor): hand the ring to the drainer, which writes and frees it.  A record
+ * made later by this thread (another TLS destructor) gets a fresh ring. */
+static void thread_exit(void *arg)
+{
+    struct ct_ring *r = arg;
+    if (my_ring == r)
+        my_ring = NULL;
+    atomic_store_explicit(&r->dead, 1, memory_order_release);
+}
+
+static struct ct_ring *thread_ring(void)
+{
+    static _Atomic int warned;
+    struct ct_ring *r = ct_ring_new(cfg.buffer_size, (uint32_t)gettid());
+
+    if (!r) {
+        if (!atomic_exchange(&warned, 1))
+            ct_warn("cannot allocate a %zu-byte buffer for a thread; its records are not traced", cfg.buffer_size);
+        return NULL;
+    }
+    pthread_mutex_lock(&rings_mu);
+    atomic_store_explicit(&r->next, atomic_load(&rings), memory_order_relaxed);
+    atomic_store_explicit(&rings, r, memory_order_release);
+    pthread_mutex_unlock(&rings_mu);
+    pthread_setspecific(ring_key, r);
+    my_ring = r;
+    return r;
+}
+
+void ct_rings_free_dead(void)
+{
+    pthread_mutex_lock(&rings_mu);
+    for (struct ct_ring *_Atomic *link = &rings; *link;) {
+        struct ct_ring *r = *link;
+        if (atomic_load(&r->dead) && atomic_load(&r->tail) == atomic_load(&r->head_pub) &&
+            atomic_load(&r->lost) == 0) {
+            *link = atomic_load(&r->next);
+            ct_ring_free(r);
+        } else {
+            link = &r->next;
+        }
+    }
+    pthread_mutex_unlock(&rings_mu);
+}
+
+static uint32_t my_tid(void) { return my_ring ? my_ring->tid : (uint32_t)gettid(); }
+
+/* ---- hot path ---- */
+
+static void note_lost(struct ct_ring *r)
+{
+    uint64_t now = ct_now_ns(), n = atomic_load_explicit(&r->lost, memory_order_relaxed);
+    if (n == 0)
+        r->lost_first = now;
+    r->lost_last = now;
+    atomic_store_explicit(&r->lost, n + 1, memory_order_relaxed);
+}
+
+/* Report the drops in the ring, ahead of the next record.  0 when there is no room yet. */
+static int emit_lost(struct ct_ring *r)
+{
+    struct ct_rec_lost *l = ct_ring_reserve(r, sizeof *l);
+
+    if (!l)
+        return 0;
+    ct_put_hdr(&l->h, CT_REC_LOST, sizeof *l, r->tid);
+    l->count = atomic_load_explicit(&r->lost, memory_order_relaxed);
+    l->t_first_ns = r->lost_first;
+    l->t_last_ns = r->lost_last;
+    l->reason = CT_LOST_BUFFER_FULL;
+    l->reserved = 0;
+    atomic_store_explicit(&r->lost, 0, memory_order_relaxed);
+    ct_ring_commit(r);
+    return 1;
+}
+
+__attribute__((noinline)) static void *begin_slow(size_t size)
+{
+    struct ct_ring *r;
+    void *p;
+    int st = atomic_load(&ct_state);
+
+    if (size < sizeof(struct ct_rec_hdr) || size % 8 != 0 || size > CT_REC_MAX_SIZE)
+        return NULL;
+    if (st == CT_ST_UNINIT) {
+        ct_rec_init();
+        st = atomic_load(&ct_state);
+    }
+    if (st != CT_ST_ON || (!(r = my_ring) && !(r = thread_ring())))
+        return NULL;
+    if (size > r->size / 4 || (atomic_load_explicit(&r->lost, memory_order_relaxed) && !emit_lost(r))) {
+        note_lost(r);
+        return NULL;
+    }
+    if (!(p = ct_ring_reserve(r, size)))
+        note_lost(r);
+    return p;
+}
+
+void *ct_rec_begin(size_t size)
+{
+    struct ct_ring *r = my_ring;
+
+    if (__builtin_expect(r != NULL && atomic_load_explicit(&ct_state, memory_order_relaxed) == CT_ST_ON &&
+                             atomic_load_explicit(&r->lost, memory_order_relaxed) == 0 &&
+                             ct_ring_fits(r, size), 1))
+        return ct_ring_take(r, size);
+    return begin_slow(size);
+}
+
+void ct_rec_commit(void *rec)
+{
+    (void)rec;
+    ct_ring_commit(my_ring);
+}
+
+void ct_rec_fill_call(struct ct_rec_call *c, size_t size, uint16_t api_id, uint8_t payload, int32_t result,
+                      uint64_t t0, uint64_t t1)
+{
+    struct ct_ring *r = my_ring;
+
+    if (__builtin_expect(r->seq_next == r->seq_end, 0)) {
+        r->seq_next = atomic_fetch_add_explicit(&seq_counter, SEQ_BLOCK, memory_order_relaxed);
+        r->seq_end = r->seq_next + SEQ_BLOCK;
+    }
+    ct_put_hdr(&c->h, CT_REC_CALL, size, r->tid);
+    c->api_id = api_id;
+    c->payload = payload;
+    c->reserved = 0;
+    c->result = result;
+    c->seq = r->seq_next++;
+    c->t0_ns = t0;
+    c->t1_ns = t1;
+    c->stack_id = 0;
+    c->reserved2 = 0;
+}
+
+/* ---- records off the hot path ---- */
+
+static int started(void)
+{
+    if (atomic_load(&ct_state) == CT_ST_UNINIT)
+        ct_rec_init();
+    return atomic_load(&ct_state) == CT_ST_ON;
+}
+
+int ct_rec_enabled(void)
+{
+    int st = atomic_load_explicit(&ct_state, memory_order_relaxed);
+    return st == CT_ST_ON || (st == CT_ST_UNINIT && started());
+}
+
+uint32_t ct_rec_intern(enum ct_str_kind kind, const char *s)
+{
+    return s && started() ? ct_intern(kind, s, my_tid()) : 0;
+}
+
+void ct_rec_untraced(const char *symbol)
+{
+    struct ct_rec_untraced u;
+
+    if (!symbol || !started())
+        return;
+    memset(&u, 0, sizeof u);
+    ct_put_hdr(&u.h, CT_REC_UNTRACED, sizeof u, my_tid());
+    u.name_id = ct_intern(CT_STR_OTHER, symbol, my_tid());
+    u.count = 1;
+    if (ct_meta_push(&u, sizeof u, 0) == 0)
+        atomic_fetch_add(&untraced_total, 1);
+}
+
+void ct_rec_driver(int driver_version, int device_count)
+{
+    struct ct_rec_driver d;
+
+    if (!started())
+        return;
+    memset(&d, 0, sizeof d);
+    ct_put_hdr(&d.h, CT_REC_DRIVER, sizeof d, my_tid());
+    d.driver_version = driver_version;
+    d.device_count = device_count;
+    ct_meta_push(&d, sizeof d, 1);
+}
+
+void ct_rec_device(int ordinal, const char *name, const uint8_t uuid[16], uint64_t total_mem)
+{
+    struct ct_rec_device d;
+
+    if (!started())
+        return;
+    memset(&d, 0, sizeof d);
+    ct_put_hdr(&d.h, CT_REC_DEVICE, sizeof d, my_tid());
+    d.ordinal = ordinal;
+    d.total_mem = total_mem;
+    if (uuid)
+        memcpy(d.uuid, uuid, sizeof d.uuid);
+    if (name)
+        strncpy(d.name, name, sizeof d.name - 1);
+    ct_meta_push(&d, sizeof d, 1);
+}
+
+/* ---- start, flush, stop ---- */
+
+static int start(void)
+{
+    if (!cfg_loaded) { /* once per process image: a forked child keeps its parent's settings and warnings */
+        ct_settings_load(&cfg);
+        cfg_loaded = 1;
+    }
+    if (!ring_key_made) {
+        if (pthread_key_create(&ring_key, thread_exit) != 0) {
+            ct_warn("cannot create a thread key; tracing disabled");
+            return -1;
+        }
+        ring_key_made = 1;
+    }
+    if (ct_tf_open(&cfg) < 0)
+        return -1;
+    ct_lifecycle_install();
+    if (ct_writer_start(cfg.flush_ms) < 0)
+        ct_warn("cannot start the writer thread; records are written at exit only");
+    return 0;
+}
+
+void ct_rec_init(void)
+{
+    if (atomic_load(&ct_state) != CT_ST_UNINIT || in_init)
+        return;
+    in_init = 1; /* anything start() calls that records comes back here and finds tracing not yet on */
+    pthread_mutex_lock(&init_mu);
+    if (atomic_load(&ct_state) == CT_ST_UNINIT)
+        atomic_store(&ct_state, start() == 0 ? CT_ST_ON : CT_ST_OFF);
+    pthread_mutex_unlock(&init_mu);
+    in_init = 0;
+}
+
+void ct_rec_flush(void)
+{
+    if (atomic_load(&ct_state) != CT_ST_ON || !ct_drain_acquire(-1))
+        return;
+    if (atomic_load(&ct_state) == CT_ST_ON)
+        ct_drain_all(0, 0);
+    ct_drain_release();
+}
+
+void ct_rec_shutdown(void)
+{
+    int on = CT_ST_ON;
+
+    /* From here ct_rec_begin returns NULL: records published before the last drain are kept, later ones
+     * (threads still running after main returned) are not written. */
+    if (!atomic_compare_exchange_strong(&ct_state, &on, CT_ST_DONE))
+        return;
+    ct_writer_stop();
+    if (!ct_drain_acquire(-1))
+        return;
+    ct_drain_all(1, 0);
+    ct_tf_close(atomic_load(&untraced_total), cfg.quiet);
+    ct_drain_release();
+}
+
+void ct_rec_signal_flush(int last)
+{
+    int on = CT_ST_ON;
+
+    if (atomic_load(&ct_state) != CT_ST_ON || !ct_drain_acquire(200))
+        return; /* the drainer is this very thread, or stuck: do not deadlock */
+    if (!last) {
+        ct_drain_all(0, 1);
+        ct_drain_release();
+    } else if (atomic_compare_exchange_strong(&ct_state, &on, CT_ST_DONE)) {
+        ct_drain_all(1, 1);
+        ct_tf_close(atomic_load(&untraced_total), cfg.quiet);
+        /* The drain stays held: the process dies next and nothing may write after CT_REC_END. */
+    } else {
+        ct_drain_release();
+    }
+}
+
+/* ---- fork ---- */
+
+void ct_rec_fork_prepare(void)
+{
+    pthread_mutex_lock(&init_mu);
+    pthread_mutex_lock(&rings_mu);
+    ct_intern_lock();
+}
+
+void ct_rec_fork_parent(void)
+{
+    ct_intern_unlock();
+    pthread_mutex_unlock(&rings_mu);
+    pthread_mutex_unlock(&init_mu);
+}
+
+/* The child keeps none of the parent's records (the parent writes them), never touches the parent's file,
+ * and starts its own file and writer at its first record. */
+void ct_rec_fork_child(void)
+{
+    struct ct_ring *mine = my_ring, *r, *next;
+
+    ct_intern_unlock();
+    pthread_mutex_unlock(&rings_mu);
+    pthread_mutex_unlock(&init_mu);
+    if (atomic_load(&ct_state) != CT_ST_ON)
+        return;
+    ct_tf_abandon();
+    ct_writer_after_fork_child();
+    ct_drain_reset();
+    for (r = atomic_load(&rings); r; r = next) {
+        next = atomic_load(&r->next);
+        if (r != mine)
+            ct_ring_free(r);
+    }
+    if (mine) {
+        ct_ring_reset(mine, (uint32_t)gettid());
+        atomic_store(&mine->next, NULL);
+    }
+    atomic_store(&rings, mine);
+    ct_meta_after_fork_child();
+    atomic_store(&seq_counter, 1);
+    atomic_store(&untraced_total, 0);
+    atomic_store(&ct_state, CT_ST_UNINIT);
+}

@@ -1,0 +1,95 @@
+#include "config.h"
+
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "cudatrace/format.h"
+#include "format/record.h"
+#include "preload/ring.h"
+
+/* The control block and the data share one mapping: allocated once per thread, off the hot path. */
+struct ct_ring *ct_ring_new(size_t size, uint32_t tid)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t ctl = (sizeof(struct ct_ring) + page - 1) & ~(page - 1);
+    void *m = mmap(NULL, ctl + size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    struct ct_ring *r;
+
+    if (m == MAP_FAILED)
+        return NULL;
+    r = m;
+    r->buf = (unsigned char *)m + ctl;
+    r->size = size;
+    r->mask = size - 1;
+    r->map_len = ctl + size;
+    r->tid = tid;
+    return r;
+}
+
+void ct_ring_free(struct ct_ring *r)
+{
+    munmap(r, r->map_len);
+}
+
+void ct_ring_reset(struct ct_ring *r, uint32_t tid)
+{
+    r->head = r->resv = r->tail_seen = 0;
+    r->seq_next = r->seq_end = 0;
+    atomic_store(&r->lost, 0);
+    r->lost_first = r->lost_last = 0;
+    r->tid = tid;
+    atomic_store(&r->head_pub, 0);
+    atomic_store(&r->tail, 0);
+}
+
+void *ct_ring_reserve(struct ct_ring *r, size_t size)
+{
+    uint64_t off = r->head & r->mask, to_end = r->size - off;
+    uint64_t need = to_end < size ? to_end + size : size;
+
+    if (r->head + need - r->tail_seen > r->size) {
+        r->tail_seen = atomic_load_explicit(&r->tail, memory_order_acquire);
+        if (r->head + need - r->tail_seen > r->size)
+            return NULL;
+    }
+    if (to_end >= size) {
+        r->resv = r->head + size;
+        return r->buf + off;
+    }
+    /* to_end < size <= CT_REC_MAX_SIZE, so the pad's size fits its 16-bit field. */
+    ct_put_hdr((struct ct_rec_hdr *)(r->buf + off), CT_RING_PAD, to_end, r->tid);
+    r->resv = r->head + to_end + size;
+    return r->buf;
+}
+
+int ct_ring_spans(struct ct_ring *r, struct iovec iov[3], uint64_t *end)
+{
+    uint64_t pos = atomic_load_explicit(&r->tail, memory_order_relaxed);
+    uint64_t head = atomic_load_explicit(&r->head_pub, memory_order_acquire);
+    uint64_t start = pos;
+    int n = 0;
+
+    /* A span ends at a pad and at the end of the memory (a record may end exactly there, with no pad). */
+    while (pos < head) {
+        const struct ct_rec_hdr *h = (const void *)(r->buf + (pos & r->mask));
+        if (h->size == 0) /* cannot happen with our producer; never loop on it */
+            break;
+        if (h->type == CT_RING_PAD) {
+            if (pos > start && n < 3)
+                iov[n++] = (struct iovec){r->buf + (start & r->mask), pos - start};
+            pos += h->size;
+            start = pos;
+            continue;
+        }
+        pos += h->size;
+        if ((pos & r->mask) == 0 && n < 3) {
+            iov[n++] = (struct iovec){r->buf + (start & r->mask), pos - start};
+            start = pos;
+        }
+    }
+    if (pos > start && n < 3)
+        iov[n++] = (struct iovec){r->buf + (start & r->mask), pos - start};
+    *end = pos;
+    return n;
+}

@@ -1,0 +1,71 @@
+/* A thread's record buffer: a single-producer/single-consumer byte ring.
+ *
+ * Positions are byte counts since the ring was made (never wrap); offset = position & mask.  The producer
+ * (the owning thread) reserves a record contiguously: when it does not fit before the end of the memory, a
+ * pad record (type CT_RING_PAD, never written to a file) fills the rest and the record starts at offset 0.
+ * head_pub is published with a release store after the record is filled; the consumer (whoever holds the
+ * drain, see drain.h) reads up to head_pub with acquire, writes, then releases the space by storing tail. */
+#ifndef CT_PRELOAD_RING_H
+#define CT_PRELOAD_RING_H
+
+#include <stdalign.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/uio.h>
+
+#define CT_RING_PAD 0u /* record type of the filler before a wrap */
+
+struct ct_ring {
+    /* Producer's own line: read and written by the owning thread only (lost/lost_* also at final drains). */
+    unsigned char *buf;
+    uint64_t size, mask;
+    uint64_t head;      /* committed position (the producer's copy of head_pub) */
+    uint64_t resv;      /* end of the record being filled */
+    uint64_t tail_seen; /* the consumer's tail when last looked at */
+    uint64_t seq_next, seq_end; /* this thread's block of call sequence numbers */
+    _Atomic uint64_t lost;       /* records dropped and not yet written as CT_REC_LOST */
+    uint64_t lost_first, lost_last;
+    uint32_t tid;
+
+    alignas(64) _Atomic uint64_t head_pub; /* written by the producer */
+    alignas(64) _Atomic uint64_t tail;     /* written by the consumer */
+    _Atomic int dead;                      /* the thread has exited: drain, write its loss, free */
+    struct ct_ring *_Atomic next;          /* the list of all rings (recorder.c) */
+    size_t map_len;
+};
+
+struct ct_ring *ct_ring_new(size_t size, uint32_t tid);
+void ct_ring_free(struct ct_ring *r);
+/* Forget every buffered record and pending loss (the child of a fork). */
+void ct_ring_reset(struct ct_ring *r, uint32_t tid);
+
+/* Producer, fast path: does a record of `size` bytes (multiple of 8, at most size/4) fit without a wrap and
+ * without looking at the consumer again?  Then ct_ring_take reserves it. */
+static inline int ct_ring_fits(const struct ct_ring *r, size_t size)
+{
+    return (r->head & r->mask) + size <= r->size && r->head + size - r->tail_seen <= r->size;
+}
+static inline void *ct_ring_take(struct ct_ring *r, size_t size)
+{
+    r->resv = r->head + size;
+    return r->buf + (r->head & r->mask);
+}
+/* Room for `size` bytes, looking at the consumer's progress and wrapping with a pad record when needed;
+ * NULL when the ring is full. */
+void *ct_ring_reserve(struct ct_ring *r, size_t size);
+static inline void ct_ring_commit(struct ct_ring *r)
+{
+    r->head = r->resv;
+    atomic_store_explicit(&r->head_pub, r->head, memory_order_release);
+}
+
+/* Consumer: the published records as at most 3 contiguous spans of whole records (pads left out);
+ * *end is the position to pass to ct_ring_release once they are written.  Returns the span count. */
+int ct_ring_spans(struct ct_ring *r, struct iovec iov[3], uint64_t *end);
+static inline void ct_ring_release(struct ct_ring *r, uint64_t end)
+{
+    atomic_store_explicit(&r->tail, end, memory_order_release);
+}
+
+#endif

@@ -1,0 +1,137 @@
+#include "config.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "preload/settings.h"
+#include "preload/warn.h"
+
+int ct_parse_size(const char *s, size_t *out)
+{
+    char *end;
+    unsigned long long v;
+    unsigned shift = 0;
+
+    if (!s || !*s || *s == '-' || *s == '+')
+        return -1;
+    errno = 0;
+    v = strtoull(s, &end, 10);
+    if (errno || end == s)
+        return -1;
+    switch (*end) {
+    case 'k': case 'K': shift = 10; end++; break;
+    case 'm': case 'M': shift = 20; end++; break;
+    case 'g': case 'G': shift = 30; end++; break;
+    default: break;
+    }
+    if (shift && (*end == 'i' || *end == 'I')) /* "4Mi" */
+        end++;
+    if (shift && (*end == 'b' || *end == 'B')) /* "4MB", "4MiB" */
+        end++;
+    if (*end || v > (SIZE_MAX >> shift))
+        return -1;
+    *out = (size_t)v << shift;
+    return 0;
+}
+
+int ct_parse_uint(const char *s, unsigned *out)
+{
+    char *end;
+    unsigned long v;
+
+    if (!s || !*s || *s == '-' || *s == '+')
+        return -1;
+    errno = 0;
+    v = strtoul(s, &end, 10);
+    if (errno || *end || v > UINT32_MAX)
+        return -1;
+    *out = (unsigned)v;
+    return 0;
+}
+
+int ct_parse_bool(const char *s, int *out)
+{
+    static const char *const yes[] = {"1", "yes", "true", "on"}, *const no[] = {"0", "no", "false", "off", ""};
+
+    if (!s)
+        return -1;
+    for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++)
+        if (strcasecmp(s, yes[i]) == 0)
+            return *out = 1, 0;
+    for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
+        if (strcasecmp(s, no[i]) == 0)
+            return *out = 0, 0;
+    return -1;
+}
+
+int ct_parse_mode(const char *s, unsigned *out)
+{
+    char *end;
+    unsigned long v;
+
+    if (!s || !*s || *s == '-' || *s == '+')
+        return -1;
+    errno = 0;
+    v = strtoul(s, &end, 8);
+    if (errno || *end || v > 0777)
+        return -1;
+    *out = (unsigned)v;
+    return 0;
+}
+
+static size_t round_pow2(size_t v)
+{
+    size_t p = 1;
+    while (p < v)
+        p <<= 1;
+    return p;
+}
+
+void ct_settings_load(struct ct_settings *s)
+{
+    const char *v;
+    size_t size;
+    unsigned u;
+    int b;
+
+    memset(s, 0, sizeof *s);
+    strcpy(s->output, CT_DEFAULT_OUTPUT);
+    s->buffer_size = CT_DEFAULT_BUFFER_SIZE;
+    s->flush_ms = CT_DEFAULT_FLUSH_MS;
+    s->file_mode = CT_DEFAULT_FILE_MODE;
+
+    if ((v = getenv("CUDATRACE_OUTPUT")) != NULL) {
+        if (*v && strlen(v) < sizeof s->output)
+            strcpy(s->output, v);
+        else
+            ct_warn("CUDATRACE_OUTPUT=\"%.64s\" is %s; using %s", v, *v ? "too long" : "empty", CT_DEFAULT_OUTPUT);
+    }
+    if ((v = getenv("CUDATRACE_BUFFER_SIZE")) != NULL) {
+        if (ct_parse_size(v, &size) == 0 && size >= CT_MIN_BUFFER_SIZE && size <= CT_MAX_BUFFER_SIZE)
+            s->buffer_size = round_pow2(size);
+        else
+            ct_warn("CUDATRACE_BUFFER_SIZE=\"%.64s\" is not a size from 64K to 1G (e.g. 4M); using 4M", v);
+    }
+    if ((v = getenv("CUDATRACE_FLUSH_MS")) != NULL) {
+        if (ct_parse_uint(v, &u) == 0 && u >= CT_MIN_FLUSH_MS && u <= CT_MAX_FLUSH_MS)
+            s->flush_ms = u;
+        else
+            ct_warn("CUDATRACE_FLUSH_MS=\"%.64s\" is not a number of milliseconds from %u to %u; using %u", v,
+                    CT_MIN_FLUSH_MS, CT_MAX_FLUSH_MS, CT_DEFAULT_FLUSH_MS);
+    }
+    if ((v = getenv("CUDATRACE_QUIET")) != NULL) {
+        if (ct_parse_bool(v, &b) == 0)
+            s->quiet = b;
+        else
+            ct_warn("CUDATRACE_QUIET=\"%.64s\" is not 1 or 0; using 0", v);
+    }
+    if ((v = getenv("CUDATRACE_FILE_MODE")) != NULL) {
+        if (ct_parse_mode(v, &u) == 0)
+            s->file_mode = u;
+        else
+            ct_warn("CUDATRACE_FILE_MODE=\"%.64s\" is not an octal mode up to 0777; using 0600", v);
+    }
+}

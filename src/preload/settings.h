@@ -1,0 +1,34 @@
+/* CUDATRACE_* configuration of the recorder: every variable is read and validated here (see
+ * docs in README, "Configuration").  A bad value gives one "cudatrace:" warning and the default. */
+#ifndef CT_PRELOAD_SETTINGS_H
+#define CT_PRELOAD_SETTINGS_H
+
+#include <stddef.h>
+
+#define CT_DEFAULT_OUTPUT "cudatrace-%p.ctrace"
+#define CT_DEFAULT_BUFFER_SIZE (4u << 20)
+#define CT_MIN_BUFFER_SIZE (64u << 10)
+#define CT_MAX_BUFFER_SIZE (1u << 30)
+#define CT_DEFAULT_FLUSH_MS 10u
+#define CT_MIN_FLUSH_MS 1u
+#define CT_MAX_FLUSH_MS 10000u
+#define CT_DEFAULT_FILE_MODE 0600u
+
+struct ct_settings {
+    char output[1024];  /* CUDATRACE_OUTPUT: file name template (%p %h %q{VAR} %%) */
+    size_t buffer_size; /* CUDATRACE_BUFFER_SIZE: per-thread ring, bytes, a power of two */
+    unsigned flush_ms;  /* CUDATRACE_FLUSH_MS: writer interval */
+    int quiet;          /* CUDATRACE_QUIET: no summary line at exit */
+    unsigned file_mode; /* CUDATRACE_FILE_MODE: permission bits of new trace files */
+};
+
+/* Read the environment; warn once per bad variable. */
+void ct_settings_load(struct ct_settings *s);
+
+/* Parsers (0 on success, -1 on a bad value; *out untouched then). */
+int ct_parse_size(const char *s, size_t *out);        /* "4M", "65536", "512K", "1G" */
+int ct_parse_uint(const char *s, unsigned *out);      /* decimal */
+int ct_parse_bool(const char *s, int *out);           /* 1/0, yes/no, true/false, on/off */
+int ct_parse_mode(const char *s, unsigned *out);      /* octal, at most 0777 */
+
+#endif

@@ -1,0 +1,27 @@
+/* The process's trace file: created with its header and process/API records, appended with whole records,
+ * closed with CT_REC_END.  Only the holder of the drain (drain.h) calls ct_tf_append/ct_tf_close.
+ *
+ * A write error (disk full, RLIMIT_FSIZE, EIO) cuts the file back to a record boundary that leaves room for
+ * one CT_REC_LOST (reason write_error) and the CT_REC_END; from then on records are only counted, the LOST
+ * record is rewritten in place with the running count, and the program is never disturbed (SIGXFSZ is kept
+ * from it).  One warning line on stderr. */
+#ifndef CT_PRELOAD_TRACEFILE_H
+#define CT_PRELOAD_TRACEFILE_H
+
+#include <stdint.h>
+#include <sys/uio.h>
+
+struct ct_settings;
+
+/* Create the file named by the settings and write its first records.  0, or -1 after one warning. */
+int ct_tf_open(const struct ct_settings *s);
+/* Append spans of whole records (async-signal-safe apart from the one-time warning). */
+void ct_tf_append(const struct iovec *iov, int n);
+/* Write CT_REC_END and close; print the summary line unless quiet. `untraced`: the END total. */
+void ct_tf_close(uint64_t untraced, int quiet);
+/* The child of a fork: close the parent's file without writing to it. */
+void ct_tf_abandon(void);
+/* This thread blocks every signal (the writer): no SIGXFSZ guard needed around its writes. */
+void ct_tf_thread_blocks_signals(void);
+
+#endif

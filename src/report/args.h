@@ -1,0 +1,37 @@
+/* A call's decoded arguments (sizes, pointers, grid/block, kernel name, stream, direction) as key/value
+ * pairs, written as "key=value" text or as a JSON object: shared by calls and the exports. */
+#ifndef CT_REPORT_ARGS_H
+#define CT_REPORT_ARGS_H
+
+#include <stdio.h>
+
+#include "report/map.h"
+#include "report/text.h"
+#include "report/trace.h"
+
+/* Demangled kernel names, each demangled once per (file, string id). */
+struct rp_kernel_names {
+    struct rp_u64map ids; /* (id, file) -> index + 1 */
+    char **names;
+    size_t n, cap;
+};
+/* The demangled kernel name of a launch ("[graph]" and the like when it has none); NULL if out of memory. */
+const char *rp_kernel_name(struct rp_kernel_names *k, const struct rp_call *c);
+void rp_kernel_names_free(struct rp_kernel_names *k);
+
+/* The display name of the call's API (names.h rule) into buf. */
+const char *rp_call_api_name(const struct rp_call *c, char *buf, size_t size);
+/* The exported variant ("cuMemAlloc_v2"), "" if unknown. */
+const char *rp_call_variant(const struct rp_call *c);
+
+/* "bytes=4096 address=0x7f00 kind=device ..." (nothing for calls without a payload). */
+void rp_args_text(FILE *out, const struct rp_call *c, struct rp_kernel_names *k);
+/* The members of a JSON object, each preceded by a comma: ,"bytes":4096,"address":"0x7f00",... */
+void rp_args_json(FILE *out, const struct rp_call *c, struct rp_kernel_names *k);
+
+/* One call as a JSON object on one line: start (since the trace start) and duration in `u`, pid, tid, seq,
+ * name, variant, result, result_name, args; `type` (may be NULL) adds a leading "type" member. */
+void rp_call_json(FILE *out, const struct rp_call *c, int64_t rel, const struct rp_timeunit *u,
+                  struct rp_kernel_names *k, const char *type);
+
+#endif

@@ -1,0 +1,234 @@
+/* cudatrace-report calls: one line per call in time order, with the decoded arguments and filters. */
+#include "config.h"
+
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/args.h"
+#include "report/cli.h"
+#include "report/map.h"
+#include "report/names.h"
+#include "report/trace.h"
+
+struct filter {
+    const char *api;  /* fnmatch pattern on the display name or the variant, NULL: all */
+    int64_t tid, pid; /* -1: all */
+    int64_t from, to; /* since the trace start; to < 0: no end */
+    int errors;
+};
+
+/* The display name of each (file, api id) and whether it passes --api, found once. */
+struct api_cache {
+    struct rp_u64map ids; /* (api_id, file) -> index */
+    struct api_entry {
+        char *name;
+        int match;
+    } *e;
+    size_t n, cap;
+};
+
+static const struct api_entry *api_of(struct api_cache *ac, const struct filter *f, const struct rp_call *c)
+{
+    struct rp_u64map_entry *m = rp_u64map_get(&ac->ids, c->c.api_id, c->file_index);
+    if (m)
+        return &ac->e[m->v1];
+    if (ac->n == ac->cap) {
+        size_t cap = ac->cap ? ac->cap * 2 : 32;
+        struct api_entry *e = realloc(ac->e, cap * sizeof *e);
+        if (!e)
+            return NULL;
+        ac->e = e;
+        ac->cap = cap;
+    }
+    char buf[256];
+    struct api_entry *e = &ac->e[ac->n];
+    if (!(e->name = strdup(rp_call_api_name(c, buf, sizeof buf))))
+        return NULL;
+    e->match = !f->api || fnmatch(f->api, e->name, 0) == 0 || fnmatch(f->api, rp_call_variant(c), 0) == 0;
+    if (!rp_u64map_put(&ac->ids, c->c.api_id, c->file_index, ac->n, 0)) {
+        free(e->name);
+        return NULL;
+    }
+    return &ac->e[ac->n++];
+}
+
+static void api_cache_free(struct api_cache *ac)
+{
+    for (size_t i = 0; i < ac->n; i++)
+        free(ac->e[i].name);
+    free(ac->e);
+    rp_u64map_free(&ac->ids);
+}
+
+static int keep(const struct filter *f, const struct rp_call *c, const struct api_entry *api, int64_t rel)
+{
+    if (f->errors && c->c.result == 0)
+        return 0;
+    if (f->tid >= 0 && c->c.h.tid != (uint64_t)f->tid)
+        return 0;
+    if (f->pid >= 0 && c->file->hdr.pid != (uint64_t)f->pid)
+        return 0;
+    if (rel < f->from || (f->to >= 0 && rel > f->to))
+        return 0;
+    return api->match;
+}
+
+static void header(FILE *out, enum rp_format fmt, const struct rp_timeunit *u)
+{
+    if (fmt == RP_FMT_CSV)
+        fprintf(out, "Start (%s),Duration (%s),Pid,Tid,Seq,Name,Variant,Result,Result Name,Arguments\n", u->name,
+                u->name);
+    else if (fmt == RP_FMT_TABLE) {
+        char s[24], d[24];
+        snprintf(s, sizeof s, "Start (%s)", u->name);
+        snprintf(d, sizeof d, "Duration (%s)", u->name);
+        fprintf(out, "%16s %14s %8s %8s  %-28s %-28s %s\n", s, d, "Pid", "Tid", "Name", "Result", "Arguments");
+    }
+}
+
+static void line(FILE *out, enum rp_format fmt, const struct rp_timeunit *u, const struct rp_call *c,
+                 const char *name, int64_t rel, struct rp_kernel_names *k)
+{
+    char start[48], dur[48], rbuf[48];
+    rp_fmt_time(start, sizeof start, (double)rel, u, 0);
+    rp_fmt_time(dur, sizeof dur, (double)(c->t1 - c->t0), u, 0);
+    const char *result = rp_result_name(c->c.result, rbuf, sizeof rbuf);
+    switch (fmt) {
+    case RP_FMT_TABLE:
+        fprintf(out, "%16s %14s %8" PRIu32 " %8" PRIu32 "  %-28s %-28s ", start, dur, c->file->hdr.pid, c->c.h.tid,
+                name, result);
+        rp_args_text(out, c, k);
+        putc('\n', out);
+        break;
+    case RP_FMT_CSV:
+        fprintf(out, "%s,%s,%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",", start, dur, c->file->hdr.pid, c->c.h.tid, c->c.seq);
+        rp_csv_field(out, name);
+        putc(',', out);
+        rp_csv_field(out, rp_call_variant(c));
+        fprintf(out, ",%d,%s,", (int)c->c.result, result);
+        /* the arguments as one field: text with quotes, so it is written to a buffer first */
+        char *args = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&args, &len);
+        if (m) {
+            rp_args_text(m, c, k);
+            fclose(m);
+            rp_csv_field(out, args ? args : "");
+            free(args);
+        }
+        putc('\n', out);
+        break;
+    case RP_FMT_JSON:
+        rp_call_json(out, c, rel, u, k, NULL);
+        break;
+    }
+}
+
+static int run(int argc, char **argv)
+{
+    static const struct option longopts[] = {RP_COMMON_LONGOPTS,
+                                             {"api", required_argument, NULL, 'a'},
+                                             {"tid", required_argument, NULL, 'T'},
+                                             {"pid", required_argument, NULL, 'P'},
+                                             {"from", required_argument, NULL, 'F'},
+                                             {"to", required_argument, NULL, 'E'},
+                                             {"errors", no_argument, NULL, 'e'},
+                                             {NULL, 0, NULL, 0}};
+    const struct rp_command *cmd = &rp_cmd_calls;
+    struct rp_common co;
+    struct filter flt = {NULL, -1, -1, 0, -1, 0};
+    unsigned long long v;
+    int opt;
+    rp_common_init(&co);
+    while ((opt = getopt_long(argc, argv, RP_COMMON_SHORTOPTS "a:e", longopts, NULL)) != -1) {
+        int h = rp_common_option(&co, cmd, opt, optarg, "table,csv,json,column");
+        if (h < 0)
+            return RP_EXIT_USAGE;
+        if (h)
+            continue;
+        switch (opt) {
+        case 'h': rp_help(cmd); return RP_EXIT_OK;
+        case 'a': flt.api = optarg; break;
+        case 'e': flt.errors = 1; break;
+        case 'T':
+        case 'P':
+            if (rp_parse_u64(cmd, opt == 'T' ? "--tid" : "--pid", optarg, &v) < 0)
+                return RP_EXIT_USAGE;
+            *(opt == 'T' ? &flt.tid : &flt.pid) = (int64_t)(v & 0xffffffffu);
+            break;
+        case 'F':
+        case 'E':
+            if (rp_parse_time(cmd, opt == 'F' ? "--from" : "--to", optarg, opt == 'F' ? &flt.from : &flt.to) < 0)
+                return RP_EXIT_USAGE;
+            break;
+        default: return rp_usage_error(cmd, "unknown option");
+        }
+    }
+    if (optind >= argc)
+        return rp_usage_error(cmd, "no trace file given");
+
+    struct rp_trace tr;
+    int rc = rp_trace_open(&tr, argv + optind, (size_t)(argc - optind));
+    if (rc != RP_EXIT_OK && rc != RP_EXIT_DAMAGED)
+        return rc;
+    struct rp_kernel_names k = {0};
+    struct api_cache ac = {0};
+    struct rp_merge *m = rp_merge_begin(&tr);
+    FILE *out = m ? rp_output_open(&co) : NULL;
+    if (!out) {
+        rc = RP_EXIT_FAILED;
+    } else {
+        enum rp_format fmt = co.format >= 0 ? (enum rp_format)co.format : rp_format_default(out);
+        header(out, fmt, &co.unit);
+        for (const struct rp_call *c; (c = rp_merge_next(m));) {
+            int64_t rel = c->t0 - tr.start_ns;
+            const struct api_entry *api = api_of(&ac, &flt, c);
+            if (!api) {
+                fprintf(stderr, RP_PROG ": out of memory\n");
+                rc = RP_EXIT_FAILED;
+                break;
+            }
+            if (keep(&flt, c, api, rel))
+                line(out, fmt, &co.unit, c, api->name, rel, &k);
+        }
+        rc = rp_output_close(out, &co, rc);
+    }
+    api_cache_free(&ac);
+    rp_kernel_names_free(&k);
+    rp_merge_end(m);
+    rp_trace_close(&tr);
+    return rc;
+}
+
+const struct rp_command rp_cmd_calls = {
+    "calls", "one line per call in time order, with decoded arguments",
+    "Usage: " RP_PROG " calls [OPTION]... FILE...\n"
+    "List every call of the trace files in time order (files merged): start (since the trace\n"
+    "start), duration, pid, tid, API, result and the decoded arguments (sizes, pointers, memory\n"
+    "kinds, grid/block, kernel name, stream, copy direction).\n"
+    "\n"
+    "Filters (all must hold):\n"
+    "      --api=PATTERN    API name matches the shell glob PATTERN (cuMemcpy*); the display name\n"
+    "                       (cuLaunchKernel_ptsz) and the exported variant (cuMemAlloc_v2) are tried\n"
+    "      --tid=TID        calls of this thread only\n"
+    "      --pid=PID        calls of this process only\n"
+    "      --from=TIME      calls starting at or after TIME since the trace start\n"
+    "      --to=TIME        calls starting at or before TIME (TIME: 1500, 2.5us, 10ms, 1s; ns if bare)\n"
+    "  -e, --errors         calls that returned other than CUDA_SUCCESS\n"
+    "\n"
+    "Options:\n"
+    "  -f, --format=FMT     table, csv or json (JSON lines: one object per call, with an \"args\"\n"
+    "                       object); default: table on a terminal, else csv\n"
+    "  -u, --timeunit=UNIT  ns, us, ms or s for start and duration (default ns)\n"
+    "  -o, --output=FILE    write to FILE instead of standard output\n"
+    "  -h, --help           this help\n"
+    "\n"
+    "Each thread's calls are in order in a file, so the listing merges one cursor per (file, thread)\n"
+    "and keeps no call in memory.\n"
+    "\n"
+    "Exit status: 0 ok, 1 usage, 2 unreadable or not a trace, 3 truncated or corrupt (calls\n"
+    "before the damage listed, with a warning), 4 out of memory or output error.\n",
+    run,
+};

@@ -1,0 +1,14 @@
+/* The formats of `cudatrace-report export`, one file each. */
+#ifndef CT_REPORT_EXPORT_H
+#define CT_REPORT_EXPORT_H
+
+#include <stdio.h>
+
+#include "report/trace.h"
+
+/* Each writes every call of the trace, streaming (nothing per call is kept); 0, or -1 (message printed). */
+int rp_export_chrome(FILE *out, struct rp_trace *t);
+int rp_export_csv(FILE *out, struct rp_trace *t);
+int rp_export_jsonl(FILE *out, struct rp_trace *t);
+
+#endif

@@ -1,0 +1,206 @@
+/* cudatrace-report info: what a trace file is: header, metadata, record counts, losses. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "format/names.h"
+#include "report/cli.h"
+#include "report/table.h"
+#include "report/trace.h"
+
+struct out {
+    FILE *f;
+    enum rp_format fmt;
+    int first;
+};
+
+static void emit(struct out *o, struct rp_table *t)
+{
+    rp_table_print(t, o->f, o->fmt, o->first, 1);
+    o->first = 0;
+    rp_table_free(t);
+}
+
+static const char *u64s(char *b, uint64_t v)
+{
+    snprintf(b, 24, "%" PRIu64, v);
+    return b;
+}
+
+static void file_table(struct out *o, const struct rp_file *f)
+{
+    struct rp_table t;
+    const char *titles[] = {"Field", "Value"};
+    if (rp_table_init(&t, "file", "File", 2, titles) < 0)
+        return;
+    t.kv = 1;
+    char fv[24], fe[24], pid[24], ppid[24], hs[24], wall[24], mono[24], drv[24], ndev[24], tv[17];
+    memcpy(tv, f->hdr.tracer_version, 16);
+    tv[16] = '\0';
+    snprintf(fe, sizeof fe, "0x%" PRIx32, f->hdr.features);
+    snprintf(wall, sizeof wall, "%" PRId64, f->hdr.start_wall_ns);
+    snprintf(mono, sizeof mono, "%" PRId64, f->hdr.start_mono_ns);
+    snprintf(drv, sizeof drv, "%d", (int)f->driver_version);
+    snprintf(ndev, sizeof ndev, "%d", (int)f->device_count);
+    const char *rows[][2] = {
+        {"Path", f->path},
+        {"Format version#", u64s(fv, f->hdr.format_version)},
+        {"Tracer version", tv},
+        {"Header size#", u64s(hs, f->hdr.header_size)},
+        {"Features", fe},
+        {"Pid#", u64s(pid, f->hdr.pid)},
+        {"Parent pid#", u64s(ppid, f->hdr.ppid)},
+        {"Start wall (ns)#", wall},
+        {"Start monotonic (ns)#", mono},
+        {"Host", f->host},
+        {"Command line", f->cmdline},
+        {"Driver version#", drv},
+        {"Device count#", ndev},
+        {"Complete", f->has_end && f->status == CT_READ_OK ? "yes" : "no (no end record: the process died, or damage)"},
+        {"Problem", f->message ? f->message : ""},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        rp_table_row(&t, rows[i]);
+    emit(o, &t);
+}
+
+static void records_table(struct out *o, const struct rp_file *f)
+{
+    struct rp_table t;
+    const char *titles[] = {"Count#", "Type"};
+    if (rp_table_init(&t, "records", "Records by type", 2, titles) < 0)
+        return;
+    for (unsigned ty = 1; ty <= CT_REC_MODULE + 1; ty++)
+        if (f->rec_count[ty]) {
+            char n[24];
+            const char *row[] = {u64s(n, f->rec_count[ty]), ty <= CT_REC_MODULE ? ct_name_record_type(ty) : "unknown"};
+            rp_table_row(&t, row);
+        }
+    emit(o, &t);
+}
+
+static void counts_table(struct out *o, const struct rp_file *f)
+{
+    struct rp_table t;
+    const char *titles[] = {"Count#", "What"};
+    if (rp_table_init(&t, "counts", "Calls, losses and untraced pointers", 2, titles) < 0)
+        return;
+    char n[8][24];
+    const char *rows[][2] = {
+        {u64s(n[0], f->calls), "calls recorded"},
+        {u64s(n[1], f->has_end ? f->end.calls : 0), "calls the writer counted (end record)"},
+        {u64s(n[2], f->lost), "records lost"},
+        {u64s(n[3], f->lost_by_reason[CT_LOST_BUFFER_FULL]), "lost: buffer_full"},
+        {u64s(n[4], f->lost_by_reason[CT_LOST_WRITE_ERROR]), "lost: write_error"},
+        {u64s(n[5], f->lost_by_reason[CT_LOST_SHUTDOWN]), "lost: shutdown"},
+        {u64s(n[6], f->untraced), "pointers handed back untraced"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        rp_table_row(&t, rows[i]);
+    for (size_t i = 0; i < f->nuntraced_syms; i++) {
+        char what[300];
+        const char *s = rp_file_string(f, f->untraced_syms[i].name_id);
+        snprintf(what, sizeof what, "untraced: %s", s ? s : "?");
+        const char *row[] = {u64s(n[7], f->untraced_syms[i].count), what};
+        rp_table_row(&t, row);
+    }
+    emit(o, &t);
+}
+
+static void threads_table(struct out *o, const struct rp_file *f)
+{
+    struct rp_table t;
+    const char *titles[] = {"Tid!", "Calls#", "Blocks#", "Name"};
+    if (rp_table_init(&t, "threads", "Threads", 4, titles) < 0)
+        return;
+    for (size_t i = 0; i < f->nthreads; i++) {
+        char tid[24], calls[24], runs[24];
+        const char *name = rp_file_string(f, f->threads[i].name_id);
+        const char *row[] = {u64s(tid, f->threads[i].tid), u64s(calls, f->threads[i].calls),
+                             u64s(runs, f->threads[i].nruns), name ? name : ""};
+        rp_table_row(&t, row);
+    }
+    emit(o, &t);
+}
+
+static void devices_table(struct out *o, const struct rp_file *f)
+{
+    struct rp_table t;
+    const char *titles[] = {"Ordinal!", "Memory Bytes#", "UUID", "Name"};
+    if (rp_table_init(&t, "devices", "Devices", 4, titles) < 0)
+        return;
+    for (size_t i = 0; i < f->ndevices; i++) {
+        char ord[24], mem[24], uuid[33];
+        for (int b = 0; b < 16; b++)
+            snprintf(uuid + 2 * b, 3, "%02x", f->devices[i].uuid[b]);
+        snprintf(ord, sizeof ord, "%d", (int)f->devices[i].ordinal);
+        const char *row[] = {ord, u64s(mem, f->devices[i].total_mem), uuid, f->devices[i].name};
+        rp_table_row(&t, row);
+    }
+    emit(o, &t);
+}
+
+static int run(int argc, char **argv)
+{
+    static const struct option longopts[] = {RP_COMMON_LONGOPTS, {NULL, 0, NULL, 0}};
+    const struct rp_command *cmd = &rp_cmd_info;
+    struct rp_common co;
+    int opt;
+    rp_common_init(&co);
+    while ((opt = getopt_long(argc, argv, RP_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
+        int h = rp_common_option(&co, cmd, opt, optarg, "table,csv,json,column");
+        if (h < 0)
+            return RP_EXIT_USAGE;
+        if (h)
+            continue;
+        if (opt == 'h') {
+            rp_help(cmd);
+            return RP_EXIT_OK;
+        }
+        return rp_usage_error(cmd, "unknown option");
+    }
+    if (optind >= argc)
+        return rp_usage_error(cmd, "no trace file given");
+    if (optind + 1 < argc)
+        return rp_usage_error(cmd, "one trace file at a time");
+
+    struct rp_trace tr;
+    int rc = rp_trace_open(&tr, argv + optind, 1);
+    if (rc != RP_EXIT_OK && rc != RP_EXIT_DAMAGED)
+        return rc;
+    FILE *f = rp_output_open(&co);
+    if (f) {
+        struct out o = {f, co.format >= 0 ? (enum rp_format)co.format : rp_format_default(f), 1};
+        file_table(&o, &tr.files[0]);
+        records_table(&o, &tr.files[0]);
+        counts_table(&o, &tr.files[0]);
+        threads_table(&o, &tr.files[0]);
+        devices_table(&o, &tr.files[0]);
+        if (o.fmt == RP_FMT_JSON)
+            fputs("}\n", f);
+        rc = rp_output_close(f, &co, rc);
+    } else {
+        rc = RP_EXIT_FAILED;
+    }
+    rp_trace_close(&tr);
+    return rc;
+}
+
+const struct rp_command rp_cmd_info = {
+    "info", "what a trace file holds: header, metadata, record counts, losses",
+    "Usage: " RP_PROG " info [OPTION]... FILE\n"
+    "Describe one trace file: format and tracer versions, header fields (pid, start times,\n"
+    "features), host, command line, driver and devices, records by type, calls recorded, records\n"
+    "lost (by reason), pointers handed back untraced (by symbol), threads and their calls.\n"
+    "\n"
+    "Options:\n"
+    "  -f, --format=FMT     table, csv or json (default: table on a terminal, else csv)\n"
+    "  -o, --output=FILE    write to FILE instead of standard output\n"
+    "  -h, --help           this help\n"
+    "\n"
+    "Exit status: 0 ok, 1 usage, 2 unreadable, not a trace or an unsupported format version,\n"
+    "3 truncated or corrupt (what precedes the damage is described, with a warning), 4 output error.\n",
+    run,
+};

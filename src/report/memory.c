@@ -1,0 +1,99 @@
+#include "config.h"
+
+#include "report/memory.h"
+
+#include "report/names.h"
+
+/* Allocations live in three name spaces: addresses, VMM physical handles (cuMemCreate) and VMM mappings
+ * (cuMemMap); a free of one kind may release another kind of the same space (cuMemFreeAsync of cuMemAlloc
+ * memory). */
+static uint64_t space_of(unsigned kind)
+{
+    return kind == CT_MEM_VMM ? 1 : kind == CT_MEM_VMM_MAP ? 2 : 0;
+}
+
+static void grew(struct rp_mem_stats *s, uint64_t bytes, int64_t t)
+{
+    s->live++;
+    s->live_bytes += bytes;
+    if (s->live_bytes > s->peak_bytes) {
+        s->peak_bytes = s->live_bytes;
+        s->peak_t = t;
+    }
+}
+
+static void shrank(struct rp_mem_stats *s, uint64_t bytes)
+{
+    s->live--;
+    s->live_bytes -= bytes;
+}
+
+/* Remove a live allocation (freed, or replaced by a new one at the same address). */
+static int release(struct rp_memtrack *m, struct rp_u64map_entry *e)
+{
+    uint64_t bytes = e->v1;
+    unsigned kind = (unsigned)e->v2;
+    rp_u64map_remove(&m->live, e);
+    shrank(&m->kind[kind], bytes);
+    if (rp_mem_kind_on_device(kind)) {
+        shrank(&m->device, bytes);
+        return 1;
+    }
+    return 0;
+}
+
+int rp_memtrack_call(struct rp_memtrack *m, const struct rp_call *c)
+{
+    if (c->c.result != 0)
+        return 0;
+    uint64_t file = (uint64_t)c->file_index << 2;
+    if (c->family == CT_FAM_ALLOC) {
+        const struct ct_pl_alloc *a = &c->pl.alloc;
+        unsigned kind = a->kind < RP_MEM_KINDS ? a->kind : CT_MEM_UNKNOWN;
+        int changed = 0;
+        m->kind[kind].allocs++;
+        m->kind[kind].alloc_bytes += a->bytes;
+        if (rp_mem_kind_on_device(kind)) {
+            m->device.allocs++;
+            m->device.alloc_bytes += a->bytes;
+        }
+        struct rp_u64map_entry *old = rp_u64map_get(&m->live, a->address, file | space_of(kind));
+        if (old) /* its free was not recorded (lost records): the new allocation replaces it */
+            changed |= release(m, old);
+        if (!rp_u64map_put(&m->live, a->address, file | space_of(kind), a->bytes, kind)) {
+            m->oom = 1;
+            return changed;
+        }
+        grew(&m->kind[kind], a->bytes, c->t1);
+        if (rp_mem_kind_on_device(kind)) {
+            grew(&m->device, a->bytes, c->t1);
+            changed = 1;
+        }
+        return changed;
+    }
+    if (c->family == CT_FAM_FREE) {
+        const struct ct_pl_free *f = &c->pl.free;
+        if (f->address == 0) /* freeing NULL does nothing */
+            return 0;
+        unsigned fkind = f->kind < RP_MEM_KINDS ? f->kind : CT_MEM_UNKNOWN;
+        struct rp_u64map_entry *e = rp_u64map_get(&m->live, f->address, file | space_of(fkind));
+        if (!e) {
+            m->unmatched_frees++;
+            return 0;
+        }
+        unsigned kind = (unsigned)e->v2; /* counted under the kind it was allocated as */
+        m->kind[kind].frees++;
+        m->kind[kind].freed_bytes += e->v1;
+        if (rp_mem_kind_on_device(kind)) {
+            m->device.frees++;
+            m->device.freed_bytes += e->v1;
+        }
+        return release(m, e);
+    }
+    return 0;
+}
+
+void rp_memtrack_free(struct rp_memtrack *m)
+{
+    rp_u64map_free(&m->live);
+}

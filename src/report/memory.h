@@ -1,0 +1,35 @@
+/* Device memory over time: allocations and frees by kind, the live set (address -> bytes, so memory is
+ * bounded by the allocations live at once, not by the calls), peaks and what is left at exit.  Fed calls in
+ * time order (struct rp_merge). */
+#ifndef CT_REPORT_MEMORY_H
+#define CT_REPORT_MEMORY_H
+
+#include <stdint.h>
+
+#include "cudatrace/format.h"
+#include "report/map.h"
+#include "report/trace.h"
+
+struct rp_mem_stats {
+    uint64_t allocs, alloc_bytes, frees, freed_bytes;
+    uint64_t live, live_bytes; /* now; at the end: still allocated at exit */
+    uint64_t peak_bytes;
+    int64_t peak_t;            /* report clock of the peak; valid when peak_bytes > 0 */
+};
+
+#define RP_MEM_KINDS (CT_MEM_ARRAY + 1)
+
+struct rp_memtrack {
+    struct rp_u64map live;
+    struct rp_mem_stats kind[RP_MEM_KINDS];
+    struct rp_mem_stats device; /* every kind rp_mem_kind_on_device() counts */
+    uint64_t unmatched_frees;   /* frees of addresses not allocated in the trace */
+    int oom;
+};
+
+/* Account one successful call; returns 1 when it changed the live device bytes (an alloc or free of
+ * device memory), else 0.  Failed calls and other families are ignored. */
+int rp_memtrack_call(struct rp_memtrack *m, const struct rp_call *c);
+void rp_memtrack_free(struct rp_memtrack *m);
+
+#endif

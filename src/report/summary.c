@@ -1,0 +1,716 @@
+/* cudatrace-report summary: the nsys-style tables (API, kernels, copies, memory, errors) of one or more
+ * trace files, merged. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "report/args.h"
+#include "report/cli.h"
+#include "report/map.h"
+#include "report/memory.h"
+#include "report/names.h"
+#include "report/stats.h"
+#include "report/table.h"
+#include "report/trace.h"
+
+enum { SEC_HEADER = 1, SEC_API = 2, SEC_KERNELS = 4, SEC_COPIES = 8, SEC_MEMORY = 16, SEC_ERRORS = 32 };
+static const char *const section_names[] = {"header", "api", "kernels", "copies", "memory", "errors"};
+
+struct named_stats {
+    char *name;
+    struct rp_stats st;
+};
+
+struct shape {
+    uint32_t grid[3], block[3];
+    uint64_t n;
+};
+
+struct kernel_row {
+    struct named_stats ns;
+    struct shape *shapes;
+    size_t nshapes, cap, last; /* last: the shape hit last, tried first */
+};
+
+struct copy_row {
+    const char *op; /* a constant of rp_copy_operation */
+    struct rp_stats time, bytes;
+};
+
+struct error_row {
+    const char *api; /* the api row's name (rows are sorted before errors print; names stay put) */
+    int32_t result;
+    uint64_t n;
+};
+
+struct agg {
+    struct named_stats *api;
+    size_t napi, capi;
+    struct rp_strmap api_by_name;
+    int32_t **api_of_file; /* per file: api_id -> row + 1 (0: not looked up yet) */
+
+    struct kernel_row *kern;
+    size_t nkern, ckern;
+    struct rp_strmap kern_by_name;
+    struct rp_u64map kern_of_file; /* (name_id, file) -> row */
+    struct rp_kernel_names knames;
+
+    struct copy_row *copy;
+    size_t ncopy, ccopy;
+    struct rp_strmap copy_by_op;
+
+    struct error_row *err;
+    size_t nerr, cerr;
+    struct rp_u64map err_of; /* (api row, result) -> row */
+
+    struct rp_memtrack mem;
+    int oom;
+};
+
+static void *grow(void *p, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return p;
+    size_t c = *cap ? *cap * 2 : 16;
+    void *q = realloc(p, c * elem);
+    if (q)
+        *cap = c;
+    return q;
+}
+
+/* The row of a name in a named_stats vector, created on first sight; (size_t)-1 when out of memory. */
+static size_t named_row(void **rows, size_t *n, size_t *cap, size_t elem, struct rp_strmap *map, const char *name)
+{
+    size_t i = rp_strmap_get(map, name);
+    if (i != (size_t)-1)
+        return i;
+    void *r = grow(*rows, cap, *n + 1, elem);
+    if (!r)
+        return (size_t)-1;
+    *rows = r;
+    struct named_stats *ns = (struct named_stats *)((char *)r + *n * elem);
+    memset(ns, 0, elem);
+    if (!(ns->name = strdup(name)) || rp_strmap_put(map, name, *n) < 0) {
+        free(ns->name);
+        return (size_t)-1;
+    }
+    return (*n)++;
+}
+
+static size_t api_row(struct agg *a, const struct rp_call *c)
+{
+    int32_t **tab = &a->api_of_file[c->file_index];
+    if (!*tab && !(*tab = calloc(65536, sizeof **tab)))
+        return (size_t)-1;
+    int32_t *slot = &(*tab)[c->c.api_id];
+    if (*slot)
+        return (size_t)(*slot - 1);
+    const struct ct_api_info *api = rp_file_api(c->file, c->c.api_id);
+    char buf[256];
+    if (api)
+        rp_api_display_name(api->name, api->vflags, buf, sizeof buf);
+    else
+        snprintf(buf, sizeof buf, "api#%u", (unsigned)c->c.api_id); /* its API record was lost */
+    size_t row = named_row((void **)&a->api, &a->napi, &a->capi, sizeof *a->api, &a->api_by_name, buf);
+    if (row != (size_t)-1)
+        *slot = (int32_t)row + 1;
+    return row;
+}
+
+static size_t kernel_row(struct agg *a, const struct rp_call *c)
+{
+    uint32_t id = c->pl.launch.name_id;
+    struct rp_u64map_entry *e = rp_u64map_get(&a->kern_of_file, id, c->file_index);
+    if (e)
+        return e->v1;
+    const char *name = rp_kernel_name(&a->knames, c);
+    if (!name)
+        return (size_t)-1;
+    size_t row = named_row((void **)&a->kern, &a->nkern, &a->ckern, sizeof *a->kern, &a->kern_by_name, name);
+    if (row != (size_t)-1 && !rp_u64map_put(&a->kern_of_file, id, c->file_index, row, 0))
+        return (size_t)-1;
+    return row;
+}
+
+static int add_shape(struct kernel_row *k, const struct ct_pl_launch *l)
+{
+    if (k->last < k->nshapes && !memcmp(k->shapes[k->last].grid, l->grid, sizeof l->grid) &&
+        !memcmp(k->shapes[k->last].block, l->block, sizeof l->block)) {
+        k->shapes[k->last].n++;
+        return 0;
+    }
+    for (size_t i = 0; i < k->nshapes; i++)
+        if (!memcmp(k->shapes[i].grid, l->grid, sizeof l->grid) &&
+            !memcmp(k->shapes[i].block, l->block, sizeof l->block)) {
+            k->shapes[k->last = i].n++;
+            return 0;
+        }
+    struct shape *s = grow(k->shapes, &k->cap, k->nshapes + 1, sizeof *s);
+    if (!s)
+        return -1;
+    k->shapes = s;
+    s = &k->shapes[k->last = k->nshapes++];
+    memcpy(s->grid, l->grid, sizeof s->grid);
+    memcpy(s->block, l->block, sizeof s->block);
+    s->n = 1;
+    return 0;
+}
+
+static int add_copy(struct agg *a, const struct rp_call *c)
+{
+    const struct ct_pl_copy *p = &c->pl.copy;
+    const char *op = rp_copy_operation(p->flags, p->src_kind, p->dst_kind);
+    size_t i = rp_strmap_get(&a->copy_by_op, op);
+    if (i == (size_t)-1) {
+        struct copy_row *r = grow(a->copy, &a->ccopy, a->ncopy + 1, sizeof *r);
+        if (!r)
+            return -1;
+        a->copy = r;
+        i = a->ncopy;
+        if (rp_strmap_put(&a->copy_by_op, op, i) < 0)
+            return -1;
+        a->ncopy++;
+        memset(&a->copy[i], 0, sizeof a->copy[i]);
+        a->copy[i].op = op;
+    }
+    return rp_stats_add(&a->copy[i].time, (uint64_t)(c->t1 - c->t0)) | rp_stats_add(&a->copy[i].bytes, p->bytes);
+}
+
+static int add_error(struct agg *a, size_t api, int32_t result)
+{
+    struct rp_u64map_entry *e = rp_u64map_get(&a->err_of, api, (uint32_t)result);
+    if (e) {
+        a->err[e->v1].n++;
+        return 0;
+    }
+    struct error_row *r = grow(a->err, &a->cerr, a->nerr + 1, sizeof *r);
+    if (!r)
+        return -1;
+    a->err = r;
+    if (!rp_u64map_put(&a->err_of, api, (uint32_t)result, a->nerr, 0))
+        return -1;
+    a->err[a->nerr++] = (struct error_row){a->api[api].name, result, 1};
+    return 0;
+}
+
+static int add_call(struct agg *a, const struct rp_call *c)
+{
+    uint64_t dur = c->t1 > c->t0 ? (uint64_t)(c->t1 - c->t0) : 0;
+    size_t api = api_row(a, c);
+    if (api == (size_t)-1 || rp_stats_add(&a->api[api].st, dur) < 0)
+        return -1;
+    if (c->c.result != 0)
+        return add_error(a, api, c->c.result);
+    switch (c->family) {
+    case CT_FAM_LAUNCH: {
+        size_t k = kernel_row(a, c);
+        if (k == (size_t)-1 || rp_stats_add(&a->kern[k].ns.st, dur) < 0)
+            return -1;
+        return add_shape(&a->kern[k], &c->pl.launch);
+    }
+    case CT_FAM_COPY:
+        return add_copy(a, c);
+    case CT_FAM_ALLOC:
+    case CT_FAM_FREE:
+        rp_memtrack_call(&a->mem, c);
+        return a->mem.oom ? -1 : 0;
+    default:
+        return 0;
+    }
+}
+
+/* ---- output ---- */
+
+struct out {
+    FILE *f;
+    enum rp_format fmt;
+    const struct rp_timeunit *unit;
+    unsigned long long top; /* 0: all rows */
+    int first, labelled;
+    int64_t start;          /* report clock of the trace start */
+};
+
+static void emit(struct out *o, struct rp_table *t)
+{
+    rp_table_print(t, o->f, o->fmt, o->first, o->labelled);
+    o->first = 0;
+    rp_table_free(t);
+}
+
+/* A column title with the time unit: "Total Time (us)"; numeric ('#' appended). */
+static const char *unit_title(char *buf, size_t size, const char *what, const struct rp_timeunit *u)
+{
+    snprintf(buf, size, "%s (%s)#", what, u->name);
+    return buf;
+}
+
+static const char *u64s(char *buf, uint64_t v)
+{
+    sprintf(buf, "%llu", (unsigned long long)v);
+    return buf;
+}
+
+static int cmp_total_desc(const struct rp_stats *a, const struct rp_stats *b, const char *na, const char *nb)
+{
+    if (a->total != b->total)
+        return a->total < b->total ? 1 : -1;
+    return strcmp(na, nb);
+}
+
+static int cmp_named(const void *x, const void *y)
+{
+    const struct named_stats *a = x, *b = y;
+    return cmp_total_desc(&a->st, &b->st, a->name, b->name);
+}
+
+static int cmp_kernel(const void *x, const void *y)
+{
+    const struct kernel_row *a = x, *b = y;
+    return cmp_total_desc(&a->ns.st, &b->ns.st, a->ns.name, b->ns.name);
+}
+
+/* The nsys statistics columns of a row: Time (%), Total, Num, Avg, Med, Min, Max, StdDev; 8 cells. */
+static void stats_cells(char cells[][48], struct rp_stats *s, uint64_t all, const struct rp_timeunit *u)
+{
+    snprintf(cells[0], 48, "%.1f", all ? 100.0 * (double)s->total / (double)all : 0.0);
+    rp_fmt_time(cells[1], 48, (double)s->total, u, 0);
+    u64s(cells[2], s->n);
+    rp_fmt_time(cells[3], 48, rp_stats_mean(s), u, 1);
+    rp_fmt_time(cells[4], 48, rp_stats_median(s), u, 1);
+    rp_fmt_time(cells[5], 48, (double)s->min, u, 0);
+    rp_fmt_time(cells[6], 48, (double)s->max, u, 0);
+    rp_fmt_time(cells[7], 48, rp_stats_stddev(s), u, 1);
+}
+
+static int stats_table(struct rp_table *t, const char *key, const char *title, const char *count_title,
+                       const char *extra_title, const struct rp_timeunit *u)
+{
+    char b[6][48];
+    const char *titles[10] = {"Time (%)#",
+                              unit_title(b[0], 48, "Total Time", u),
+                              count_title,
+                              unit_title(b[1], 48, "Avg", u),
+                              unit_title(b[2], 48, "Med", u),
+                              unit_title(b[3], 48, "Min", u),
+                              unit_title(b[4], 48, "Max", u),
+                              unit_title(b[5], 48, "StdDev", u)};
+    unsigned n = 8;
+    if (extra_title)
+        titles[n++] = extra_title;
+    titles[n++] = "Name";
+    return rp_table_init(t, key, title, n, titles);
+}
+
+static void print_api(struct out *o, struct agg *a)
+{
+    struct rp_table t;
+    uint64_t all = 0;
+    if (stats_table(&t, "api", "CUDA API summary", "Num Calls#", NULL, o->unit) < 0)
+        return;
+    qsort(a->api, a->napi, sizeof *a->api, cmp_named);
+    for (size_t i = 0; i < a->napi; i++)
+        all += a->api[i].st.total;
+    for (size_t i = 0; i < a->napi && (!o->top || i < o->top); i++) {
+        char cells[8][48];
+        stats_cells(cells, &a->api[i].st, all, o->unit);
+        const char *row[9];
+        for (int c = 0; c < 8; c++)
+            row[c] = cells[c];
+        row[8] = a->api[i].name;
+        rp_table_row(&t, row);
+    }
+    emit(o, &t);
+}
+
+static int cmp_shape(const void *x, const void *y)
+{
+    const struct shape *a = x, *b = y;
+    if (a->n != b->n)
+        return a->n < b->n ? 1 : -1;
+    int c = memcmp(a->grid, b->grid, sizeof a->grid);
+    return c ? c : memcmp(a->block, b->block, sizeof a->block);
+}
+
+static void print_kernels(struct out *o, struct agg *a)
+{
+    struct rp_table t, s;
+    uint64_t all = 0;
+    const char *stitles[] = {"Launches#", "GridXYZ", "BlockXYZ", "Name"};
+    if (stats_table(&t, "kernels", "Kernel launches (host launch time)", "Launches#", "Shapes#", o->unit) < 0 ||
+        rp_table_init(&s, "kernel_shapes", "Kernel launch shapes", 4, stitles) < 0)
+        return;
+    qsort(a->kern, a->nkern, sizeof *a->kern, cmp_kernel);
+    for (size_t i = 0; i < a->nkern; i++)
+        all += a->kern[i].ns.st.total;
+    for (size_t i = 0; i < a->nkern && (!o->top || i < o->top); i++) {
+        struct kernel_row *k = &a->kern[i];
+        char cells[8][48], nshapes[24];
+        stats_cells(cells, &k->ns.st, all, o->unit);
+        const char *row[10];
+        for (int c = 0; c < 8; c++)
+            row[c] = cells[c];
+        row[8] = u64s(nshapes, k->nshapes);
+        row[9] = k->ns.name;
+        rp_table_row(&t, row);
+        qsort(k->shapes, k->nshapes, sizeof *k->shapes, cmp_shape);
+        for (size_t j = 0; j < k->nshapes; j++) {
+            char n[24], g[48], b[48];
+            const uint32_t *gr = k->shapes[j].grid, *bl = k->shapes[j].block;
+            snprintf(g, sizeof g, "%u %u %u", gr[0], gr[1], gr[2]);
+            snprintf(b, sizeof b, "%u %u %u", bl[0], bl[1], bl[2]);
+            const char *srow[] = {u64s(n, k->shapes[j].n), g, b, k->ns.name};
+            rp_table_row(&s, srow);
+        }
+    }
+    emit(o, &t);
+    emit(o, &s);
+}
+
+static int cmp_copy(const void *x, const void *y)
+{
+    const struct copy_row *a = x, *b = y;
+    if (a->bytes.total != b->bytes.total)
+        return a->bytes.total < b->bytes.total ? 1 : -1;
+    return strcmp(a->op, b->op);
+}
+
+static void print_copies(struct out *o, struct agg *a)
+{
+    struct rp_table t;
+    char b[3][48];
+    const char *titles[] = {"Count#", "Total Bytes#", "Avg Bytes#", "Min Bytes#", "Max Bytes#",
+                            unit_title(b[0], 48, "Total Time", o->unit), unit_title(b[1], 48, "Avg", o->unit),
+                            unit_title(b[2], 48, "Med", o->unit), "Operation"};
+    if (rp_table_init(&t, "copies", "Copies and sets (bytes, host time)", 9, titles) < 0)
+        return;
+    qsort(a->copy, a->ncopy, sizeof *a->copy, cmp_copy);
+    for (size_t i = 0; i < a->ncopy && (!o->top || i < o->top); i++) {
+        struct copy_row *r = &a->copy[i];
+        char c[8][48];
+        u64s(c[0], r->time.n);
+        u64s(c[1], r->bytes.total);
+        snprintf(c[2], 48, "%.1f", rp_stats_mean(&r->bytes));
+        u64s(c[3], r->bytes.min);
+        u64s(c[4], r->bytes.max);
+        rp_fmt_time(c[5], 48, (double)r->time.total, o->unit, 0);
+        rp_fmt_time(c[6], 48, rp_stats_mean(&r->time), o->unit, 1);
+        rp_fmt_time(c[7], 48, rp_stats_median(&r->time), o->unit, 1);
+        const char *row[] = {c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], r->op};
+        rp_table_row(&t, row);
+    }
+    emit(o, &t);
+}
+
+static void memory_row(struct out *o, struct rp_table *t, const char *kind, const struct rp_mem_stats *m)
+{
+    char c[8][48];
+    u64s(c[0], m->allocs);
+    u64s(c[1], m->alloc_bytes);
+    u64s(c[2], m->frees);
+    u64s(c[3], m->freed_bytes);
+    u64s(c[4], m->peak_bytes);
+    if (m->peak_bytes)
+        rp_fmt_time(c[5], 48, (double)(m->peak_t - o->start), o->unit, 0);
+    else
+        c[5][0] = '\0';
+    u64s(c[6], m->live);
+    u64s(c[7], m->live_bytes);
+    const char *row[] = {c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], kind};
+    rp_table_row(t, row);
+}
+
+static void print_memory(struct out *o, struct agg *a)
+{
+    struct rp_table t;
+    char b[48];
+    const char *titles[] = {"Allocs#", "Alloc Bytes#", "Frees#", "Freed Bytes#", "Peak Bytes#",
+                            unit_title(b, sizeof b, "Peak At", o->unit), "Live At Exit#", "Live Bytes At Exit#",
+                            "Kind"};
+    if (rp_table_init(&t, "memory", "Memory (allocations by kind; peak at: time since trace start)", 9, titles) < 0)
+        return;
+    for (unsigned k = 0; k < RP_MEM_KINDS; k++)
+        if (a->mem.kind[k].allocs)
+            memory_row(o, &t, rp_mem_kind_name(k), &a->mem.kind[k]);
+    memory_row(o, &t, "total on device", &a->mem.device);
+    if (a->mem.unmatched_frees) {
+        char n[24];
+        u64s(n, a->mem.unmatched_frees);
+        const char *row[] = {"0", "0", n, "", "", "", "", "", "frees of memory allocated before tracing"};
+        rp_table_row(&t, row);
+    }
+    emit(o, &t);
+}
+
+static int cmp_error(const void *x, const void *y)
+{
+    const struct error_row *a = x, *b = y;
+    if (a->n != b->n)
+        return a->n < b->n ? 1 : -1;
+    int c = strcmp(a->api, b->api);
+    if (c)
+        return c;
+    return (a->result > b->result) - (a->result < b->result);
+}
+
+static void print_errors(struct out *o, struct agg *a)
+{
+    struct rp_table t;
+    const char *titles[] = {"Count#", "Result!", "Result Name", "Name"};
+    if (rp_table_init(&t, "errors", "Calls that did not return CUDA_SUCCESS", 4, titles) < 0)
+        return;
+    qsort(a->err, a->nerr, sizeof *a->err, cmp_error);
+    for (size_t i = 0; i < a->nerr && (!o->top || i < o->top); i++) {
+        char n[24], r[24], buf[48];
+        snprintf(r, sizeof r, "%d", (int)a->err[i].result);
+        const char *row[] = {u64s(n, a->err[i].n), r, rp_result_name(a->err[i].result, buf, sizeof buf),
+                             a->err[i].api};
+        rp_table_row(&t, row);
+    }
+    emit(o, &t);
+}
+
+/* Append `s` to a ", "-separated list unless it is already in it. */
+static void list_add(char *list, size_t size, const char *s)
+{
+    size_t n = strlen(list), l = strlen(s);
+    for (const char *p = list; (p = strstr(p, s)); p += l)
+        if ((p == list || p[-1] == ' ') && (p[l] == '\0' || p[l] == ','))
+            return;
+    snprintf(list + n, size - n, "%s%s", n ? ", " : "", s);
+}
+
+static void print_header(struct out *o, const struct rp_trace *tr)
+{
+    struct rp_table t;
+    const char *titles[] = {"Field", "Value"};
+    if (rp_table_init(&t, "header", "Trace", 2, titles) < 0)
+        return;
+    t.kv = 1;
+    char files[1024] = "", pids[512] = "", hosts[512] = "", devices[1024] = "", buf[128], dur[48], title[48];
+    uint64_t calls = 0, lost = 0, untraced = 0;
+    int32_t driver = 0;
+    for (size_t i = 0; i < tr->nfiles; i++) {
+        const struct rp_file *f = &tr->files[i];
+        list_add(files, sizeof files, f->path);
+        list_add(pids, sizeof pids, u64s(buf, f->hdr.pid));
+        if (*f->host)
+            list_add(hosts, sizeof hosts, f->host);
+        for (size_t d = 0; d < f->ndevices; d++) {
+            snprintf(buf, sizeof buf, "%d: %s (%.1f GiB)", f->devices[d].ordinal, f->devices[d].name,
+                     (double)f->devices[d].total_mem / (1024.0 * 1024 * 1024));
+            list_add(devices, sizeof devices, buf);
+        }
+        if (f->driver_version && !driver)
+            driver = f->driver_version;
+        calls += f->calls;
+        lost += f->lost;
+        untraced += f->untraced;
+    }
+    const struct rp_file *f0 = &tr->files[0];
+    time_t start = (time_t)((tr->start_ns) / 1000000000);
+    char when[64] = "";
+    struct tm tm;
+    if (localtime_r(&start, &tm))
+        strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S %z", &tm);
+    char drv[48] = "unknown", n1[24], n2[24], n3[24], fv[24];
+    if (driver)
+        snprintf(drv, sizeof drv, "%d.%d (%d)", driver / 1000, driver % 1000 / 10, driver);
+    snprintf(title, sizeof title, "Duration (%s)#", o->unit->name);
+    rp_fmt_time(dur, sizeof dur, (double)(tr->end_ns - tr->start_ns), o->unit, 0);
+    snprintf(fv, sizeof fv, "%u", f0->hdr.format_version);
+    char tv[17];
+    memcpy(tv, f0->hdr.tracer_version, 16);
+    tv[16] = '\0';
+    const char *rows[][2] = {
+        {"Files", files},
+        {"Command line", f0->cmdline},
+        {"Pids", pids},
+        {"Hosts", hosts},
+        {"Start", when},
+        {title, dur},
+        {"Driver version", drv},
+        {"Devices", devices},
+        {"Calls recorded#", u64s(n1, calls)},
+        {"Calls lost#", u64s(n2, lost)},
+        {"Untraced pointers#", u64s(n3, untraced)},
+        {"Format version#", fv},
+        {"Tracer version", tv},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        rp_table_row(&t, rows[i]);
+    emit(o, &t);
+}
+
+static void agg_free(struct agg *a, size_t nfiles)
+{
+    for (size_t i = 0; i < a->napi; i++) {
+        free(a->api[i].name);
+        rp_stats_free(&a->api[i].st);
+    }
+    for (size_t i = 0; i < a->nkern; i++) {
+        free(a->kern[i].ns.name);
+        rp_stats_free(&a->kern[i].ns.st);
+        free(a->kern[i].shapes);
+    }
+    for (size_t i = 0; i < a->ncopy; i++) {
+        rp_stats_free(&a->copy[i].time);
+        rp_stats_free(&a->copy[i].bytes);
+    }
+    for (size_t i = 0; a->api_of_file && i < nfiles; i++)
+        free(a->api_of_file[i]);
+    free(a->api_of_file);
+    free(a->api);
+    free(a->kern);
+    free(a->copy);
+    free(a->err);
+    rp_strmap_free(&a->api_by_name);
+    rp_strmap_free(&a->kern_by_name);
+    rp_strmap_free(&a->copy_by_op);
+    rp_u64map_free(&a->kern_of_file);
+    rp_kernel_names_free(&a->knames);
+    rp_u64map_free(&a->err_of);
+    rp_memtrack_free(&a->mem);
+}
+
+static int parse_sections(const char *arg, unsigned *mask)
+{
+    char *copy = strdup(arg), *save = NULL;
+    int rc = copy ? 0 : -1;
+    *mask = 0;
+    for (char *tok = copy ? strtok_r(copy, ",", &save) : NULL; tok; tok = strtok_r(NULL, ",", &save)) {
+        unsigned i = 0;
+        while (i < sizeof section_names / sizeof section_names[0] && strcmp(tok, section_names[i]))
+            i++;
+        if (i == sizeof section_names / sizeof section_names[0])
+            rc = -1;
+        else
+            *mask |= 1u << i;
+    }
+    free(copy);
+    return rc < 0 || !*mask ? -1 : 0;
+}
+
+static int run(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        RP_COMMON_LONGOPTS, {"top", required_argument, NULL, 't'}, {"section", required_argument, NULL, 's'},
+        {NULL, 0, NULL, 0}};
+    struct rp_common co;
+    unsigned long long top = 0;
+    unsigned sections = ~0u;
+    int opt;
+    rp_common_init(&co);
+    while ((opt = getopt_long(argc, argv, RP_COMMON_SHORTOPTS "t:s:", longopts, NULL)) != -1) {
+        int h = rp_common_option(&co, &rp_cmd_summary, opt, optarg, "table,csv,json,column");
+        if (h < 0)
+            return RP_EXIT_USAGE;
+        if (h)
+            continue;
+        switch (opt) {
+        case 'h': rp_help(&rp_cmd_summary); return RP_EXIT_OK;
+        case 't':
+            if (rp_parse_u64(&rp_cmd_summary, "--top", optarg, &top) < 0)
+                return RP_EXIT_USAGE;
+            break;
+        case 's':
+            if (parse_sections(optarg, &sections) < 0)
+                return rp_usage_error(&rp_cmd_summary,
+                                      "--section takes a list of header, api, kernels, copies, memory, errors");
+            break;
+        default: return rp_usage_error(&rp_cmd_summary, "unknown option");
+        }
+    }
+    if (optind >= argc)
+        return rp_usage_error(&rp_cmd_summary, "no trace file given");
+
+    struct rp_trace tr;
+    int rc = rp_trace_open(&tr, argv + optind, (size_t)(argc - optind));
+    if (rc != RP_EXIT_OK && rc != RP_EXIT_DAMAGED)
+        return rc;
+    struct agg a;
+    memset(&a, 0, sizeof a);
+    struct rp_merge *m = NULL;
+    if (!(a.api_of_file = calloc(tr.nfiles, sizeof *a.api_of_file)) || !(m = rp_merge_begin(&tr))) {
+        rc = RP_EXIT_FAILED;
+        goto out;
+    }
+    for (const struct rp_call *c; (c = rp_merge_next(m));)
+        if (add_call(&a, c) < 0) {
+            fprintf(stderr, RP_PROG ": out of memory\n");
+            rc = RP_EXIT_FAILED;
+            goto out;
+        }
+
+    FILE *f = rp_output_open(&co);
+    if (!f) {
+        rc = RP_EXIT_FAILED;
+        goto out;
+    }
+    struct out o = {f, co.format >= 0 ? (enum rp_format)co.format : rp_format_default(f), &co.unit, top, 1, 0,
+                    tr.start_ns};
+    o.labelled = (sections & (sections - 1)) != 0 || (sections & SEC_KERNELS);
+    if (sections & SEC_HEADER)
+        print_header(&o, &tr);
+    if (sections & SEC_API)
+        print_api(&o, &a);
+    if (sections & SEC_KERNELS)
+        print_kernels(&o, &a);
+    if (sections & SEC_COPIES)
+        print_copies(&o, &a);
+    if (sections & SEC_MEMORY)
+        print_memory(&o, &a);
+    if (sections & SEC_ERRORS)
+        print_errors(&o, &a);
+    if (o.fmt == RP_FMT_JSON)
+        fputs(o.first ? "{}\n" : "}\n", f);
+    rc = rp_output_close(f, &co, rc);
+out:
+    rp_merge_end(m);
+    agg_free(&a, tr.nfiles);
+    rp_trace_close(&tr);
+    return rc;
+}
+
+const struct rp_command rp_cmd_summary = {
+    "summary", "tables of API calls, kernels, copies, memory and errors (as nsys stats)",
+    "Usage: " RP_PROG " summary [OPTION]... FILE...\n"
+    "Summarize one or more trace files, merged (a parent and its children, several ranks).\n"
+    "\n"
+    "Sections (all by default):\n"
+    "  header   files, command line, pids, hosts, start, duration, driver, devices,\n"
+    "           calls recorded, calls lost, pointers handed back untraced\n"
+    "  api      per API function, as nsys cuda_api_sum: Time (%), Total Time, Num Calls, Avg,\n"
+    "           Med, Min, Max, StdDev, Name; by total time, descending.  Name is the function\n"
+    "           as written in source (cuMemAlloc, not cuMemAlloc_v2), with _ptsz/_ptds for the\n"
+    "           per-thread default stream variants\n"
+    "  kernels  per kernel (demangled): launches, host launch time statistics, and the\n"
+    "           distinct grid/block shapes (table kernel_shapes)\n"
+    "  copies   per operation ([CUDA memcpy Host-to-Device], [CUDA memset], ...): count,\n"
+    "           bytes, host time\n"
+    "  memory   allocations and frees by kind, peak live bytes and when, still allocated at exit\n"
+    "  errors   calls that returned other than CUDA_SUCCESS, by API and result\n"
+    "Kernels, copies and memory count successful calls; the api table counts every call.\n"
+    "\n"
+    "Options:\n"
+    "  -f, --format=FMT     table, csv or json (default: table on a terminal, else csv);\n"
+    "                       csv prints a '# SECTION' line before each table when there are several\n"
+    "  -u, --timeunit=UNIT  ns, us, ms or s (default ns); column titles name the unit.  Averages,\n"
+    "                       medians and deviations have one decimal in ns, times are exact to the ns\n"
+    "                       in the other units\n"
+    "  -t, --top=N          at most N rows per table (Time (%) is still of all rows)\n"
+    "  -s, --section=LIST   comma-separated sections: header,api,kernels,copies,memory,errors\n"
+    "  -o, --output=FILE    write to FILE instead of standard output\n"
+    "  -h, --help           this help\n"
+    "\n"
+    "Medians are exact for rows of up to 1024 calls; above that they come from a log-bucketed\n"
+    "histogram and are within 0.39% (1/256) of the exact median.  StdDev is the sample standard\n"
+    "deviation.  Memory use is bounded by the distinct names and shapes, plus the allocations\n"
+    "live at one time.\n"
+    "\n"
+    "Exit status: 0 ok, 1 usage, 2 a file is missing, unreadable, not a trace or of an\n"
+    "unsupported format version (nothing printed), 3 a file is truncated or corrupt (the records\n"
+    "before the damage are reported, with a warning), 4 out of memory or output error.\n",
+    run,
+};

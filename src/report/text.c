@@ -1,0 +1,123 @@
+#include "config.h"
+
+#include "report/text.h"
+
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+int rp_format_parse(const char *s)
+{
+    if (!strcmp(s, "table") || !strcmp(s, "column"))
+        return RP_FMT_TABLE;
+    if (!strcmp(s, "csv"))
+        return RP_FMT_CSV;
+    if (!strcmp(s, "json"))
+        return RP_FMT_JSON;
+    return -1;
+}
+
+enum rp_format rp_format_default(FILE *out)
+{
+    return isatty(fileno(out)) ? RP_FMT_TABLE : RP_FMT_CSV;
+}
+
+const struct rp_timeunit rp_timeunit_ns = {"ns", 1.0, 0};
+
+int rp_timeunit_parse(const char *s, struct rp_timeunit *u)
+{
+    static const struct {
+        const char *a, *b;
+        struct rp_timeunit u;
+    } units[] = {
+        {"ns", "nsec", {"ns", 1.0, 0}},
+        {"us", "usec", {"us", 1e3, 3}},
+        {"ms", "msec", {"ms", 1e6, 6}},
+        {"s", "sec", {"s", 1e9, 9}},
+    };
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (!strcasecmp(s, units[i].a) || !strcasecmp(s, units[i].b)) {
+            *u = units[i].u;
+            return 0;
+        }
+    return -1;
+}
+
+const char *rp_fmt_time(char *buf, size_t size, double ns, const struct rp_timeunit *u, int fraction)
+{
+    int decimals = u->decimals == 0 && fraction ? 1 : u->decimals;
+    snprintf(buf, size, "%.*f", decimals, ns / u->ns);
+    return buf;
+}
+
+const char *rp_group_digits(char *buf, size_t size, const char *num)
+{
+    const char *p = num, *dot;
+    size_t n = 0;
+    if (*p == '-' && n + 1 < size)
+        buf[n++] = *p++;
+    dot = p + strspn(p, "0123456789");
+    for (const char *q = p; q < dot && n + 2 < size; q++) {
+        buf[n++] = *q;
+        size_t left = (size_t)(dot - q - 1);
+        if (left && left % 3 == 0)
+            buf[n++] = ',';
+    }
+    snprintf(buf + n, size - n, "%s", dot);
+    return buf;
+}
+
+void rp_csv_field(FILE *out, const char *s)
+{
+    if (!s[strcspn(s, ",\"\n\r")]) {
+        fputs(s, out);
+        return;
+    }
+    putc('"', out);
+    for (; *s; s++) {
+        if (*s == '"')
+            putc('"', out);
+        putc(*s, out);
+    }
+    putc('"', out);
+}
+
+/* Length of the valid UTF-8 sequence at p (lead byte >= 0x80), 0 if it is not one. */
+static size_t utf8_len(const unsigned char *p)
+{
+    size_t n = *p >= 0xF0 && *p <= 0xF4 ? 4 : *p >= 0xE0 ? 3 : *p >= 0xC2 && *p < 0xE0 ? 2 : 0;
+    for (size_t i = 1; i < n; i++)
+        if ((p[i] & 0xC0) != 0x80)
+            return 0;
+    return n;
+}
+
+void rp_json_string(FILE *out, const char *s)
+{
+    putc('"', out);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p >= 0x80) { /* names from a damaged file may be any bytes: keep the JSON valid */
+            size_t n = utf8_len(p);
+            if (n) {
+                fwrite(p, 1, n, out);
+                p += n - 1;
+            } else {
+                fputs("\\ufffd", out);
+            }
+            continue;
+        }
+        switch (*p) {
+        case '"': fputs("\\\"", out); break;
+        case '\\': fputs("\\\\", out); break;
+        case '\n': fputs("\\n", out); break;
+        case '\t': fputs("\\t", out); break;
+        case '\r': fputs("\\r", out); break;
+        default:
+            if (*p < 0x20)
+                fprintf(out, "\\u%04x", *p);
+            else
+                putc(*p, out);
+        }
+    }
+    putc('"', out);
+}

@@ -1,0 +1,124 @@
+/* The trace files of one report, read in two passes.
+ *
+ * Pass 1 (rp_trace_open) streams each file through the format reader (src/format/reader.h), which validates
+ * every record: it collects the names, the process metadata and counts, and, per thread, the runs of the
+ * file in which that thread's records lie (the recorder writes each thread's records in order, in blocks).
+ * Pass 2 (struct rp_merge) reads the validated part of each file again and merges the calls of every
+ * (file, thread) in time order with a heap of one cursor per thread, each reading through a 64 KiB buffer.
+ * Memory: the names, one 16-byte run per block of records a thread wrote, a buffer per thread; never a copy
+ * of the records. */
+#ifndef CT_REPORT_TRACE_H
+#define CT_REPORT_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cudatrace/format.h"
+#include "format/reader.h"
+
+/* Exit codes of cudatrace-report (documented in --help and the man page). */
+enum rp_exit {
+    RP_EXIT_OK = 0,
+    RP_EXIT_USAGE = 1,      /* bad command line */
+    RP_EXIT_UNREADABLE = 2, /* missing, unreadable, not a trace, unsupported version: nothing reported */
+    RP_EXIT_DAMAGED = 3,    /* truncated or corrupt: what precedes the damage was reported, with a warning */
+    RP_EXIT_FAILED = 4,     /* out of memory or cannot write the output */
+};
+
+struct rp_run {
+    uint64_t begin, end; /* file offsets: the thread's records in [begin, end) may be interleaved with
+                            process-wide records, never with another thread's */
+};
+
+struct rp_thread {
+    uint32_t tid;
+    uint32_t name_id; /* CT_REC_THREAD, 0 if none */
+    uint64_t calls;
+    struct rp_run *runs;
+    size_t nruns, cap;
+};
+
+struct rp_device {
+    int32_t ordinal;
+    uint64_t total_mem;
+    uint8_t uuid[16];
+    char name[65];
+};
+
+struct rp_untraced {
+    uint32_t name_id;
+    uint64_t count;
+};
+
+struct rp_file {
+    const char *path;
+    struct ct_file_header hdr;
+    struct ct_names *names;
+    enum ct_read_status status; /* CT_READ_OK, or how reading stopped */
+    char *message;              /* the reader's message when status != OK */
+    uint64_t data_end;          /* offset where the validated records end */
+
+    char *host;      /* "" when no process record */
+    char *cmdline;   /* arguments joined by spaces */
+    uint32_t argc;
+    int32_t driver_version; /* 0 if unknown */
+    int32_t device_count;
+    struct rp_device *devices;
+    size_t ndevices;
+
+    uint64_t rec_count[CT_REC_MODULE + 2]; /* by type; the last slot counts unknown types */
+    uint64_t calls, lost, lost_by_reason[4], untraced;
+    struct rp_untraced *untraced_syms;
+    size_t nuntraced_syms;
+    int has_end;
+    struct ct_rec_end end;
+
+    uint64_t first_t0, last_t1; /* over the calls, file clock; first_t0 > last_t1 when there is none */
+    int64_t clock_offset;       /* added to this file's times to put them on the report's clock */
+
+    struct rp_thread *threads;  /* sorted by tid after pass 1 */
+    size_t nthreads;
+};
+
+struct rp_trace {
+    struct rp_file *files;
+    size_t nfiles;
+    int64_t start_ns, end_ns; /* report clock: the earliest header start, the latest call end / file end */
+    int damaged;              /* some file was truncated or corrupt (warnings printed) */
+};
+
+/* Pass 1 over every file.  Prints one message per problem on stderr ("cudatrace-report: FILE: ...").
+ * Returns RP_EXIT_OK, RP_EXIT_DAMAGED (usable, with warnings) or RP_EXIT_UNREADABLE / RP_EXIT_FAILED
+ * (nothing usable; the trace is freed). */
+int rp_trace_open(struct rp_trace *t, char *const *paths, size_t n);
+void rp_trace_close(struct rp_trace *t);
+
+/* Names of a file: the API's display name (names.h rule), a string, a thread's name. */
+const struct ct_api_info *rp_file_api(const struct rp_file *f, uint16_t api_id);
+const char *rp_file_string(const struct rp_file *f, uint32_t id); /* NULL if undefined */
+const struct rp_thread *rp_file_thread(const struct rp_file *f, uint32_t tid);
+
+/* A call of pass 2, on the report clock. */
+struct rp_call {
+    size_t file_index;
+    const struct rp_file *file;
+    const struct rp_thread *thread;
+    struct ct_rec_call c; /* copied out of the read buffer: records need not be aligned there */
+    union {
+        struct ct_pl_alloc alloc;
+        struct ct_pl_free free;
+        struct ct_pl_launch launch;
+        struct ct_pl_copy copy;
+    } pl;
+    unsigned family;  /* which member of pl is valid; CT_FAM_NONE when none */
+    int64_t t0, t1;   /* report clock */
+};
+
+struct rp_merge;
+/* Start the time-ordered pass over all calls (opens the files again).  NULL on failure (message printed). */
+struct rp_merge *rp_merge_begin(struct rp_trace *t);
+/* The next call in time order (ties: file, then sequence number), or NULL at the end. */
+const struct rp_call *rp_merge_next(struct rp_merge *m);
+void rp_merge_end(struct rp_merge *m);
+
+#endif

@@ -1,0 +1,29 @@
+#!/bin/sh
+# libcudatrace.so exports the interposed names and nothing else, and links neither libcuda nor libcudart.
+set -u
+lib=$CT_PRELOAD
+command -v nm >/dev/null && command -v readelf >/dev/null || exit 77
+[ -f "$lib" ] || { echo "FAIL: $lib missing"; exit 1; }
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+nm -D --defined-only "$lib" | awk '{ print $3 }' | sed 's/@.*//' | sort -u >"$tmp/exports"
+for name in cuGetProcAddress cuGetProcAddress_v2 dlsym cudaGetDriverEntryPoint cudaGetDriverEntryPointByVersion \
+    cudaGetDriverEntryPoint_ptsz cudaGetDriverEntryPointByVersion_ptsz cuLaunchKernel cuLaunchKernel_ptsz \
+    cuMemcpyHtoD_v2_ptds cuMemAlloc cuMemAlloc_v2 cuCtxCreate_v4 cuInit cuGetExportTable; do
+    grep -qx "$name" "$tmp/exports" || fail "$name is not exported"
+done
+# Every other export is a driver variant or one of the recorder's exec hooks.
+others=$(grep -v -x -e 'cu[A-Z][A-Za-z0-9_]*' -e 'cudaGetDriverEntryPoint\(ByVersion\)\?\(_ptsz\)\?' -e dlsym \
+    -e 'exec[lv]p\?e\?' -e execvpe -e fexecve -e 'posix_spawnp\?' "$tmp/exports")
+[ -z "$others" ] || fail "unexpected exports: $others"
+# One export per variant of the generated table.
+variants=$("$CT_PYTHON3" "$CT_TOP_SRCDIR/scripts/gen-wrappers.py" --list "$CT_CUDA_DIR/include/cudaTypedefs.h" \
+    $(ls "$CT_CUDA_DIR/include/cudaProfilerTypedefs.h" 2>/dev/null) 2>/dev/null | awk '{ print $2 }' | sort -u)
+echo "$variants" >"$tmp/variants"
+exported=$(grep -c -x 'cu[A-Z][A-Za-z0-9_]*' "$tmp/exports")
+[ "$exported" = "$(wc -l <"$tmp/variants")" ] || fail "$exported driver names exported for $(wc -l <"$tmp/variants") variants"
+grep -v -x -f "$tmp/exports" "$tmp/variants" >"$tmp/missing" && fail "variants not exported: $(head "$tmp/missing")"
+readelf -d "$lib" | grep NEEDED | grep -E 'libcuda|libcudart' && fail "links the driver or the runtime"
+exit 0

@@ -1,0 +1,141 @@
+/* A stand-in for a traced program: T threads make N call records each through the recorder (api ids cycling
+ * through tests/recorder-variants.c, with their payloads), then it can fork, exec, wait for a signal or
+ * exit in various ways, as the recorder-*.sh tests ask.
+ *
+ *   recorder-app [-t THREADS] [-n RECORDS] [-p] [-m] [-F] [-w READYFILE] [-k] [-x STATUS] [PROG ARGS...]
+ *     -p  plain calls only (cuInit, no payload: 48 bytes each)
+ *     -m  also intern a kernel name, note driver, device and an untraced symbol
+ *     -F  fork after recording: the child makes N records of its own, the parent waits for it and makes
+ *         N more
+ *     -w  after recording, create READYFILE and sleep until a signal ends the process
+ *     -k  leave T threads recording without end while main returns
+ *     -x  exit status of main (and of the forked child)
+ *     PROG ARGS...  exec it (execv) after recording
+ * Nothing on stdout. */
+#include "config.h"
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "preload/recorder.h"
+
+static int with_meta, plain;
+static uint32_t kernel_id;
+
+/* One call record of variant `api`, its payload filled from `i`. */
+static void record(unsigned api, uint64_t i)
+{
+    unsigned fam = ct_variants[api].family;
+    size_t pl = fam == CT_FAM_ALLOC    ? sizeof(struct ct_pl_alloc)
+                : fam == CT_FAM_FREE   ? sizeof(struct ct_pl_free)
+                : fam == CT_FAM_LAUNCH ? sizeof(struct ct_pl_launch)
+                : fam == CT_FAM_COPY   ? sizeof(struct ct_pl_copy)
+                                       : 0;
+    uint64_t t0 = ct_now_ns(), t1 = ct_now_ns();
+    struct ct_rec_call *c = ct_rec_begin(sizeof *c + pl);
+
+    if (!c)
+        return;
+    ct_rec_fill_call(c, sizeof *c + pl, (uint16_t)api, (uint8_t)fam, 0, t0, t1);
+    memset(c + 1, 0, pl);
+    if (fam == CT_FAM_ALLOC) {
+        struct ct_pl_alloc *a = (void *)(c + 1);
+        a->bytes = 4096 + i;
+        a->address = 0x7f0000000000ull + i * 4096;
+        a->kind = CT_MEM_DEVICE;
+    } else if (fam == CT_FAM_LAUNCH) {
+        struct ct_pl_launch *l = (void *)(c + 1);
+        l->name_id = kernel_id;
+        l->grid[0] = 4, l->grid[1] = l->grid[2] = 1;
+        l->block[0] = 256, l->block[1] = l->block[2] = 1;
+        l->kind = CT_LAUNCH_KERNEL;
+    } else if (fam == CT_FAM_COPY) {
+        struct ct_pl_copy *k = (void *)(c + 1);
+        k->bytes = 256;
+        k->flags = CT_COPY_ASYNC;
+        k->src_kind = CT_MEM_HOST, k->dst_kind = CT_MEM_DEVICE;
+        k->src_device = k->dst_device = -1;
+    }
+    ct_rec_commit(c);
+}
+
+/* arg: records to make, or -1 for no end. */
+static void *worker(void *arg)
+{
+    long n = (long)(intptr_t)arg;
+    for (long i = 0; n < 0 || i < n; i++)
+        record(plain ? 0 : (unsigned)(i % ct_variant_count), (uint64_t)i);
+    return NULL;
+}
+
+static void run_threads(int threads, long n)
+{
+    pthread_t t[256];
+    for (int i = 0; i < threads; i++)
+        pthread_create(&t[i], NULL, worker, (void *)(intptr_t)n);
+    for (int i = 0; i < threads; i++)
+        pthread_join(t[i], NULL);
+}
+
+int main(int argc, char **argv)
+{
+    int threads = 1, do_fork = 0, keep = 0, status = 0, opt;
+    long records = 1000;
+    const char *ready = NULL;
+
+    while ((opt = getopt(argc, argv, "+t:n:pmFw:kx:")) != -1) {
+        switch (opt) {
+        case 't': threads = atoi(optarg); break;
+        case 'n': records = atol(optarg); break;
+        case 'p': plain = 1; break;
+        case 'm': with_meta = 1; break;
+        case 'F': do_fork = 1; break;
+        case 'w': ready = optarg; break;
+        case 'k': keep = 1; break;
+        case 'x': status = atoi(optarg); break;
+        default: return 64;
+        }
+    }
+    if (threads < 1 || threads > 256 || records < 0)
+        return 64;
+    if (with_meta) {
+        static const uint8_t uuid[16] = {0xde, 0xad, 0xbe, 0xef, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+        kernel_id = ct_rec_intern(CT_STR_KERNEL, "vecAdd");
+        ct_rec_driver(13000, 1);
+        ct_rec_device(0, "Simulated GPU 80GB", uuid, 80ull << 30);
+        ct_rec_untraced("cuGetExportTable");
+    }
+    run_threads(threads, records);
+    if (do_fork) {
+        int st;
+        pid_t pid = fork();
+        if (pid == 0) {
+            run_threads(1, records);
+            return status;
+        }
+        if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != status)
+            return 65;
+        run_threads(1, records);
+    }
+    if (optind < argc) {
+        execv(argv[optind], argv + optind);
+        return 66;
+    }
+    if (ready) {
+        int fd = open(ready, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+        if (fd >= 0)
+            close(fd);
+        for (;;)
+            pause();
+    }
+    if (keep) {
+        pthread_t t;
+        for (int i = 0; i < threads; i++)
+            pthread_create(&t, NULL, worker, (void *)(intptr_t)-1);
+    }
+    return status;
+}

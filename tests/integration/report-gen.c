@@ -1,0 +1,277 @@
+/* Writes synthetic trace files whose calls are known exactly, record by record per
+ * include/cudatrace/format.h (with src/format's record builders), so the report's tests need neither the
+ * preload nor a driver.
+ *
+ *   report-gen parent FILE      the scenario of report-summary.sh: two threads, allocations freed across
+ *                               threads, copies, sets, kernels (one C++ mangled), an OUT_OF_MEMORY error,
+ *                               a lost record, untraced pointers; records out of time order between
+ *                               threads and names defined after their first use
+ *   report-gen child FILE       a child process of the same host (merged with the parent)
+ *   report-gen big N FILE       N calls over 4 threads in blocks of 4096, a mix of every family (bench)
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cudatrace/format.h"
+#include "format/record.h"
+
+#define START_MONO 1000000000LL
+#define START_WALL 1700000000000000000LL
+
+static FILE *out;
+
+static void put(const void *rec, size_t size)
+{
+    if (fwrite(rec, 1, size, out) != size) {
+        perror("report-gen: write");
+        exit(1);
+    }
+}
+
+static void header(uint32_t pid, uint32_t ppid, int64_t mono)
+{
+    struct ct_file_header h;
+    ct_file_header_init(&h, pid, ppid, CT_FEAT_TIME_MONO, START_WALL + (mono - START_MONO), mono);
+    put(&h, sizeof h);
+}
+
+static void process(const char *host, const char *cmdline, size_t cmdlen)
+{
+    unsigned char rec[512];
+    size_t size = ct_size_process(strlen(host), cmdlen);
+    ct_put_process(rec, host, strlen(host), cmdline, cmdlen);
+    put(rec, size);
+}
+
+static void api(uint16_t id, const char *name, const char *variant, uint16_t vflags, uint32_t family)
+{
+    unsigned char rec[256];
+    ct_put_api(rec, id, name, variant, 3020, vflags, family);
+    put(rec, ct_size_api(strlen(name), strlen(variant)));
+}
+
+static void string(uint32_t tid, uint32_t id, unsigned kind, const char *s)
+{
+    unsigned char rec[256];
+    ct_put_string(rec, tid, id, kind, s, strlen(s));
+    put(rec, ct_size_string(strlen(s)));
+}
+
+static void thread_name(uint32_t tid, uint32_t name_id)
+{
+    struct ct_rec_thread r = {.name_id = name_id};
+    ct_put_hdr(&r.h, CT_REC_THREAD, sizeof r, tid);
+    put(&r, sizeof r);
+}
+
+static uint64_t seq;
+
+/* A call at `t0` ns after START_MONO lasting `dur`, with an optional payload. */
+static void call(uint32_t tid, uint16_t api_id, int32_t result, int64_t t0, int64_t dur, unsigned family,
+                 const void *pl)
+{
+    unsigned char rec[sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy)];
+    size_t plsize = ct_payload_size(family);
+    struct ct_rec_call c = {.api_id = api_id, .payload = (uint8_t)family, .result = result, .seq = ++seq,
+                            .t0_ns = (uint64_t)(START_MONO + t0), .t1_ns = (uint64_t)(START_MONO + t0 + dur)};
+    ct_put_hdr(&c.h, CT_REC_CALL, sizeof c + plsize, tid);
+    memcpy(rec, &c, sizeof c);
+    if (plsize)
+        memcpy(rec + sizeof c, pl, plsize);
+    put(rec, sizeof c + plsize);
+}
+
+static void alloc(uint32_t tid, uint16_t api_id, int32_t result, int64_t t0, int64_t dur, uint64_t bytes,
+                  uint64_t addr, unsigned kind)
+{
+    struct ct_pl_alloc a = {.bytes = bytes, .address = addr, .kind = kind, .device = 0};
+    call(tid, api_id, result, t0, dur, CT_FAM_ALLOC, &a);
+}
+
+static void mfree(uint32_t tid, uint16_t api_id, int64_t t0, int64_t dur, uint64_t addr, unsigned kind)
+{
+    struct ct_pl_free f = {.address = addr, .kind = kind};
+    call(tid, api_id, 0, t0, dur, CT_FAM_FREE, &f);
+}
+
+static void copy(uint32_t tid, uint16_t api_id, int64_t t0, int64_t dur, uint64_t bytes, unsigned sk, unsigned dk,
+                 uint32_t flags)
+{
+    struct ct_pl_copy p = {.bytes = bytes, .src = flags & CT_COPY_SET ? 0 : 0x1000, .dst = 0x7000010000,
+                           .flags = flags, .src_kind = (uint16_t)sk, .dst_kind = (uint16_t)dk,
+                           .src_device = -1, .dst_device = -1};
+    call(tid, api_id, 0, t0, dur, CT_FAM_COPY, &p);
+}
+
+static void launch(uint32_t tid, uint16_t api_id, int64_t t0, int64_t dur, uint32_t name_id, uint32_t gx,
+                   uint32_t bx)
+{
+    struct ct_pl_launch l = {.function = 0xf00d, .name_id = name_id, .grid = {gx, 1, 1}, .block = {bx, 1, 1},
+                             .kind = CT_LAUNCH_KERNEL};
+    call(tid, api_id, 0, t0, dur, CT_FAM_LAUNCH, &l);
+}
+
+enum { MAIN = 1000, WORKER = 1001 };
+enum { A_INIT, A_ALLOC, A_FREE, A_HTOD, A_DTOH, A_LAUNCH, A_LAUNCH_PTSZ, A_MEMSET, A_ALLOCHOST, A_SYNC, A_DTOD };
+enum { S_MAIN = 1, S_WORKER, S_VECADD, S_SCALE, S_UNTRACED };
+
+static void parent(void)
+{
+    static const char cmd[] = "./vecadd\0003\0--fast";
+    header(1000, 1, START_MONO);
+    process("testhost", cmd, sizeof cmd);
+    api(A_INIT, "cuInit", "cuInit", 0, CT_FAM_NONE);
+    api(A_ALLOC, "cuMemAlloc", "cuMemAlloc_v2", 0, CT_FAM_ALLOC);
+    api(A_FREE, "cuMemFree", "cuMemFree_v2", 0, CT_FAM_FREE);
+    api(A_HTOD, "cuMemcpyHtoD", "cuMemcpyHtoD_v2", 0, CT_FAM_COPY);
+    api(A_DTOH, "cuMemcpyDtoH", "cuMemcpyDtoH_v2", 0, CT_FAM_COPY);
+    api(A_LAUNCH, "cuLaunchKernel", "cuLaunchKernel", 0, CT_FAM_LAUNCH);
+    api(A_LAUNCH_PTSZ, "cuLaunchKernel", "cuLaunchKernel_ptsz", CT_VARIANT_PTSZ, CT_FAM_LAUNCH);
+    api(A_MEMSET, "cuMemsetD8", "cuMemsetD8_v2", 0, CT_FAM_COPY);
+    api(A_ALLOCHOST, "cuMemAllocHost", "cuMemAllocHost_v2", 0, CT_FAM_ALLOC);
+    api(A_SYNC, "cuCtxSynchronize", "cuCtxSynchronize", 0, CT_FAM_NONE);
+    string(MAIN, S_MAIN, CT_STR_THREAD, "main");
+    thread_name(MAIN, S_MAIN);
+    struct ct_rec_driver d = {.driver_version = 13000, .device_count = 1};
+    ct_put_hdr(&d.h, CT_REC_DRIVER, sizeof d, 0);
+    put(&d, sizeof d);
+    struct ct_rec_device dev = {.ordinal = 0, .total_mem = 80ull << 30, .uuid = {1, 2, 3}};
+    strcpy(dev.name, "NVIDIA Test GPU");
+    ct_put_hdr(&dev.h, CT_REC_DEVICE, sizeof dev, 0);
+    put(&dev, sizeof dev);
+
+    /* The main thread's block: all its calls, including the free of memory the worker allocates at 20000
+     * (the worker's block comes later in the file). */
+    call(MAIN, A_INIT, 0, 1000, 500, CT_FAM_NONE, NULL);
+    alloc(MAIN, A_ALLOC, 0, 2000, 100, 4096, 0x7000000000, CT_MEM_DEVICE);
+    alloc(MAIN, A_ALLOC, 0, 3000, 300, 8192, 0x7000010000, CT_MEM_DEVICE);
+    alloc(MAIN, A_ALLOC, 2 /* CUDA_ERROR_OUT_OF_MEMORY */, 4000, 50, 1ull << 40, 0, CT_MEM_DEVICE);
+    copy(MAIN, A_HTOD, 5000, 1000, 4096, CT_MEM_HOST, CT_MEM_DEVICE, 0);
+    copy(MAIN, A_HTOD, 7000, 3000, 4096, CT_MEM_HOST, CT_MEM_DEVICE, 0);
+    launch(MAIN, A_LAUNCH, 11000, 20, S_VECADD, 4, 256);
+    launch(MAIN, A_LAUNCH, 12000, 40, S_VECADD, 4, 256);
+    launch(MAIN, A_LAUNCH, 13000, 30, S_VECADD, 8, 128);
+    launch(MAIN, A_LAUNCH_PTSZ, 14000, 25, S_SCALE, 16, 64);
+    copy(MAIN, A_MEMSET, 15000, 40, 8192, CT_MEM_UNKNOWN, CT_MEM_DEVICE, CT_COPY_SET);
+    copy(MAIN, A_DTOH, 16000, 2000, 4096, CT_MEM_DEVICE, CT_MEM_HOST, 0);
+    mfree(MAIN, A_FREE, 30000, 60, 0x7000100000, CT_MEM_DEVICE);
+    mfree(MAIN, A_FREE, 31000, 70, 0x7000000000, CT_MEM_DEVICE);
+    call(MAIN, A_SYNC, 0, 32000, 5000, CT_FAM_NONE, NULL);
+
+    /* Names defined after their first use, as when another thread's block is drained first. */
+    string(MAIN, S_VECADD, CT_STR_KERNEL, "vecAdd");
+    string(MAIN, S_SCALE, CT_STR_KERNEL, "_Z5scaleIfEvPT_S0_i");
+
+    string(WORKER, S_WORKER, CT_STR_THREAD, "worker");
+    thread_name(WORKER, S_WORKER);
+    alloc(WORKER, A_ALLOCHOST, 0, 17000, 200, 1 << 20, 0x200000000, CT_MEM_PINNED);
+    alloc(WORKER, A_ALLOC, 0, 20000, 150, 16384, 0x7000100000, CT_MEM_DEVICE);
+    copy(WORKER, A_DTOD, 21000, 500, 16384, CT_MEM_DEVICE, CT_MEM_DEVICE, 0);
+    launch(WORKER, A_LAUNCH, 22000, 35, S_VECADD, 4, 256);
+    copy(WORKER, A_HTOD, 23000, 800, 2048, CT_MEM_PINNED, CT_MEM_DEVICE, CT_COPY_ASYNC);
+    api(A_DTOD, "cuMemcpyDtoD", "cuMemcpyDtoD_v2", 0, CT_FAM_COPY); /* defined after its use too */
+
+    struct ct_rec_lost lost = {.count = 7, .t_first_ns = START_MONO + 24000, .t_last_ns = START_MONO + 25000,
+                               .reason = CT_LOST_BUFFER_FULL};
+    ct_put_hdr(&lost.h, CT_REC_LOST, sizeof lost, WORKER);
+    put(&lost, sizeof lost);
+    string(0, S_UNTRACED, CT_STR_OTHER, "cuFooBar");
+    struct ct_rec_untraced u = {.name_id = S_UNTRACED, .count = 2};
+    ct_put_hdr(&u.h, CT_REC_UNTRACED, sizeof u, 0);
+    put(&u, sizeof u);
+    struct ct_rec_end end = {.calls = 20, .lost = 7, .untraced = 2, .end_mono_ns = START_MONO + 40000};
+    ct_put_hdr(&end.h, CT_REC_END, sizeof end, 0);
+    put(&end, sizeof end);
+}
+
+/* A child of the parent on the same host: its own API ids and string ids. */
+static void child(void)
+{
+    static const char cmd[] = "./vecadd\0child";
+    header(2000, 1000, START_MONO + 50000);
+    process("testhost", cmd, sizeof cmd);
+    api(0, "cuMemAlloc", "cuMemAlloc_v2", 0, CT_FAM_ALLOC);
+    api(1, "cuMemFree", "cuMemFree_v2", 0, CT_FAM_FREE);
+    api(2, "cuLaunchKernel", "cuLaunchKernel", 0, CT_FAM_LAUNCH);
+    string(2000, 9, CT_STR_KERNEL, "vecAdd");
+    seq = 0;
+    alloc(2000, 0, 0, 60000, 100, 1024, 0x7000000000, CT_MEM_DEVICE); /* same address, other process */
+    launch(2000, 2, 61000, 45, 9, 4, 256);
+    mfree(2000, 1, 62000, 80, 0x7000000000, CT_MEM_DEVICE);
+    struct ct_rec_end end = {.calls = 3, .end_mono_ns = START_MONO + 70000};
+    ct_put_hdr(&end.h, CT_REC_END, sizeof end, 0);
+    put(&end, sizeof end);
+}
+
+/* n calls of 4 threads, written in blocks of 4096 records per thread as the recorder drains them. */
+static void big(unsigned long long n)
+{
+    static const char cmd[] = "./bench";
+    header(3000, 1, START_MONO);
+    process("benchhost", cmd, sizeof cmd);
+    api(0, "cuMemAlloc", "cuMemAlloc_v2", 0, CT_FAM_ALLOC);
+    api(1, "cuMemFree", "cuMemFree_v2", 0, CT_FAM_FREE);
+    api(2, "cuMemcpyHtoD", "cuMemcpyHtoD_v2", 0, CT_FAM_COPY);
+    api(3, "cuLaunchKernel", "cuLaunchKernel", 0, CT_FAM_LAUNCH);
+    api(4, "cuStreamSynchronize", "cuStreamSynchronize", 0, CT_FAM_NONE);
+    for (uint32_t k = 1; k <= 16; k++) {
+        char name[64];
+        snprintf(name, sizeof name, "_Z7kernel%uPfi", k % 10);
+        string(0, k, CT_STR_KERNEL, name);
+    }
+    enum { THREADS = 4, BLOCK = 4096 };
+    unsigned long long done = 0, count[THREADS] = {0};
+    uint64_t state = 88172645463325252ull;
+    while (done < n) {
+        for (uint32_t t = 0; t < THREADS && done < n; t++)
+            for (unsigned i = 0; i < BLOCK && done < n; i++, done++) {
+                uint32_t tid = 3000 + t;
+                /* the threads run side by side: their blocks overlap in time, so the report must merge */
+                int64_t t0 = (int64_t)(count[t]++ * 1000 + t * 250);
+                state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+                int64_t dur = (int64_t)(100 + state % 900);
+                uint64_t addr = 0x700000000000ull + ((uint64_t)tid << 32) + (i / 2) * 4096;
+                switch (i % 8) {
+                case 0: alloc(tid, 0, 0, t0, dur, 4096, addr, CT_MEM_DEVICE); break;
+                case 1: mfree(tid, 1, t0, dur, addr, CT_MEM_DEVICE); break;
+                case 2:
+                case 3: copy(tid, 2, t0, dur, 1 << (i % 20), CT_MEM_HOST, CT_MEM_DEVICE, 0); break;
+                case 4:
+                case 5:
+                case 6: launch(tid, 3, t0, dur, 1 + (uint32_t)(state % 16), 1 + (uint32_t)(state % 64), 256); break;
+                default: call(tid, 4, 0, t0, dur, CT_FAM_NONE, NULL);
+                }
+            }
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3 || (!strcmp(argv[1], "big") && argc < 4)) {
+        fprintf(stderr, "usage: report-gen parent|child FILE | report-gen big N FILE\n");
+        return 1;
+    }
+    const char *path = argv[argc - 1];
+    if (!(out = fopen(path, "wb"))) {
+        perror(path);
+        return 1;
+    }
+    if (!strcmp(argv[1], "parent"))
+        parent();
+    else if (!strcmp(argv[1], "child"))
+        child();
+    else if (!strcmp(argv[1], "big"))
+        big(strtoull(argv[2], NULL, 10));
+    else {
+        fprintf(stderr, "report-gen: unknown scenario %s\n", argv[1]);
+        return 1;
+    }
+    if (fclose(out) != 0) {
+        perror(path);
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,105 @@
+#!/bin/sh
+# Broken input never crashes the report: missing, empty, a directory, random bytes, a foreign file, flipped
+# header fields (exit 2, one message naming the file), truncated or corrupt records (exit 3, a warning, the
+# calls before the damage still reported).  Offsets follow include/cudatrace/format.h.
+. "$CT_TOP_SRCDIR/tests/integration/report-lib.sh"
+good=$TMP/parent.ct
+size=$(wc -c <"$good" | tr -d ' ')
+
+# expect_refused FILE WHAT: exit 2 from every command, a message naming the file
+expect_refused() {
+    for cmd in summary calls info "export --format chrome"; do
+        # shellcheck disable=SC2086
+        run_report 2 $cmd "$1"
+        grep -q "$1" "$TMP/err" || fail "$2 ($cmd): message does not name the file: $(cat "$TMP/err")"
+        [ -s "$TMP/out" ] && fail "$2 ($cmd): printed a report"
+    done
+    [ "$(wc -l <"$TMP/err" | tr -d ' ')" = 1 ] || fail "$2: more than one line of message: $(cat "$TMP/err")"
+}
+
+# patch FILE OFFSET BYTES(hex): overwrite bytes in a copy of the good trace
+patch() {
+    cp "$good" "$1"
+    printf "$3" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+
+expect_refused "$TMP/missing.ct" "missing file"
+: >"$TMP/empty.ct"
+expect_refused "$TMP/empty.ct" "empty file"
+mkdir "$TMP/dir.ct"
+expect_refused "$TMP/dir.ct" "a directory"
+head -c 4096 /dev/urandom >"$TMP/random.ct"
+expect_refused "$TMP/random.ct" "random bytes"
+printf '\177ELF\002\001\001\000' >"$TMP/elf.ct"
+head -c 200 /dev/zero >>"$TMP/elf.ct"
+expect_refused "$TMP/elf.ct" "foreign file"
+patch "$TMP/magic.ct" 0 'X'
+expect_refused "$TMP/magic.ct" "flipped magic"
+grep -qi 'not a cudatrace trace\|magic' "$TMP/err" || fail "magic message: $(cat "$TMP/err")"
+patch "$TMP/version.ct" 8 '\143'    # format_version = 99
+expect_refused "$TMP/version.ct" "newer format version"
+grep -q '99' "$TMP/err" && grep -q '1' "$TMP/err" || fail "version message names both versions: $(cat "$TMP/err")"
+patch "$TMP/hsize.ct" 12 '\003'     # header_size = 3
+expect_refused "$TMP/hsize.ct" "flipped header size"
+patch "$TMP/order.ct" 16 '\001\002\003\004'    # the mark written big-endian
+expect_refused "$TMP/order.ct" "foreign byte order"
+head -c 40 "$good" >"$TMP/short-header.ct"
+expect_refused "$TMP/short-header.ct" "truncated inside the header"
+
+# Truncated inside the records: exit 3, a warning naming the file, the earlier calls still summarized.
+for cut in 100 1000 1500 2000 $((size - 8)) $((size - 41)); do
+    head -c "$cut" "$good" >"$TMP/cut.ct"
+    run_report 3 summary -f json "$TMP/cut.ct"
+    grep -q "$TMP/cut.ct" "$TMP/err" && grep -qi 'truncat\|corrupt' "$TMP/err" || fail "cut at $cut: warning: $(cat "$TMP/err")"
+    py 'import json, sys; d = json.load(open(sys.argv[1])); assert d["header"]["Calls recorded"] <= 20'
+    run_report 3 calls -f csv "$TMP/cut.ct"
+    run_report 3 export --format chrome "$TMP/cut.ct"
+    py 'import json, sys; json.load(open(sys.argv[1]))'
+done
+# the last record is the end record: a file cut inside it still has all 20 calls
+head -c $((size - 8)) "$good" >"$TMP/cut.ct"
+run_report 3 summary -f json "$TMP/cut.ct"
+py 'import json, sys; assert json.load(open(sys.argv[1]))["header"]["Calls recorded"] == 20'
+
+# A corrupt record (bad marker, bad size) after good ones: exit 3, what precedes reported.  The offset of
+# the 10th call record, walking the records by their size field (struct ct_rec_hdr).
+call10=$("$PY" -c '
+import struct, sys
+data = open(sys.argv[1], "rb").read()
+off, calls = 64, 0
+while off < len(data):
+    marker, typ, size = struct.unpack_from("<BBH", data, off)
+    if typ == 4:
+        calls += 1
+        if calls == 10:
+            print(off)
+            break
+    off += size
+' "$good")
+[ -n "$call10" ] || fail "could not find the 10th call"
+patch "$TMP/marker.ct" "$call10" '\000'
+run_report 3 summary -f json -s header "$TMP/marker.ct"
+grep -q "$TMP/marker.ct" "$TMP/err" || fail "corrupt marker: $(cat "$TMP/err")"
+py 'import json, sys; assert json.load(open(sys.argv[1]))["header"]["Calls recorded"] == 9'
+patch "$TMP/size.ct" $((call10 + 2)) '\003\000'    # a record size that is not a multiple of 8
+run_report 3 calls -f csv "$TMP/size.ct"
+expect_eq "calls before a corrupt size" 9 "$(tail -n +2 "$TMP/out" | wc -l | tr -d ' ')"
+
+# Random damage anywhere: never a crash (exit 0, 2 or 3; with a message when not 0).
+i=0
+while [ $i -lt 60 ]; do
+    off=$(( (i * 7919 + 13) % size ))
+    patch "$TMP/fuzz.ct" "$off" "\\$(printf '%03o' $(( (i * 37 + 11) % 256 )))"
+    for cmd in summary calls info; do
+        # shellcheck disable=SC2086
+        "$REPORT" $cmd -f json "$TMP/fuzz.ct" >"$TMP/out" 2>"$TMP/err"
+        rc=$?
+        case $rc in
+        0) ;;
+        2 | 3) [ -s "$TMP/err" ] || fail "fuzz offset $off ($cmd): exit $rc without a message" ;;
+        *) fail "fuzz offset $off ($cmd): exit $rc; $(cat "$TMP/err")" ;;
+        esac
+    done
+    i=$((i + 1))
+done
+finish

@@ -1,0 +1,374 @@
+/* Copies and sets: every direction is a host memmove, since device memory is host memory here. Device-side
+ * ranges are checked against the allocations, so a bad pointer is CUDA_ERROR_INVALID_VALUE, not a crash. */
+#include "config.h"
+
+#include "sim.h"
+
+#include <string.h>
+
+/* [p, p+n) must lie in one allocation the device can reach (any kind, with unified addressing). */
+static CUresult device_range(uintptr_t p, size_t n)
+{
+    if (n == 0)
+        return CUDA_SUCCESS;
+    sim_lock();
+    bool ok = sim_mem_find(p, n) != NULL;
+    sim_unlock();
+    return ok ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+enum side { HOST, DEVICE, ANY };
+
+static CUresult copy(uintptr_t dst, enum side dside, uintptr_t src, enum side sside, size_t n, CUstream stream)
+{
+    CUresult r = sim_stream_check(stream); /* also: initialised, with a current context */
+    if (r != CUDA_SUCCESS)
+        return r;
+    if (n == 0)
+        return CUDA_SUCCESS;
+    if (!dst || !src)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (dside == DEVICE && (r = device_range(dst, n)) != CUDA_SUCCESS)
+        return r;
+    if (sside == DEVICE && (r = device_range(src, n)) != CUDA_SUCCESS)
+        return r;
+    memmove((void *)dst, (const void *)src, n);
+    return CUDA_SUCCESS;
+}
+
+#define H(p) ((uintptr_t)(p))
+
+CUresult cuMemcpyHtoD(CUdeviceptr_v1 dstDevice, const void *srcHost, unsigned int ByteCount)
+{
+    return copy(dstDevice, DEVICE, H(srcHost), HOST, ByteCount, NULL);
+}
+
+CUresult cuMemcpyHtoD_v2(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount)
+{
+    return copy(dstDevice, DEVICE, H(srcHost), HOST, ByteCount, NULL);
+}
+
+CUresult cuMemcpyHtoD_v2_ptds(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount)
+{
+    return copy(dstDevice, DEVICE, H(srcHost), HOST, ByteCount, CU_STREAM_PER_THREAD);
+}
+
+CUresult cuMemcpyDtoH(void *dstHost, CUdeviceptr_v1 srcDevice, unsigned int ByteCount)
+{
+    return copy(H(dstHost), HOST, srcDevice, DEVICE, ByteCount, NULL);
+}
+
+CUresult cuMemcpyDtoH_v2(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount)
+{
+    return copy(H(dstHost), HOST, srcDevice, DEVICE, ByteCount, NULL);
+}
+
+CUresult cuMemcpyDtoH_v2_ptds(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount)
+{
+    return copy(H(dstHost), HOST, srcDevice, DEVICE, ByteCount, CU_STREAM_PER_THREAD);
+}
+
+CUresult cuMemcpyDtoD(CUdeviceptr_v1 dstDevice, CUdeviceptr_v1 srcDevice, unsigned int ByteCount)
+{
+    return copy(dstDevice, DEVICE, srcDevice, DEVICE, ByteCount, NULL);
+}
+
+CUresult cuMemcpyDtoD_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount)
+{
+    return copy(dstDevice, DEVICE, srcDevice, DEVICE, ByteCount, NULL);
+}
+
+CUresult cuMemcpyDtoD_v2_ptds(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount)
+{
+    return copy(dstDevice, DEVICE, srcDevice, DEVICE, ByteCount, CU_STREAM_PER_THREAD);
+}
+
+CUresult cuMemcpyHtoDAsync(CUdeviceptr_v1 dstDevice, const void *srcHost, unsigned int ByteCount, CUstream hStream)
+{
+    return copy(dstDevice, DEVICE, H(srcHost), HOST, ByteCount, hStream);
+}
+
+CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream)
+{
+    return copy(dstDevice, DEVICE, H(srcHost), HOST, ByteCount, hStream);
+}
+
+CUresult cuMemcpyHtoDAsync_v2_ptsz(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream)
+{
+    return copy(dstDevice, DEVICE, H(srcHost), HOST, ByteCount, hStream);
+}
+
+CUresult cuMemcpyDtoHAsync(void *dstHost, CUdeviceptr_v1 srcDevice, unsigned int ByteCount, CUstream hStream)
+{
+    return copy(H(dstHost), HOST, srcDevice, DEVICE, ByteCount, hStream);
+}
+
+CUresult cuMemcpyDtoHAsync_v2(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream)
+{
+    return copy(H(dstHost), HOST, srcDevice, DEVICE, ByteCount, hStream);
+}
+
+CUresult cuMemcpyDtoHAsync_v2_ptsz(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream)
+{
+    return copy(H(dstHost), HOST, srcDevice, DEVICE, ByteCount, hStream);
+}
+
+CUresult cuMemcpyDtoDAsync(CUdeviceptr_v1 dstDevice, CUdeviceptr_v1 srcDevice, unsigned int ByteCount,
+                           CUstream hStream)
+{
+    return copy(dstDevice, DEVICE, srcDevice, DEVICE, ByteCount, hStream);
+}
+
+CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream)
+{
+    return copy(dstDevice, DEVICE, srcDevice, DEVICE, ByteCount, hStream);
+}
+
+CUresult cuMemcpyDtoDAsync_v2_ptsz(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount,
+                                   CUstream hStream)
+{
+    return copy(dstDevice, DEVICE, srcDevice, DEVICE, ByteCount, hStream);
+}
+
+/* Unified copies: either side may be any host or device address. */
+CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount)
+{
+    return copy(dst, ANY, src, ANY, ByteCount, NULL);
+}
+
+CUresult cuMemcpy_ptds(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount)
+{
+    return copy(dst, ANY, src, ANY, ByteCount, CU_STREAM_PER_THREAD);
+}
+
+CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream)
+{
+    return copy(dst, ANY, src, ANY, ByteCount, hStream);
+}
+
+CUresult cuMemcpyAsync_ptsz(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream)
+{
+    return copy(dst, ANY, src, ANY, ByteCount, hStream);
+}
+
+static CUresult peer(CUdeviceptr dst, CUcontext dstCtx, CUdeviceptr src, CUcontext srcCtx, size_t n,
+                     CUstream stream)
+{
+    SIM_REQUIRE_INIT();
+    if (!sim_obj_live(dstCtx, SIM_CTX) || !sim_obj_live(srcCtx, SIM_CTX))
+        return CUDA_ERROR_INVALID_CONTEXT;
+    return copy(dst, DEVICE, src, DEVICE, n, stream);
+}
+
+CUresult cuMemcpyPeer(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext,
+                      size_t ByteCount)
+{
+    return peer(dstDevice, dstContext, srcDevice, srcContext, ByteCount, NULL);
+}
+
+CUresult cuMemcpyPeer_ptds(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice,
+                           CUcontext srcContext, size_t ByteCount)
+{
+    return peer(dstDevice, dstContext, srcDevice, srcContext, ByteCount, CU_STREAM_PER_THREAD);
+}
+
+CUresult cuMemcpyPeerAsync(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice,
+                           CUcontext srcContext, size_t ByteCount, CUstream hStream)
+{
+    return peer(dstDevice, dstContext, srcDevice, srcContext, ByteCount, hStream);
+}
+
+CUresult cuMemcpyPeerAsync_ptsz(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice,
+                                CUcontext srcContext, size_t ByteCount, CUstream hStream)
+{
+    return peer(dstDevice, dstContext, srcDevice, srcContext, ByteCount, hStream);
+}
+
+/* ---- 2D copies ---- */
+
+/* The first byte of one side of a 2D copy; arrays are not simulated. */
+static CUresult side_2d(CUmemorytype type, const void *host, CUdeviceptr dev, size_t x, size_t y, size_t pitch,
+                        size_t width, size_t height, uintptr_t *out)
+{
+    uintptr_t base;
+    switch (type) {
+    case CU_MEMORYTYPE_HOST: base = H(host); break;
+    case CU_MEMORYTYPE_DEVICE:
+    case CU_MEMORYTYPE_UNIFIED: base = dev; break;
+    case CU_MEMORYTYPE_ARRAY: return CUDA_ERROR_NOT_SUPPORTED;
+    default: return CUDA_ERROR_INVALID_VALUE;
+    }
+    if (!base || (height > 1 && pitch < width))
+        return CUDA_ERROR_INVALID_VALUE;
+    *out = base + x + y * pitch;
+    if (type == CU_MEMORYTYPE_DEVICE && width > 0 && height > 0)
+        return device_range(*out, (height - 1) * pitch + width);
+    return CUDA_SUCCESS;
+}
+
+static CUresult copy_2d(const CUDA_MEMCPY2D *c, CUstream stream)
+{
+    CUresult r = sim_stream_check(stream);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if (!c)
+        return CUDA_ERROR_INVALID_VALUE;
+    uintptr_t src, dst;
+    if ((r = side_2d(c->srcMemoryType, c->srcHost, c->srcDevice, c->srcXInBytes, c->srcY, c->srcPitch,
+                     c->WidthInBytes, c->Height, &src)) != CUDA_SUCCESS ||
+        (r = side_2d(c->dstMemoryType, c->dstHost, c->dstDevice, c->dstXInBytes, c->dstY, c->dstPitch,
+                     c->WidthInBytes, c->Height, &dst)) != CUDA_SUCCESS)
+        return r;
+    for (size_t row = 0; row < c->Height; row++)
+        memmove((void *)(dst + row * c->dstPitch), (const void *)(src + row * c->srcPitch), c->WidthInBytes);
+    return CUDA_SUCCESS;
+}
+
+/* The 2.0 descriptor has 32-bit fields and a 32-bit device pointer. */
+static CUresult copy_2d_v1(const CUDA_MEMCPY2D_v1 *c, CUstream stream)
+{
+    if (!c)
+        return CUDA_ERROR_INVALID_VALUE;
+    CUDA_MEMCPY2D w = {
+        .srcXInBytes = c->srcXInBytes, .srcY = c->srcY, .srcMemoryType = c->srcMemoryType,
+        .srcHost = c->srcHost, .srcDevice = c->srcDevice, .srcArray = c->srcArray, .srcPitch = c->srcPitch,
+        .dstXInBytes = c->dstXInBytes, .dstY = c->dstY, .dstMemoryType = c->dstMemoryType,
+        .dstHost = c->dstHost, .dstDevice = c->dstDevice, .dstArray = c->dstArray, .dstPitch = c->dstPitch,
+        .WidthInBytes = c->WidthInBytes, .Height = c->Height,
+    };
+    return copy_2d(&w, stream);
+}
+
+CUresult cuMemcpy2D(const CUDA_MEMCPY2D_v1 *pCopy)
+{
+    return copy_2d_v1(pCopy, NULL);
+}
+
+CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *pCopy)
+{
+    return copy_2d(pCopy, NULL);
+}
+
+CUresult cuMemcpy2D_v2_ptds(const CUDA_MEMCPY2D *pCopy)
+{
+    return copy_2d(pCopy, CU_STREAM_PER_THREAD);
+}
+
+CUresult cuMemcpy2DUnaligned(const CUDA_MEMCPY2D_v1 *pCopy)
+{
+    return copy_2d_v1(pCopy, NULL);
+}
+
+CUresult cuMemcpy2DUnaligned_v2(const CUDA_MEMCPY2D *pCopy)
+{
+    return copy_2d(pCopy, NULL);
+}
+
+CUresult cuMemcpy2DUnaligned_v2_ptds(const CUDA_MEMCPY2D *pCopy)
+{
+    return copy_2d(pCopy, CU_STREAM_PER_THREAD);
+}
+
+CUresult cuMemcpy2DAsync(const CUDA_MEMCPY2D_v1 *pCopy, CUstream hStream)
+{
+    return copy_2d_v1(pCopy, hStream);
+}
+
+CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *pCopy, CUstream hStream)
+{
+    return copy_2d(pCopy, hStream);
+}
+
+CUresult cuMemcpy2DAsync_v2_ptsz(const CUDA_MEMCPY2D *pCopy, CUstream hStream)
+{
+    return copy_2d(pCopy, hStream);
+}
+
+/* ---- sets: height rows of width elements of `size` bytes, rows `pitch` bytes apart ---- */
+
+static CUresult set_2d(CUdeviceptr dst, size_t pitch, unsigned int value, size_t size, size_t width,
+                       size_t height, CUstream stream)
+{
+    CUresult r = sim_stream_check(stream);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if (width == 0 || height == 0)
+        return CUDA_SUCCESS;
+    if (dst % size != 0 || pitch % size != 0 || (height > 1 && pitch < width * size))
+        return CUDA_ERROR_INVALID_VALUE;
+    if ((r = device_range(dst, (height - 1) * pitch + width * size)) != CUDA_SUCCESS)
+        return r;
+    for (size_t row = 0; row < height; row++) {
+        unsigned char *p = (unsigned char *)(uintptr_t)(dst + row * pitch);
+        if (size == 1) {
+            memset(p, (int)value, width);
+            continue;
+        }
+        for (size_t i = 0; i < width; i++) {
+            if (size == 2) {
+                uint16_t v = (uint16_t)value;
+                memcpy(p + 2 * i, &v, 2);
+            } else {
+                uint32_t v = value;
+                memcpy(p + 4 * i, &v, 4);
+            }
+        }
+    }
+    return CUDA_SUCCESS;
+}
+
+/* Each set exists as the 2.0 form (32-bit pointer and counts), _v2, _v2_ptds, and an async form with _ptsz. */
+#define SIM_SET_1D(bits, T)                                                                                   \
+    CUresult cuMemsetD##bits(CUdeviceptr_v1 dstDevice, T v, unsigned int N)                                  \
+    {                                                                                                         \
+        return set_2d(dstDevice, 0, v, sizeof(T), N, 1, NULL);                                                \
+    }                                                                                                         \
+    CUresult cuMemsetD##bits##_v2(CUdeviceptr dstDevice, T v, size_t N)                                       \
+    {                                                                                                         \
+        return set_2d(dstDevice, 0, v, sizeof(T), N, 1, NULL);                                                \
+    }                                                                                                         \
+    CUresult cuMemsetD##bits##_v2_ptds(CUdeviceptr dstDevice, T v, size_t N)                                  \
+    {                                                                                                         \
+        return set_2d(dstDevice, 0, v, sizeof(T), N, 1, CU_STREAM_PER_THREAD);                                \
+    }                                                                                                         \
+    CUresult cuMemsetD##bits##Async(CUdeviceptr dstDevice, T v, size_t N, CUstream hStream)                   \
+    {                                                                                                         \
+        return set_2d(dstDevice, 0, v, sizeof(T), N, 1, hStream);                                             \
+    }                                                                                                         \
+    CUresult cuMemsetD##bits##Async_ptsz(CUdeviceptr dstDevice, T v, size_t N, CUstream hStream)              \
+    {                                                                                                         \
+        return set_2d(dstDevice, 0, v, sizeof(T), N, 1, hStream);                                             \
+    }
+
+#define SIM_SET_2D(bits, T)                                                                                   \
+    CUresult cuMemsetD2D##bits(CUdeviceptr_v1 dstDevice, unsigned int dstPitch, T v, unsigned int Width,     \
+                               unsigned int Height)                                                           \
+    {                                                                                                         \
+        return set_2d(dstDevice, dstPitch, v, sizeof(T), Width, Height, NULL);                                \
+    }                                                                                                         \
+    CUresult cuMemsetD2D##bits##_v2(CUdeviceptr dstDevice, size_t dstPitch, T v, size_t Width, size_t Height) \
+    {                                                                                                         \
+        return set_2d(dstDevice, dstPitch, v, sizeof(T), Width, Height, NULL);                                \
+    }                                                                                                         \
+    CUresult cuMemsetD2D##bits##_v2_ptds(CUdeviceptr dstDevice, size_t dstPitch, T v, size_t Width,           \
+                                         size_t Height)                                                       \
+    {                                                                                                         \
+        return set_2d(dstDevice, dstPitch, v, sizeof(T), Width, Height, CU_STREAM_PER_THREAD);                \
+    }                                                                                                         \
+    CUresult cuMemsetD2D##bits##Async(CUdeviceptr dstDevice, size_t dstPitch, T v, size_t Width,              \
+                                      size_t Height, CUstream hStream)                                        \
+    {                                                                                                         \
+        return set_2d(dstDevice, dstPitch, v, sizeof(T), Width, Height, hStream);                             \
+    }                                                                                                         \
+    CUresult cuMemsetD2D##bits##Async_ptsz(CUdeviceptr dstDevice, size_t dstPitch, T v, size_t Width,         \
+                                           size_t Height, CUstream hStream)                                   \
+    {                                                                                                         \
+        return set_2d(dstDevice, dstPitch, v, sizeof(T), Width, Height, hStream);                             \
+    }
+
+SIM_SET_1D(8, unsigned char)
+SIM_SET_1D(16, unsigned short)
+SIM_SET_1D(32, unsigned int)
+SIM_SET_2D(8, unsigned char)
+SIM_SET_2D(16, unsigned short)
+SIM_SET_2D(32, unsigned int)

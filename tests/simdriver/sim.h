@@ -1,0 +1,197 @@
+/* Internal interfaces of the simulated CUDA driver (tests/simdriver): the state that its areas share.
+ * Only the cu* entry points are exported from the library (see local.mk); everything here is private. */
+#ifndef SIMDRIVER_SIM_H
+#define SIMDRIVER_SIM_H
+
+/* Declare every exported variant under its own name, as the driver itself is built: cuMemAlloc (32-bit) and
+ * cuMemAlloc_v2, cuMemcpyHtoD_v2 and cuMemcpyHtoD_v2_ptds, ... instead of cuda.h's mapping of cuMemAlloc to
+ * cuMemAlloc_v2. cudaTypedefs.h then also declares the PFN typedefs of the legacy variants. */
+#define __CUDA_API_VERSION_INTERNAL 1
+#include <cuda.h>
+#include <cudaTypedefs.h>
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SIM_DRIVER_VERSION 13000
+#define SIM_DEVICE_COUNT 2
+
+/* ---- process-wide state (driver.c) ---- */
+
+/* One recursive lock guards every table below; the simulated driver is not built for speed. */
+void sim_lock(void);
+void sim_unlock(void);
+bool sim_initialized(void);
+uint64_t sim_now_ns(void);
+unsigned long long sim_next_id(void);
+
+#define SIM_REQUIRE_INIT()                         \
+    do {                                           \
+        if (!sim_initialized())                    \
+            return CUDA_ERROR_NOT_INITIALIZED;     \
+    } while (0)
+
+/* Live handles of every kind, so that a stale or foreign handle is answered with an error, not a crash. */
+enum sim_kind { SIM_CTX = 1, SIM_STREAM, SIM_EVENT, SIM_MODULE, SIM_FUNC, SIM_LINK, SIM_POOL };
+
+struct sim_obj {
+    struct sim_obj *next;
+    enum sim_kind kind;
+};
+
+void sim_obj_register(struct sim_obj *o, enum sim_kind kind);
+bool sim_obj_unregister(struct sim_obj *o, enum sim_kind kind);
+bool sim_obj_live(const void *handle, enum sim_kind kind);
+
+/* ---- devices (device.c) ---- */
+
+struct sim_device {
+    const char *name;
+    size_t total_mem;
+    int sm_count;
+    int pci_bus;
+    unsigned char uuid[16];
+};
+
+const struct sim_device *sim_device(CUdevice dev); /* NULL when dev is not a device ordinal */
+
+/* ---- contexts (context.c) ---- */
+
+struct CUctx_st {
+    struct sim_obj obj; /* first: a handle is also its registry entry */
+    CUdevice device;
+    unsigned int flags;
+    bool primary;
+    unsigned long long id;
+};
+
+CUcontext sim_ctx_current(void);
+/* The calling thread's current context, or CUDA_ERROR_INVALID_CONTEXT (NOT_INITIALIZED before cuInit). */
+CUresult sim_ctx_require(CUcontext *ctx);
+
+/* ---- memory (memory.c) ---- */
+
+enum sim_mem_kind {
+    SIM_MEM_DEVICE,     /* cuMemAlloc*, cuMemAllocPitch */
+    SIM_MEM_HOST,       /* cuMemAllocHost, cuMemHostAlloc: pinned host memory */
+    SIM_MEM_REGISTERED, /* cuMemHostRegister: the caller's memory, not ours to free */
+    SIM_MEM_MANAGED,    /* cuMemAllocManaged */
+    SIM_MEM_ASYNC,      /* cuMemAllocAsync, cuMemAllocFromPoolAsync */
+};
+
+struct sim_alloc {
+    struct sim_alloc *next;
+    uintptr_t base;
+    size_t size;
+    size_t mapped; /* non-zero: mmap'ed (below 4 GiB, for a 32-bit legacy variant) */
+    enum sim_mem_kind kind;
+    CUcontext ctx;
+    CUdevice device;
+    unsigned int flags;
+    CUmemoryPool pool;
+    unsigned long long id;
+};
+
+/* The allocation holding [addr, addr+len), or NULL. Call with the lock held; the entry stays valid while it is. */
+const struct sim_alloc *sim_mem_find(uintptr_t addr, size_t len);
+/* Frees every allocation of a context that goes away (cuCtxDestroy, last primary release, reset). */
+void sim_mem_release_ctx(CUcontext ctx);
+
+/* ---- streams and events (stream.c) ---- */
+
+struct CUstream_st {
+    struct sim_obj obj;
+    CUcontext ctx;
+    unsigned int flags;
+    int priority;
+    unsigned long long id;
+};
+
+/* NULL, CU_STREAM_LEGACY, CU_STREAM_PER_THREAD or a live stream, with a current context for the special ones. */
+CUresult sim_stream_check(CUstream stream);
+
+/* ---- modules, functions, kernels (ptx.c, module.c, kernels.c) ---- */
+
+struct sim_param {
+    size_t offset, size, align;
+};
+
+/* One `.entry` of a PTX text: its name and the layout of its parameter buffer. */
+struct sim_entry {
+    char *name;
+    unsigned int nparams;
+    struct sim_param *params;
+    size_t param_bytes;
+};
+
+/* What a PTX text declares: its kernels, the device functions it defines and those it only declares
+ * (`.extern .func`, to be resolved by the linker). */
+struct sim_ptx {
+    unsigned int nentries, nfuncs, nexterns;
+    struct sim_entry *entries;
+    char **funcs, **externs;
+};
+
+/* Parses a PTX text (NUL-terminated or of len bytes). Text without .version and .target is not PTX:
+ * CUDA_ERROR_INVALID_IMAGE; unreadable declarations: CUDA_ERROR_INVALID_PTX. err (if non-NULL) gets the
+ * error log's line. */
+CUresult sim_ptx_parse(const char *text, size_t len, struct sim_ptx *out, char *err, size_t errlen);
+void sim_ptx_free(struct sim_ptx *ptx);
+
+struct sim_dim3 {
+    unsigned int x, y, z;
+};
+
+struct sim_launch {
+    struct sim_dim3 grid, block;
+    unsigned int shared_mem;
+};
+
+/* A kernel the simulated driver runs on the host: found by a substring of the entry name and the exact
+ * parameter sizes, so `vectorAdd` and `_Z9vectorAddPKfS0_Pfi` both match. args[i] points at parameter i. */
+struct sim_kernel {
+    const char *match;
+    unsigned int nparams;
+    size_t sizes[8];
+    void (*run)(const struct sim_launch *launch, void *const *args);
+};
+
+const struct sim_kernel *sim_kernel_find(const struct sim_entry *entry);
+
+struct CUfunc_st {
+    struct sim_obj obj;
+    CUmodule module;
+    const struct sim_entry *entry;
+    const struct sim_kernel *kernel; /* NULL: launches are no-ops */
+};
+
+struct CUmod_st {
+    struct sim_obj obj;
+    CUcontext ctx;
+    struct sim_ptx ptx;
+    struct CUfunc_st *functions; /* one per entry, same order */
+};
+
+/* The whole file, NUL-terminated, in *out (to free); *len excludes the NUL. */
+CUresult sim_read_file(const char *path, char **out, size_t *len);
+
+/* Loads a module from an image: PTX text or the output of cuLinkComplete (also PTX text, see link.c). */
+CUresult sim_module_load(CUmodule *module, const void *image, size_t len, char *err, size_t errlen);
+
+/* ---- JIT options shared by cuModuleLoadDataEx and the linker (jit.c) ---- */
+
+struct sim_jit_options {
+    bool verbose;  /* CU_JIT_LOG_VERBOSE: the info log says what was compiled */
+    void **values; /* the caller's optionValues: outputs are written back into it */
+    char *info_log, *error_log;
+    unsigned int info_size, error_size;
+    int info_size_idx, error_size_idx, wall_time_idx; /* -1 when not asked */
+};
+
+CUresult sim_jit_options_parse(struct sim_jit_options *o, unsigned int n, const CUjit_option *options,
+                               void **values);
+/* Writes the logs (capped, NUL-terminated), their filled sizes and the wall time, as the driver does. */
+void sim_jit_options_finish(const struct sim_jit_options *o, const char *info, const char *error, float ms);
+
+#endif

@@ -1,0 +1,403 @@
+/* Writing and reading trace files: every record type round-trips; a file cut at every byte offset reads
+ * without a crash, keeping every whole record before the cut and reporting where it stopped; damaged
+ * records, a foreign file, a newer version and the other byte order are refused with a clear message. */
+#include "config.h"
+
+#include <CUnit/Basic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "format/reader.h"
+#include "format/record.h"
+
+static char dir[] = "/tmp/ct-test-format-XXXXXX";
+static char path[64];
+
+/* The test trace: a header and one record of every type, built in memory. */
+static unsigned char trace[4096];
+static size_t trace_len;
+static size_t rec_off[32], rec_count; /* where each record starts */
+
+static void *add(size_t size)
+{
+    void *p = trace + trace_len;
+    rec_off[rec_count++] = trace_len;
+    memset(p, 0, size);
+    trace_len += size;
+    return p;
+}
+
+static struct ct_rec_call *add_call(uint16_t api, unsigned payload, uint64_t seq)
+{
+    size_t size = sizeof(struct ct_rec_call) + ct_payload_size(payload);
+    struct ct_rec_call *c = add(size);
+    ct_put_hdr(&c->h, CT_REC_CALL, size, 4242);
+    c->api_id = api;
+    c->payload = (uint8_t)payload;
+    c->result = payload == CT_FAM_FREE ? 1 : 0;
+    c->seq = seq;
+    c->t0_ns = 1000 * seq;
+    c->t1_ns = 1000 * seq + 17;
+    return c;
+}
+
+static void build_trace(void)
+{
+    static const char cmd[] = "./app\0-x\0y z";
+    struct ct_file_header *fh = (void *)trace;
+    const char *k = "vecAdd<float>";
+
+    trace_len = sizeof *fh;
+    rec_count = 0;
+    ct_file_header_init(fh, 123, 1, CT_FEAT_TIME_MONO, 1700000000000000000, 555);
+
+    ct_put_process(add(ct_size_process(5, sizeof cmd)), "node1", 5, cmd, sizeof cmd);
+    ct_put_api(add(ct_size_api(10, 13)), 0, "cuMemAlloc", "cuMemAlloc_v2", 3020, 0, CT_FAM_ALLOC);
+    ct_put_api(add(ct_size_api(14, 19)), 1, "cuLaunchKernel", "cuLaunchKernel_ptsz", 7000, CT_VARIANT_PTSZ,
+               CT_FAM_LAUNCH);
+    ct_put_string(add(ct_size_string(strlen(k))), 4242, 7, CT_STR_KERNEL, k, strlen(k));
+
+    add_call(0, CT_FAM_NONE, 1);
+    struct ct_pl_alloc *a = (void *)(add_call(0, CT_FAM_ALLOC, 2) + 1);
+    a->bytes = 4096, a->address = 0x7f00, a->kind = CT_MEM_DEVICE, a->device = 0;
+    struct ct_pl_free *f = (void *)(add_call(0, CT_FAM_FREE, 3) + 1);
+    f->address = 0x7f00, f->kind = CT_MEM_DEVICE;
+    struct ct_pl_launch *l = (void *)(add_call(1, CT_FAM_LAUNCH, 4) + 1);
+    l->name_id = 7, l->grid[0] = 4, l->block[0] = 256, l->kind = CT_LAUNCH_KERNEL, l->function = 0xf00;
+    struct ct_pl_copy *c = (void *)(add_call(1, CT_FAM_COPY, 5) + 1);
+    c->bytes = 256, c->flags = CT_COPY_ASYNC | CT_COPY_2D, c->src_kind = CT_MEM_HOST, c->dst_kind = CT_MEM_DEVICE;
+    c->src_device = c->dst_device = -1, c->width = 16, c->height = 16;
+
+    struct ct_rec_lost *lo = add(sizeof *lo);
+    ct_put_hdr(&lo->h, CT_REC_LOST, sizeof *lo, 4242);
+    lo->count = 12, lo->t_first_ns = 10, lo->t_last_ns = 20, lo->reason = CT_LOST_BUFFER_FULL;
+    struct ct_rec_driver *d = add(sizeof *d);
+    ct_put_hdr(&d->h, CT_REC_DRIVER, sizeof *d, 0);
+    d->driver_version = 13000, d->device_count = 1;
+    struct ct_rec_device *dv = add(sizeof *dv);
+    ct_put_hdr(&dv->h, CT_REC_DEVICE, sizeof *dv, 0);
+    dv->ordinal = 0, dv->total_mem = 80ull << 30, dv->uuid[0] = 0xab;
+    strcpy(dv->name, "NVIDIA H100 80GB HBM3");
+    struct ct_rec_thread *t = add(sizeof *t);
+    ct_put_hdr(&t->h, CT_REC_THREAD, sizeof *t, 4242);
+    t->name_id = 8;
+    ct_put_string(add(ct_size_string(6)), 4242, 8, CT_STR_THREAD, "worker", 6);
+    struct ct_rec_untraced *u = add(sizeof *u);
+    ct_put_hdr(&u->h, CT_REC_UNTRACED, sizeof *u, 0);
+    u->name_id = 9, u->count = 3;
+    struct ct_rec_hdr *unknown = add(24); /* a type from a newer writer: skipped, not an error */
+    ct_put_hdr(unknown, 200, 24, 0);
+    struct ct_rec_end *e = add(sizeof *e);
+    ct_put_hdr(&e->h, CT_REC_END, sizeof *e, 0);
+    e->calls = 5, e->lost = 12, e->untraced = 3, e->end_mono_ns = 999;
+}
+
+static void write_file(const void *data, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    CU_ASSERT_FATAL(f != NULL);
+    CU_ASSERT_EQUAL(fwrite(data, 1, len, f), len);
+    fclose(f);
+}
+
+static void test_round_trip(void)
+{
+    struct ct_reader *r;
+    const struct ct_rec_hdr *h;
+    size_t i = 0;
+
+    write_file(trace, trace_len);
+    r = ct_reader_open(path);
+    CU_ASSERT_FATAL(r != NULL);
+    CU_ASSERT_EQUAL(ct_reader_status(r), CT_READ_OK);
+    CU_ASSERT_STRING_EQUAL(ct_reader_message(r), "");
+    CU_ASSERT_FATAL(ct_reader_header(r) != NULL);
+    CU_ASSERT_EQUAL(memcmp(ct_reader_header(r), trace, sizeof(struct ct_file_header)), 0);
+    CU_ASSERT_EQUAL(ct_reader_header(r)->pid, 123);
+    CU_ASSERT_STRING_EQUAL(ct_reader_header(r)->tracer_version, PACKAGE_VERSION);
+    while ((h = ct_reader_next(r))) {
+        CU_ASSERT_FATAL(i < rec_count);
+        CU_ASSERT_EQUAL(ct_reader_offset(r), rec_off[i]);
+        CU_ASSERT_EQUAL(h->size, (i + 1 < rec_count ? rec_off[i + 1] : trace_len) - rec_off[i]);
+        CU_ASSERT_EQUAL(memcmp(h, trace + rec_off[i], h->size), 0);
+        CU_ASSERT_EQUAL((uintptr_t)h % 8, 0);
+        i++;
+    }
+    CU_ASSERT_EQUAL(i, rec_count);
+    CU_ASSERT_EQUAL(ct_reader_status(r), CT_READ_OK);
+    CU_ASSERT_PTR_NULL(ct_reader_next(r)); /* stays at the end */
+
+    /* Rewind and read again. */
+    CU_ASSERT_EQUAL(ct_reader_rewind(r), 0);
+    for (i = 0; ct_reader_next(r); i++) {
+    }
+    CU_ASSERT_EQUAL(i, rec_count);
+    ct_reader_close(r);
+}
+
+static void test_process_record(void)
+{
+    const struct ct_rec_process *p = (const void *)(trace + rec_off[0]);
+    CU_ASSERT_EQUAL(p->h.type, CT_REC_PROCESS);
+    CU_ASSERT_EQUAL(p->argc, 3);
+    CU_ASSERT_EQUAL(p->host_len, 5);
+    CU_ASSERT_EQUAL(memcmp(p + 1, "node1./app", 10), 0);
+    CU_ASSERT_EQUAL(p->h.size % 8, 0);
+}
+
+static void test_names(void)
+{
+    struct ct_reader *r;
+    struct ct_names *n = ct_names_new();
+    const struct ct_api_info *api;
+    unsigned kind = 0;
+
+    write_file(trace, trace_len);
+    r = ct_reader_open(path);
+    CU_ASSERT_EQUAL(ct_reader_load_names(r, n), 0);
+    CU_ASSERT_STRING_EQUAL(ct_names_string(n, 7, &kind), "vecAdd<float>");
+    CU_ASSERT_EQUAL(kind, CT_STR_KERNEL);
+    CU_ASSERT_STRING_EQUAL(ct_names_string(n, 8, NULL), "worker");
+    CU_ASSERT_PTR_NULL(ct_names_string(n, 9, NULL));
+    CU_ASSERT_PTR_NULL(ct_names_string(n, 0, NULL));
+    api = ct_names_api(n, 1);
+    CU_ASSERT_FATAL(api != NULL);
+    CU_ASSERT_STRING_EQUAL(api->name, "cuLaunchKernel");
+    CU_ASSERT_STRING_EQUAL(api->variant, "cuLaunchKernel_ptsz");
+    CU_ASSERT_EQUAL(api->version, 7000);
+    CU_ASSERT_EQUAL(api->vflags, CT_VARIANT_PTSZ);
+    CU_ASSERT_EQUAL(api->family, CT_FAM_LAUNCH);
+    CU_ASSERT_PTR_NULL(ct_names_api(n, 2));
+    /* After load_names the reader is back at the first record. */
+    CU_ASSERT_EQUAL(ct_reader_next(r)->type, CT_REC_PROCESS);
+    ct_reader_close(r);
+    ct_names_free(n);
+}
+
+/* Many ids, sparse: the tables grow and keep them all. */
+static void test_names_many(void)
+{
+    struct ct_names *n = ct_names_new();
+    unsigned char rec[64];
+    char s[32];
+
+    for (uint32_t id = 1; id <= 5000; id++) {
+        snprintf(s, sizeof s, "k%u", id * 3);
+        ct_put_string(rec, 0, id * 1000003u, CT_STR_KERNEL, s, strlen(s));
+        CU_ASSERT_EQUAL(ct_names_add(n, (void *)rec), 0);
+    }
+    for (uint32_t id = 1; id <= 5000; id++) {
+        snprintf(s, sizeof s, "k%u", id * 3);
+        CU_ASSERT_STRING_EQUAL(ct_names_string(n, id * 1000003u, NULL), s);
+    }
+    ct_names_free(n);
+}
+
+static void test_truncated_everywhere(void)
+{
+    for (size_t cut = 0; cut <= trace_len; cut++) {
+        struct ct_reader *r;
+        size_t whole = 0, n = 0, boundary = cut == trace_len;
+
+        for (size_t i = 0; i < rec_count; i++) {
+            size_t end = i + 1 < rec_count ? rec_off[i + 1] : trace_len;
+            if (end <= cut)
+                whole++;
+            if (rec_off[i] == cut)
+                boundary = 1;
+        }
+        write_file(trace, cut);
+        r = ct_reader_open(path);
+        CU_ASSERT_FATAL(r != NULL);
+        while (ct_reader_next(r))
+            n++;
+        CU_ASSERT_EQUAL(n, whole);
+        if (boundary) {
+            CU_ASSERT_EQUAL(ct_reader_status(r), CT_READ_OK);
+        } else {
+            char want[128];
+            size_t at = cut < sizeof(struct ct_file_header) ? cut : rec_off[whole];
+            CU_ASSERT_EQUAL(ct_reader_status(r), CT_READ_TRUNCATED);
+            snprintf(want, sizeof want, "%s: truncated at byte %zu (", path, at);
+            CU_ASSERT_EQUAL(strncmp(ct_reader_message(r), want, strlen(want)), 0);
+            if (cut >= sizeof(struct ct_file_header))
+                CU_ASSERT_EQUAL(ct_reader_offset(r), at);
+            CU_ASSERT_EQUAL(ct_read_status_is_fatal(ct_reader_status(r)), 0);
+        }
+        ct_reader_close(r);
+    }
+}
+
+/* Damage the record at index `i` with `mutate`, expect the reader to keep the records before it. */
+static void expect_corrupt_at(size_t i, void (*mutate)(unsigned char *rec), const char *reason)
+{
+    unsigned char copy[sizeof trace];
+    struct ct_reader *r;
+    size_t n = 0;
+    char want[256];
+
+    memcpy(copy, trace, trace_len);
+    mutate(copy + rec_off[i]);
+    write_file(copy, trace_len);
+    r = ct_reader_open(path);
+    while (ct_reader_next(r))
+        n++;
+    CU_ASSERT_EQUAL(n, i);
+    CU_ASSERT_EQUAL(ct_reader_status(r), CT_READ_CORRUPT);
+    CU_ASSERT_EQUAL(ct_reader_offset(r), rec_off[i]);
+    snprintf(want, sizeof want, "%s: corrupt at byte %zu (%s)", path, rec_off[i], reason);
+    CU_ASSERT_STRING_EQUAL(ct_reader_message(r), want);
+    ct_reader_close(r);
+}
+
+static void bad_marker(unsigned char *rec) { rec[0] = 0; }
+static void zero_size(unsigned char *rec) { ((struct ct_rec_hdr *)rec)->size = 0; }
+static void odd_size(unsigned char *rec) { ((struct ct_rec_hdr *)rec)->size += 4; }
+static void type_zero(unsigned char *rec) { ((struct ct_rec_hdr *)rec)->type = 0; }
+static void long_string(unsigned char *rec) { ((struct ct_rec_string *)rec)->len = 200; }
+static void bad_payload(unsigned char *rec) { ((struct ct_rec_call *)rec)->payload = 9; }
+static void short_call(unsigned char *rec) { ((struct ct_rec_call *)rec)->payload = CT_FAM_COPY; }
+
+static void test_corrupt(void)
+{
+    expect_corrupt_at(2, bad_marker, "bad record marker");
+    expect_corrupt_at(4, zero_size, "bad record size");
+    expect_corrupt_at(4, odd_size, "bad record size");
+    expect_corrupt_at(5, type_zero, "record type 0");
+    expect_corrupt_at(3, long_string, "string record length exceeds its size");
+    expect_corrupt_at(4, bad_payload, "call record with an unknown payload");
+    expect_corrupt_at(5, short_call, "call record too small for its payload");
+}
+
+static void expect_refused(const void *data, size_t len, enum ct_read_status st, const char *msg)
+{
+    struct ct_reader *r;
+    char want[256];
+
+    write_file(data, len);
+    r = ct_reader_open(path);
+    CU_ASSERT_FATAL(r != NULL);
+    CU_ASSERT_EQUAL(ct_reader_status(r), st);
+    CU_ASSERT(ct_read_status_is_fatal(st));
+    CU_ASSERT_PTR_NULL(ct_reader_header(r));
+    CU_ASSERT_PTR_NULL(ct_reader_next(r));
+    snprintf(want, sizeof want, "%s: %s", path, msg);
+    CU_ASSERT_STRING_EQUAL(ct_reader_message(r), want);
+    ct_reader_close(r);
+}
+
+static void test_refused(void)
+{
+    unsigned char copy[sizeof trace];
+    struct ct_file_header *fh = (void *)copy;
+
+    expect_refused("#!/bin/sh\necho hello\n", 21, CT_READ_NOT_TRACE, "not a cudatrace trace");
+    memcpy(copy, trace, trace_len);
+    fh->format_version = 2;
+    expect_refused(copy, trace_len, CT_READ_VERSION,
+                   "trace format version 2 is not supported (this reader reads version 1)");
+    memcpy(copy, trace, trace_len);
+    fh->byte_order = __builtin_bswap32(CT_BYTE_ORDER_MARK);
+    fh->format_version = __builtin_bswap32(1u);
+    expect_refused(copy, trace_len, CT_READ_BYTE_ORDER,
+                   "trace written on a host of the other byte order (format version 1); this reader reads "
+                   "version 1 in native byte order only");
+    memcpy(copy, trace, trace_len);
+    fh->header_size = 12;
+    expect_refused(copy, trace_len, CT_READ_BAD_HEADER, "bad header size 12");
+}
+
+static void test_missing_file(void)
+{
+    struct ct_reader *r = ct_reader_open("/nonexistent/t.ctrace");
+    CU_ASSERT_FATAL(r != NULL);
+    CU_ASSERT_EQUAL(ct_reader_status(r), CT_READ_IO);
+    CU_ASSERT_STRING_EQUAL(ct_reader_message(r), "/nonexistent/t.ctrace: No such file or directory");
+    ct_reader_close(r);
+}
+
+/* Several files: records of each in turn, a damaged one stopping only itself. */
+static void test_set(void)
+{
+    char p2[80];
+    const char *paths[2] = {path, p2};
+    struct ct_reader_set *s;
+    size_t counts[2] = {0, 0}, file;
+    FILE *f;
+
+    snprintf(p2, sizeof p2, "%s/b.ctrace", dir);
+    write_file(trace, trace_len);
+    f = fopen(p2, "wb");
+    CU_ASSERT_FATAL(f != NULL);
+    fwrite(trace, 1, rec_off[3] + 5, f); /* cut inside the 4th record */
+    fclose(f);
+    s = ct_reader_set_open(paths, 2);
+    CU_ASSERT_FATAL(s != NULL);
+    CU_ASSERT_EQUAL(ct_reader_set_count(s), 2);
+    while (ct_reader_set_next(s, &file))
+        counts[file]++;
+    CU_ASSERT_EQUAL(counts[0], rec_count);
+    CU_ASSERT_EQUAL(counts[1], 3);
+    CU_ASSERT_EQUAL(ct_reader_status(ct_reader_set_file(s, 0)), CT_READ_OK);
+    CU_ASSERT_EQUAL(ct_reader_status(ct_reader_set_file(s, 1)), CT_READ_TRUNCATED);
+    ct_reader_set_close(s);
+    unlink(p2);
+}
+
+/* Long names are cut to fit a record, never overflow it. */
+static void test_limits(void)
+{
+    static char big[70000];
+    static unsigned char rec[CT_REC_MAX_SIZE];
+
+    memset(big, 'x', sizeof big);
+    CU_ASSERT(ct_size_string(sizeof big) <= CT_REC_MAX_SIZE);
+    ct_put_string(rec, 0, 1, CT_STR_OTHER, big, sizeof big);
+    CU_ASSERT_PTR_NULL(ct_rec_check((void *)rec, sizeof rec));
+    CU_ASSERT(ct_size_process(10, sizeof big) <= CT_REC_MAX_SIZE);
+    ct_put_process(rec, "host", 4, big, sizeof big);
+    CU_ASSERT_PTR_NULL(ct_rec_check((void *)rec, sizeof rec));
+    CU_ASSERT_EQUAL(((struct ct_rec_process *)rec)->argc, 1);
+}
+
+static int setup(void)
+{
+    if (!mkdtemp(dir))
+        return 1;
+    snprintf(path, sizeof path, "%s/a.ctrace", dir);
+    build_trace();
+    return 0;
+}
+
+static int teardown(void)
+{
+    unlink(path);
+    return rmdir(dir);
+}
+
+int main(void)
+{
+    CU_pSuite s;
+    unsigned failed;
+
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 2;
+    s = CU_add_suite("format read/write", setup, teardown);
+    CU_add_test(s, "round trip of every record type", test_round_trip);
+    CU_add_test(s, "process record", test_process_record);
+    CU_add_test(s, "names resolved after reading", test_names);
+    CU_add_test(s, "many names", test_names_many);
+    CU_add_test(s, "truncated at every byte", test_truncated_everywhere);
+    CU_add_test(s, "corrupt records", test_corrupt);
+    CU_add_test(s, "refused files", test_refused);
+    CU_add_test(s, "missing file", test_missing_file);
+    CU_add_test(s, "several files", test_set);
+    CU_add_test(s, "length limits", test_limits);
+    CU_basic_set_mode(CU_BRM_VERBOSE);
+    CU_basic_run_tests();
+    failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
+    CU_cleanup_registry();
+    return failed ? 1 : 0;
+}

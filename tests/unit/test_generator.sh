@@ -1,0 +1,44 @@
+#!/bin/sh
+# scripts/gen-wrappers.py on a small hand-written header (test_generator.h): derived symbols, versions,
+# per-thread flags, families, decoders and hooks by key, parameter parsing (multi-line, unnamed, function
+# pointer, void, #if-guarded, commented out), what it refuses, and the C it writes.
+set -u
+src=$CT_TOP_SRCDIR/tests/unit
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+gen() { "$CT_PYTHON3" "$CT_TOP_SRCDIR/scripts/gen-wrappers.py" "$@"; }
+fail() { echo "FAIL: $*"; exit 1; }
+
+gen --list --decls "$src/test_generator_decls.h" "$src/test_generator.h" >"$tmp/list" 2>"$tmp/err" ||
+    fail "generator failed: $(cat "$tmp/err")"
+diff -u "$src/test_generator.expected" "$tmp/list" || fail "variants differ from test_generator.expected"
+grep -q 'skipped .*PFN_cuNotAResult_v1000 returns int' "$tmp/err" || fail "a non-CUresult typedef was not reported"
+grep -q cuInComment "$tmp/list" && fail "a typedef inside a comment was read"
+
+# Declarations the generator must refuse: a decoder for no variant, a decoder without a payload struct.
+printf 'void ct_dec_cuNoSuchFunction(struct ct_pl_copy *pl, CUresult r);\n' >"$tmp/unknown.h"
+gen --list --decls "$tmp/unknown.h" "$src/test_generator.h" >/dev/null 2>"$tmp/err" && fail "unknown decoder accepted"
+grep -q 'ct_dec_cuNoSuchFunction' "$tmp/err" || fail "unknown decoder not named: $(cat "$tmp/err")"
+printf 'void ct_dec_cuInit(int *pl, CUresult r, unsigned int Flags);\n' >"$tmp/nopayload.h"
+gen --list --decls "$tmp/nopayload.h" "$src/test_generator.h" >/dev/null 2>&1 && fail "decoder without payload accepted"
+printf 'typedef CUresult (CUDAAPI *PFN_cuInit_v2000)(unsigned int Flags);\n' >"$tmp/twice.h"
+gen --list "$src/test_generator.h" "$tmp/twice.h" >/dev/null 2>&1 && fail "a variant defined twice was accepted"
+
+# The C it writes: one exported trampoline per variant under its symbol, the PFN type on the real call,
+# decoders and hooks called with the arguments, ids in the header.
+gen -o "$tmp/w.c" --header "$tmp/w.h" --decls "$src/test_generator_decls.h" "$src/test_generator.h" 2>/dev/null ||
+    fail "generating C failed"
+for sym in cuMemAlloc_v2 cuInit cuLaunchHostFunc cuLaunchHostFunc_ptsz cuMemcpyHtoD_v2_ptds cuMemcpyHtoD_v2 \
+    cuCtxSynchronize cuCtxPushCurrent cuMemAlloc cuMemcpyHtoD; do
+    grep -q "^CT_EXPORT CUresult ct_tr_$sym(.*) __asm__(\"$sym\");\$" "$tmp/w.c" || fail "no trampoline for $sym"
+done
+[ "$(grep -c '^CT_EXPORT' "$tmp/w.c")" = 10 ] || fail "not 10 trampolines"
+grep -q 'PFN_cuMemcpyHtoD_v7000_ptds real = (PFN_cuMemcpyHtoD_v7000_ptds)CT_REAL(4);' "$tmp/w.c" || fail "real call type"
+grep -q 'ct_dec_cuMemAlloc_v2000((struct ct_pl_alloc \*)(c + 1), r, dptr, bytesize);' "$tmp/w.c" || fail "decoder call"
+grep -q 'ct_hook_cuInit(r, Flags);' "$tmp/w.c" || fail "hook call"
+grep -q 'CUresult ct_tr_cuCtxPushCurrent(CUcontext a0)' "$tmp/w.c" || fail "unnamed parameter not named"
+grep -q 'return real();' "$tmp/w.c" || fail "void parameter list"
+grep -q '{"cuMemcpyHtoD", "cuMemcpyHtoD_v2_ptds", 7000, CT_VARIANT_PTDS, CT_FAM_COPY},' "$tmp/w.c" || fail "table row"
+grep -q 'CT_ID_cuMemcpyHtoD_v2_ptds = 4,' "$tmp/w.h" || fail "id in the header"
+grep -q '#define CT_PFN_cuMemAlloc PFN_cuMemAlloc_v2000' "$tmp/w.h" || fail "PFN in the header"
+exit 0

@@ -1,0 +1,177 @@
+/* cudatrace-report names: demangling, the API display rule, CUresult names from cuda.h, copy operations,
+ * time units and number formatting, CSV/JSON escaping, the hash maps. */
+#include "config.h"
+
+#include <CUnit/Basic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cudatrace/format.h"
+#include "report/map.h"
+#include "report/names.h"
+#include "report/text.h"
+
+static void check_demangled(const char *in, const char *want)
+{
+    char *out = rp_demangle(in);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    CU_ASSERT_STRING_EQUAL(out, want);
+    free(out);
+}
+
+static void test_demangle(void)
+{
+    check_demangled("_Z6vecAddPKfS0_Pfi", "vecAdd(float const*, float const*, float*, int)");
+    check_demangled("_Z5scaleIfEvPT_S0_i", "void scale<float>(float*, float, int)");
+    check_demangled("_ZN2at6native18elementwise_kernelILi128ELi2EZNS0_15gpu_kernel_implIiEEvRiEUliE_EEviT1_",
+                    "void at::native::elementwise_kernel<128, 2, at::native::gpu_kernel_impl<int>(int&)::{lambda(int)#1}>(int, at::native::gpu_kernel_impl<int>(int&)::{lambda(int)#1})");
+    check_demangled("vecAdd", "vecAdd");        /* extern "C" kernels stay as they are */
+    check_demangled("_Znot-valid", "_Znot-valid"); /* not demangleable: unchanged */
+    check_demangled("", "");
+}
+
+static void test_api_display(void)
+{
+    char buf[64];
+    CU_ASSERT_STRING_EQUAL(rp_api_display_name("cuMemAlloc", 0, buf, sizeof buf), "cuMemAlloc");
+    CU_ASSERT_STRING_EQUAL(rp_api_display_name("cuLaunchKernel", CT_VARIANT_PTSZ, buf, sizeof buf),
+                           "cuLaunchKernel_ptsz");
+    CU_ASSERT_STRING_EQUAL(rp_api_display_name("cuMemcpy", CT_VARIANT_PTDS, buf, sizeof buf), "cuMemcpy_ptds");
+}
+
+static void test_results(void)
+{
+    char buf[32];
+    CU_ASSERT_STRING_EQUAL(rp_result_name(0, buf, sizeof buf), "CUDA_SUCCESS");
+    CU_ASSERT_STRING_EQUAL(rp_result_name(2, buf, sizeof buf), "CUDA_ERROR_OUT_OF_MEMORY");
+    CU_ASSERT_STRING_EQUAL(rp_result_name(999, buf, sizeof buf), "CUDA_ERROR_UNKNOWN");
+    CU_ASSERT_STRING_EQUAL(rp_result_name(123456, buf, sizeof buf), "CUresult(123456)");
+    CU_ASSERT_STRING_EQUAL(rp_result_name(-1, buf, sizeof buf), "CUresult(-1)");
+    CU_ASSERT_TRUE(rp_result_name_count > 50); /* generated from cuda.h, not a handful by hand */
+    for (unsigned i = 1; i < rp_result_name_count; i++)
+        CU_ASSERT_TRUE(rp_result_names[i - 1].value < rp_result_names[i].value);
+}
+
+static void test_copy_ops(void)
+{
+    char buf[64];
+    CU_ASSERT_STRING_EQUAL(rp_copy_operation(0, CT_MEM_HOST, CT_MEM_DEVICE), "[CUDA memcpy Host-to-Device]");
+    CU_ASSERT_STRING_EQUAL(rp_copy_operation(0, CT_MEM_PINNED, CT_MEM_DEVICE), "[CUDA memcpy Host-to-Device]");
+    CU_ASSERT_STRING_EQUAL(rp_copy_operation(CT_COPY_ASYNC, CT_MEM_DEVICE, CT_MEM_HOST), "[CUDA memcpy Device-to-Host]");
+    CU_ASSERT_STRING_EQUAL(rp_copy_operation(0, CT_MEM_DEVICE, CT_MEM_DEVICE), "[CUDA memcpy Device-to-Device]");
+    CU_ASSERT_STRING_EQUAL(rp_copy_operation(0, CT_MEM_HOST, CT_MEM_HOST), "[CUDA memcpy Host-to-Host]");
+    CU_ASSERT_STRING_EQUAL(rp_copy_operation(0, CT_MEM_ARRAY, CT_MEM_DEVICE), "[CUDA memcpy Array-to-Device]");
+    CU_ASSERT_STRING_EQUAL(rp_copy_operation(CT_COPY_PEER, CT_MEM_DEVICE, CT_MEM_DEVICE), "[CUDA memcpy Peer-to-Peer]");
+    CU_ASSERT_STRING_EQUAL(rp_copy_operation(CT_COPY_SET, CT_MEM_UNKNOWN, CT_MEM_DEVICE), "[CUDA memset]");
+    CU_ASSERT_STRING_EQUAL(rp_copy_operation(0, CT_MEM_UNKNOWN, CT_MEM_DEVICE), "[CUDA memcpy Unknown]");
+    CU_ASSERT_STRING_EQUAL(rp_copy_flags(0, buf, sizeof buf), "none");
+    CU_ASSERT_STRING_EQUAL(rp_copy_flags(CT_COPY_ASYNC | CT_COPY_2D, buf, sizeof buf), "async,2d");
+    CU_ASSERT_TRUE(rp_mem_kind_on_device(CT_MEM_DEVICE) && !rp_mem_kind_on_device(CT_MEM_PINNED) &&
+                   !rp_mem_kind_on_device(CT_MEM_VMM_MAP));
+    CU_ASSERT_STRING_EQUAL(rp_mem_kind_name(200), "unknown");
+}
+
+static void test_units(void)
+{
+    struct rp_timeunit u;
+    char buf[48];
+    CU_ASSERT_EQUAL(rp_timeunit_parse("fortnight", &u), -1);
+    CU_ASSERT_EQUAL(rp_timeunit_parse("ns", &u), 0);
+    CU_ASSERT_STRING_EQUAL(rp_fmt_time(buf, sizeof buf, 1234567, &u, 0), "1234567");
+    CU_ASSERT_STRING_EQUAL(rp_fmt_time(buf, sizeof buf, 1234.25, &u, 1), "1234.2");
+    CU_ASSERT_EQUAL(rp_timeunit_parse("usec", &u), 0);
+    CU_ASSERT_STRING_EQUAL(u.name, "us");
+    CU_ASSERT_STRING_EQUAL(rp_fmt_time(buf, sizeof buf, 1234567, &u, 0), "1234.567");
+    CU_ASSERT_STRING_EQUAL(rp_fmt_time(buf, sizeof buf, 1234567, &u, 1), "1234.567");
+    CU_ASSERT_EQUAL(rp_timeunit_parse("ms", &u), 0);
+    CU_ASSERT_STRING_EQUAL(rp_fmt_time(buf, sizeof buf, 1234567, &u, 0), "1.234567");
+    CU_ASSERT_EQUAL(rp_timeunit_parse("s", &u), 0);
+    CU_ASSERT_STRING_EQUAL(rp_fmt_time(buf, sizeof buf, 1500000000, &u, 0), "1.500000000");
+    CU_ASSERT_STRING_EQUAL(rp_group_digits(buf, sizeof buf, "1234567.5"), "1,234,567.5");
+    CU_ASSERT_STRING_EQUAL(rp_group_digits(buf, sizeof buf, "123"), "123");
+    CU_ASSERT_STRING_EQUAL(rp_group_digits(buf, sizeof buf, "-1000"), "-1,000");
+    CU_ASSERT_STRING_EQUAL(rp_group_digits(buf, sizeof buf, ""), "");
+    CU_ASSERT_EQUAL(rp_format_parse("csv"), RP_FMT_CSV);
+    CU_ASSERT_EQUAL(rp_format_parse("column"), RP_FMT_TABLE);
+    CU_ASSERT_EQUAL(rp_format_parse("xml"), -1);
+}
+
+static char *captured(void (*fn)(FILE *, const char *), const char *s)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    fn(f, s);
+    fclose(f);
+    return buf;
+}
+
+static void test_escaping(void)
+{
+    struct {
+        void (*fn)(FILE *, const char *);
+        const char *in, *want;
+    } cases[] = {
+        {rp_csv_field, "plain", "plain"},
+        {rp_csv_field, "f(int, int)", "\"f(int, int)\""},
+        {rp_csv_field, "say \"hi\"", "\"say \"\"hi\"\"\""},
+        {rp_json_string, "a\"b\\c\n", "\"a\\\"b\\\\c\\n\""},
+        {rp_json_string, "\x01", "\"\\u0001\""},
+        {rp_json_string, "caf\xc3\xa9", "\"caf\xc3\xa9\""},  /* valid UTF-8 kept */
+        {rp_json_string, "bad\xff", "\"bad\\ufffd\""},       /* invalid bytes replaced */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *out = captured(cases[i].fn, cases[i].in);
+        CU_ASSERT_STRING_EQUAL(out, cases[i].want);
+        free(out);
+    }
+}
+
+static void test_maps(void)
+{
+    struct rp_strmap sm = {0};
+    char key[32];
+    for (size_t i = 0; i < 1000; i++) {
+        snprintf(key, sizeof key, "k%zu", i);
+        CU_ASSERT_EQUAL(rp_strmap_put(&sm, key, i), 0);
+    }
+    CU_ASSERT_EQUAL(rp_strmap_get(&sm, "k777"), 777);
+    CU_ASSERT_EQUAL(rp_strmap_get(&sm, "nope"), (size_t)-1);
+    rp_strmap_free(&sm);
+
+    /* insert, remove every other, and check all remaining are still found (backward-shift deletion) */
+    struct rp_u64map m = {0};
+    for (uint64_t i = 0; i < 5000; i++)
+        CU_ASSERT_PTR_NOT_NULL(rp_u64map_put(&m, 0x7000000000 + i * 4096, i % 3, i, 0));
+    for (uint64_t i = 0; i < 5000; i += 2)
+        rp_u64map_remove(&m, rp_u64map_get(&m, 0x7000000000 + i * 4096, i % 3));
+    CU_ASSERT_EQUAL(m.n, 2500);
+    int ok = 1;
+    for (uint64_t i = 0; i < 5000; i++) {
+        struct rp_u64map_entry *e = rp_u64map_get(&m, 0x7000000000 + i * 4096, i % 3);
+        ok &= i % 2 ? e && e->v1 == i : e == NULL;
+    }
+    CU_ASSERT_TRUE(ok);
+    CU_ASSERT_PTR_NULL(rp_u64map_get(&m, 0x7000000000 + 4096, 0)); /* same address, other space */
+    rp_u64map_free(&m);
+}
+
+int main(void)
+{
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 1;
+    CU_pSuite suite = CU_add_suite("report_names", NULL, NULL);
+    CU_add_test(suite, "C++ demangling", test_demangle);
+    CU_add_test(suite, "API display names", test_api_display);
+    CU_add_test(suite, "CUresult names", test_results);
+    CU_add_test(suite, "copy operations", test_copy_ops);
+    CU_add_test(suite, "time units and digits", test_units);
+    CU_add_test(suite, "CSV and JSON escaping", test_escaping);
+    CU_add_test(suite, "hash maps", test_maps);
+    CU_basic_set_mode(CU_BRM_VERBOSE);
+    CU_basic_run_tests();
+    unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
+    CU_cleanup_registry();
+    return failed ? 1 : 0;
+}
