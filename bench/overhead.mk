@@ -10,3 +10,14 @@ bench/overhead: $(srcdir)/bench/overhead.cu
 .PHONY: bench-overhead
 bench-overhead: all bench/overhead
 	CT_TOP_BUILDDIR='$(abs_top_builddir)' bash $(srcdir)/bench/run-overhead
+
+# Instructions per traced call on the simulated driver (callgrind): the stable figure of the hot path.
+check_PROGRAMS += bench/hotpath
+bench_hotpath_SOURCES = bench/hotpath.c
+bench_hotpath_LDFLAGS = -L$(CUDA_STUBS_DIR)
+bench_hotpath_LDADD = -lcuda
+EXTRA_DIST += bench/run-hotpath
+
+.PHONY: bench-hotpath
+bench-hotpath: all bench/hotpath
+	CT_TOP_BUILDDIR='$(abs_top_builddir)' bash $(srcdir)/bench/run-hotpath

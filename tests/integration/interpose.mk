@@ -9,23 +9,23 @@ EXTRA_DIST += tests/integration/interpose-lib.sh tests/integration/interpose-exp
 	tests/integration/interpose-entrypoint.sh tests/integration/interpose-drv.sh
 
 # -no-install: real executables, no libtool wrapper script (which would run a shell under the preload).
-CT_INTERPOSE_LDFLAGS = -no-install
+CT_INTERPOSE_LINK = -no-install
 
 # The runtime's route: dlopen + cuGetProcAddress_v2.
 check_PROGRAMS += tests/integration/interpose-loader
 tests_integration_interpose_loader_SOURCES = tests/integration/interpose-loader.c
-tests_integration_interpose_loader_LDFLAGS = $(CT_INTERPOSE_LDFLAGS)
+tests_integration_interpose_loader_LDFLAGS = $(CT_INTERPOSE_LINK)
 tests_integration_interpose_loader_LDADD = $(DL_LIBS)
 
 # dlsym clients, linked with the driver (its link stub; the simulated driver at run time), bound to each
 # version of glibc's dlsym.
 check_PROGRAMS += tests/integration/interpose-dlsym tests/integration/interpose-dlsym-old
 tests_integration_interpose_dlsym_SOURCES = tests/integration/interpose-dlsym.c
-tests_integration_interpose_dlsym_LDFLAGS = $(CT_INTERPOSE_LDFLAGS) -L$(CUDA_STUBS_DIR)
+tests_integration_interpose_dlsym_LDFLAGS = $(CT_INTERPOSE_LINK) -L$(CUDA_STUBS_DIR)
 tests_integration_interpose_dlsym_LDADD = -lcuda $(DL_LIBS)
 tests_integration_interpose_dlsym_old_SOURCES = tests/integration/interpose-dlsym.c
 tests_integration_interpose_dlsym_old_CPPFLAGS = $(AM_CPPFLAGS) -DCT_OLD_DLSYM
-tests_integration_interpose_dlsym_old_LDFLAGS = $(CT_INTERPOSE_LDFLAGS) -L$(CUDA_STUBS_DIR)
+tests_integration_interpose_dlsym_old_LDFLAGS = $(CT_INTERPOSE_LINK) -L$(CUDA_STUBS_DIR)
 tests_integration_interpose_dlsym_old_LDADD = -lcuda $(DL_LIBS)
 
 # cudaGetDriverEntryPoint*: a stand-in libcudart.so.13 and its client; a client with no runtime at all.
@@ -35,15 +35,15 @@ tests_integration_libcudart_la_LDFLAGS = -rpath /nowhere -version-info 13:0:0 -n
 tests_integration_libcudart_la_LIBADD = $(DL_LIBS)
 check_PROGRAMS += tests/integration/interpose-entrypoint tests/integration/interpose-noruntime
 tests_integration_interpose_entrypoint_SOURCES = tests/integration/interpose-entrypoint.c
-tests_integration_interpose_entrypoint_LDFLAGS = $(CT_INTERPOSE_LDFLAGS)
+tests_integration_interpose_entrypoint_LDFLAGS = $(CT_INTERPOSE_LINK)
 tests_integration_interpose_entrypoint_LDADD = tests/integration/libcudart.la $(DL_LIBS)
 tests_integration_interpose_noruntime_SOURCES = tests/integration/interpose-noruntime.c
-tests_integration_interpose_noruntime_LDFLAGS = $(CT_INTERPOSE_LDFLAGS)
+tests_integration_interpose_noruntime_LDFLAGS = $(CT_INTERPOSE_LINK)
 
 # The -lcuda sample (tests/samples) built again with per-thread default-stream names.
 check_PROGRAMS += tests/integration/interpose-vectoradd-ptds
 tests_integration_interpose_vectoradd_ptds_SOURCES = tests/samples/vectoradd_drv.c tests/samples/drv_sample.c \
 	tests/samples/drv_sample.h
 tests_integration_interpose_vectoradd_ptds_CPPFLAGS = $(AM_CPPFLAGS) -DCUDA_API_PER_THREAD_DEFAULT_STREAM
-tests_integration_interpose_vectoradd_ptds_LDFLAGS = $(CT_INTERPOSE_LDFLAGS) -L$(CUDA_STUBS_DIR)
+tests_integration_interpose_vectoradd_ptds_LDFLAGS = $(CT_INTERPOSE_LINK) -L$(CUDA_STUBS_DIR)
 tests_integration_interpose_vectoradd_ptds_LDADD = -lcuda

@@ -2,15 +2,15 @@
 # simulated driver, so one binary runs on whichever libcuda.so.1 the loader finds: the simulated one
 # (LD_LIBRARY_PATH=$CT_SIMDRIVER_DIR) or a real driver. No .la is linked, so libtool makes no wrapper script.
 # Each takes the directory of its PTX files as argument (default: the executable's directory).
-SAMPLES_DRV_LDFLAGS = -L$(CUDA_STUBS_DIR)
+SAMPLES_DRV_LINK = -L$(CUDA_STUBS_DIR)
 SAMPLES_DRV_LDADD = -lcuda
 
 check_PROGRAMS += tests/samples/vectoradd_drv tests/samples/ptxjit
 tests_samples_vectoradd_drv_SOURCES = tests/samples/vectoradd_drv.c tests/samples/drv_sample.c tests/samples/drv_sample.h
-tests_samples_vectoradd_drv_LDFLAGS = $(SAMPLES_DRV_LDFLAGS)
+tests_samples_vectoradd_drv_LDFLAGS = $(SAMPLES_DRV_LINK)
 tests_samples_vectoradd_drv_LDADD = $(SAMPLES_DRV_LDADD)
 tests_samples_ptxjit_SOURCES = tests/samples/ptxjit.c tests/samples/drv_sample.c tests/samples/drv_sample.h
-tests_samples_ptxjit_LDFLAGS = $(SAMPLES_DRV_LDFLAGS)
+tests_samples_ptxjit_LDFLAGS = $(SAMPLES_DRV_LINK)
 tests_samples_ptxjit_LDADD = $(SAMPLES_DRV_LDADD) -lm
 
 SAMPLES_DRV_PTX = tests/samples/vectoradd_kernel.ptx tests/samples/ptxjit_kernel.ptx tests/samples/ptxjit_device.ptx
