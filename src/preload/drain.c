@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "format/record.h"
+#include "preload/clock.h"
 #include "preload/meta.h"
 #include "preload/recorder_int.h"
 #include "preload/tracefile.h"
@@ -43,14 +44,15 @@ static void write_pending_loss(struct ct_ring *r)
     memset(&l, 0, sizeof l);
     ct_put_hdr(&l.h, CT_REC_LOST, sizeof l, r->tid);
     l.count = n;
-    l.t_first_ns = r->lost_first;
-    l.t_last_ns = r->lost_last;
+    l.t_first_ns = ct_clock_ns(r->lost_first);
+    l.t_last_ns = ct_clock_ns(r->lost_last);
     l.reason = CT_LOST_BUFFER_FULL;
     ct_tf_append(&(struct iovec){&l, sizeof l}, 1);
 }
 
 void ct_drain_all(int final, int in_signal)
 {
+    ct_clock_calibrate();
     ct_meta_write(in_signal);
     for (struct ct_ring *r = ct_rings_first(); r; r = atomic_load_explicit(&r->next, memory_order_acquire)) {
         /* Seen dead, so everything the thread committed is published. */
@@ -59,8 +61,10 @@ void ct_drain_all(int final, int in_signal)
         uint64_t end;
         int n = ct_ring_spans(r, iov, &end);
 
-        if (n > 0)
+        if (n > 0) {
+            ct_clock_convert(iov, n); /* the thread's ticks become ns before they reach the file */
             ct_tf_append(iov, n);
+        }
         ct_ring_release(r, end);
         if (final || dead)
             write_pending_loss(r);

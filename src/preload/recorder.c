@@ -88,7 +88,7 @@ static uint32_t my_tid(void) { return my_ring ? my_ring->tid : (uint32_t)gettid(
 
 static void note_lost(struct ct_ring *r)
 {
-    uint64_t now = ct_now_ns(), n = atomic_load_explicit(&r->lost, memory_order_relaxed);
+    uint64_t now = ct_now(), n = atomic_load_explicit(&r->lost, memory_order_relaxed);
     if (n == 0)
         r->lost_first = now;
     r->lost_last = now;

@@ -1,9 +1,9 @@
 /* The recorder: the only way the rest of libcudatrace.so puts records into the trace.
  *
  * Hot path (a trampoline):
- *     uint64_t t0 = ct_now_ns();
+ *     uint64_t t0 = ct_now();
  *     CUresult r = real(...);
- *     uint64_t t1 = ct_now_ns();
+ *     uint64_t t1 = ct_now();
  *     struct ct_rec_call *c = ct_rec_begin(sizeof *c + sizeof(struct ct_pl_launch));
  *     if (c) { ...fill c (ct_rec_fill_call) and the payload after it...; ct_rec_commit(c); }
  * ct_rec_begin/commit take no lock, allocate nothing and make no system call once the thread's buffer exists
@@ -14,9 +14,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <time.h>
 
 #include "cudatrace/format.h"
+#include "preload/clock.h"
 
 /* One row of the generated variant table (scripts/gen-wrappers.py writes it; see variants.h). */
 struct ct_variant {
@@ -32,22 +32,14 @@ struct ct_variant {
 extern const struct ct_variant ct_variants[];
 extern const unsigned ct_variant_count;
 
-/* Monotonic time in ns: the clock of every record. */
-static inline uint64_t ct_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* Reserve a record of `size` bytes (multiple of 8) in the calling thread's buffer; NULL when tracing is
  * off, shut down, or the buffer is full (then the record is counted lost). */
 void *ct_rec_begin(size_t size);
 /* Publish the record reserved by the last ct_rec_begin of this thread. */
 void ct_rec_commit(void *rec);
 
-/* Fill the common part of a call record reserved with ct_rec_begin(size): header, api, times, result,
- * the next call sequence number of this process. */
+/* Fill the common part of a call record reserved with ct_rec_begin(size): header, api, times (t0, t1 from
+ * ct_now(): ticks, which the drain turns into ns), result, the next call sequence number of this process. */
 void ct_rec_fill_call(struct ct_rec_call *c, size_t size, uint16_t api_id, uint8_t payload, int32_t result,
                       uint64_t t0, uint64_t t1);
 

@@ -5,6 +5,7 @@ noinst_LTLIBRARIES += src/preload/librecorder.la
 src_preload_librecorder_la_SOURCES = \
 	src/preload/recorder.c src/preload/recorder.h src/preload/recorder_int.h \
 	src/preload/ring.c src/preload/ring.h \
+	src/preload/clock.c src/preload/clock.h \
 	src/preload/drain.c src/preload/writer.c \
 	src/preload/tracefile.c src/preload/tracefile.h \
 	src/preload/meta.c src/preload/meta.h \

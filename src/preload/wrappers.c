@@ -705,9 +705,9 @@ CUresult ct_tr_cuGetErrorString(CUresult error, const char **pStr)
         return ct_missing(0);
     if (__builtin_expect(ct_guard, 0))
         return real(error, pStr);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(error, pStr);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 0, CT_FAM_NONE, r, t0, t1);
@@ -725,9 +725,9 @@ CUresult ct_tr_cuGetErrorName(CUresult error, const char **pStr)
         return ct_missing(1);
     if (__builtin_expect(ct_guard, 0))
         return real(error, pStr);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(error, pStr);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 1, CT_FAM_NONE, r, t0, t1);
@@ -745,9 +745,9 @@ CUresult ct_tr_cuInit(unsigned int Flags)
         return ct_missing(2);
     if (__builtin_expect(ct_guard, 0))
         return real(Flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(Flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     ct_hook_cuInit(r, Flags);
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
@@ -766,9 +766,9 @@ CUresult ct_tr_cuDriverGetVersion(int *driverVersion)
         return ct_missing(3);
     if (__builtin_expect(ct_guard, 0))
         return real(driverVersion);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(driverVersion);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 3, CT_FAM_NONE, r, t0, t1);
@@ -786,9 +786,9 @@ CUresult ct_tr_cuDeviceGet(CUdevice_v1 *device, int ordinal)
         return ct_missing(4);
     if (__builtin_expect(ct_guard, 0))
         return real(device, ordinal);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(device, ordinal);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 4, CT_FAM_NONE, r, t0, t1);
@@ -806,9 +806,9 @@ CUresult ct_tr_cuDeviceGetCount(int *count)
         return ct_missing(5);
     if (__builtin_expect(ct_guard, 0))
         return real(count);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(count);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 5, CT_FAM_NONE, r, t0, t1);
@@ -826,9 +826,9 @@ CUresult ct_tr_cuDeviceGetName(char *name, int len, CUdevice_v1 dev)
         return ct_missing(6);
     if (__builtin_expect(ct_guard, 0))
         return real(name, len, dev);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(name, len, dev);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 6, CT_FAM_NONE, r, t0, t1);
@@ -846,9 +846,9 @@ CUresult ct_tr_cuDeviceGetUuid(CUuuid *uuid, CUdevice_v1 dev)
         return ct_missing(7);
     if (__builtin_expect(ct_guard, 0))
         return real(uuid, dev);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(uuid, dev);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 7, CT_FAM_NONE, r, t0, t1);
@@ -866,9 +866,9 @@ CUresult ct_tr_cuDeviceGetUuid_v2(CUuuid *uuid, CUdevice_v1 dev)
         return ct_missing(8);
     if (__builtin_expect(ct_guard, 0))
         return real(uuid, dev);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(uuid, dev);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 8, CT_FAM_NONE, r, t0, t1);
@@ -886,9 +886,9 @@ CUresult ct_tr_cuDeviceGetLuid(char *luid, unsigned int *deviceNodeMask, CUdevic
         return ct_missing(9);
     if (__builtin_expect(ct_guard, 0))
         return real(luid, deviceNodeMask, dev);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(luid, deviceNodeMask, dev);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 9, CT_FAM_NONE, r, t0, t1);
@@ -906,9 +906,9 @@ CUresult ct_tr_cuDeviceTotalMem_v2(size_t *bytes, CUdevice_v1 dev)
         return ct_missing(10);
     if (__builtin_expect(ct_guard, 0))
         return real(bytes, dev);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(bytes, dev);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 10, CT_FAM_NONE, r, t0, t1);
@@ -926,9 +926,9 @@ CUresult ct_tr_cuDeviceGetTexture1DLinearMaxWidth(size_t *maxWidthInElements, CU
         return ct_missing(11);
     if (__builtin_expect(ct_guard, 0))
         return real(maxWidthInElements, format, numChannels, dev);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(maxWidthInElements, format, numChannels, dev);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 11, CT_FAM_NONE, r, t0, t1);
@@ -946,9 +946,9 @@ CUresult ct_tr_cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice
         return ct_missing(12);
     if (__builtin_expect(ct_guard, 0))
         return real(pi, attrib, dev);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pi, attrib, dev);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 12, CT_FAM_NONE, r, t0, t1);
@@ -966,9 +966,9 @@ CUresult ct_tr_cuDeviceGetHostAtomicCapabilities(unsigned int* capabilities, con
         return ct_missing(13);
     if (__builtin_expect(ct_guard, 0))
         return real(capabilities, operations, count, dev);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(capabilities, operations, count, dev);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 13, CT_FAM_NONE, r, t0, t1);
@@ -986,9 +986,9 @@ CUresult ct_tr_cuDeviceGetNvSciSyncAttributes(void *nvSciSyncAttrList, CUdevice_
         return ct_missing(14);
     if (__builtin_expect(ct_guard, 0))
         return real(nvSciSyncAttrList, dev, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(nvSciSyncAttrList, dev, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 14, CT_FAM_NONE, r, t0, t1);
@@ -1006,9 +1006,9 @@ CUresult ct_tr_cuDeviceSetMemPool(CUdevice_v1 dev, CUmemoryPool pool)
         return ct_missing(15);
     if (__builtin_expect(ct_guard, 0))
         return real(dev, pool);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dev, pool);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 15, CT_FAM_NONE, r, t0, t1);
@@ -1026,9 +1026,9 @@ CUresult ct_tr_cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice_v1 dev)
         return ct_missing(16);
     if (__builtin_expect(ct_guard, 0))
         return real(pool, dev);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pool, dev);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 16, CT_FAM_NONE, r, t0, t1);
@@ -1046,9 +1046,9 @@ CUresult ct_tr_cuDeviceGetDefaultMemPool(CUmemoryPool *pool_out, CUdevice_v1 dev
         return ct_missing(17);
     if (__builtin_expect(ct_guard, 0))
         return real(pool_out, dev);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pool_out, dev);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 17, CT_FAM_NONE, r, t0, t1);
@@ -1066,9 +1066,9 @@ CUresult ct_tr_cuDeviceGetProperties(CUdevprop_v1 *prop, CUdevice_v1 dev)
         return ct_missing(18);
     if (__builtin_expect(ct_guard, 0))
         return real(prop, dev);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(prop, dev);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 18, CT_FAM_NONE, r, t0, t1);
@@ -1086,9 +1086,9 @@ CUresult ct_tr_cuDeviceComputeCapability(int *major, int *minor, CUdevice_v1 dev
         return ct_missing(19);
     if (__builtin_expect(ct_guard, 0))
         return real(major, minor, dev);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(major, minor, dev);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 19, CT_FAM_NONE, r, t0, t1);
@@ -1106,9 +1106,9 @@ CUresult ct_tr_cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice_v1 dev)
         return ct_missing(20);
     if (__builtin_expect(ct_guard, 0))
         return real(pctx, dev);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pctx, dev);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 20, CT_FAM_NONE, r, t0, t1);
@@ -1126,9 +1126,9 @@ CUresult ct_tr_cuDevicePrimaryCtxRelease_v2(CUdevice_v1 dev)
         return ct_missing(21);
     if (__builtin_expect(ct_guard, 0))
         return real(dev);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dev);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 21, CT_FAM_NONE, r, t0, t1);
@@ -1146,9 +1146,9 @@ CUresult ct_tr_cuDevicePrimaryCtxSetFlags_v2(CUdevice_v1 dev, unsigned int flags
         return ct_missing(22);
     if (__builtin_expect(ct_guard, 0))
         return real(dev, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dev, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 22, CT_FAM_NONE, r, t0, t1);
@@ -1166,9 +1166,9 @@ CUresult ct_tr_cuDevicePrimaryCtxGetState(CUdevice_v1 dev, unsigned int *flags, 
         return ct_missing(23);
     if (__builtin_expect(ct_guard, 0))
         return real(dev, flags, active);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dev, flags, active);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 23, CT_FAM_NONE, r, t0, t1);
@@ -1186,9 +1186,9 @@ CUresult ct_tr_cuDevicePrimaryCtxReset_v2(CUdevice_v1 dev)
         return ct_missing(24);
     if (__builtin_expect(ct_guard, 0))
         return real(dev);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dev);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 24, CT_FAM_NONE, r, t0, t1);
@@ -1206,9 +1206,9 @@ CUresult ct_tr_cuDeviceGetExecAffinitySupport(int *pi, CUexecAffinityType type, 
         return ct_missing(25);
     if (__builtin_expect(ct_guard, 0))
         return real(pi, type, dev);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pi, type, dev);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 25, CT_FAM_NONE, r, t0, t1);
@@ -1226,9 +1226,9 @@ CUresult ct_tr_cuCtxCreate_v2(CUcontext *pctx, unsigned int flags, CUdevice_v1 d
         return ct_missing(26);
     if (__builtin_expect(ct_guard, 0))
         return real(pctx, flags, dev);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pctx, flags, dev);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 26, CT_FAM_NONE, r, t0, t1);
@@ -1246,9 +1246,9 @@ CUresult ct_tr_cuCtxCreate_v3(CUcontext *pctx, CUexecAffinityParam *paramsArray,
         return ct_missing(27);
     if (__builtin_expect(ct_guard, 0))
         return real(pctx, paramsArray, numParams, flags, dev);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pctx, paramsArray, numParams, flags, dev);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 27, CT_FAM_NONE, r, t0, t1);
@@ -1266,9 +1266,9 @@ CUresult ct_tr_cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *ctxCreateParam
         return ct_missing(28);
     if (__builtin_expect(ct_guard, 0))
         return real(pctx, ctxCreateParams, flags, dev);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pctx, ctxCreateParams, flags, dev);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 28, CT_FAM_NONE, r, t0, t1);
@@ -1286,9 +1286,9 @@ CUresult ct_tr_cuCtxGetId(CUcontext ctx, unsigned long long *ctxId)
         return ct_missing(29);
     if (__builtin_expect(ct_guard, 0))
         return real(ctx, ctxId);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(ctx, ctxId);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 29, CT_FAM_NONE, r, t0, t1);
@@ -1306,9 +1306,9 @@ CUresult ct_tr_cuCtxDestroy_v2(CUcontext ctx)
         return ct_missing(30);
     if (__builtin_expect(ct_guard, 0))
         return real(ctx);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(ctx);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 30, CT_FAM_NONE, r, t0, t1);
@@ -1326,9 +1326,9 @@ CUresult ct_tr_cuCtxPushCurrent_v2(CUcontext ctx)
         return ct_missing(31);
     if (__builtin_expect(ct_guard, 0))
         return real(ctx);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(ctx);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 31, CT_FAM_NONE, r, t0, t1);
@@ -1346,9 +1346,9 @@ CUresult ct_tr_cuCtxPopCurrent_v2(CUcontext *pctx)
         return ct_missing(32);
     if (__builtin_expect(ct_guard, 0))
         return real(pctx);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pctx);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 32, CT_FAM_NONE, r, t0, t1);
@@ -1366,9 +1366,9 @@ CUresult ct_tr_cuCtxSetCurrent(CUcontext ctx)
         return ct_missing(33);
     if (__builtin_expect(ct_guard, 0))
         return real(ctx);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(ctx);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 33, CT_FAM_NONE, r, t0, t1);
@@ -1386,9 +1386,9 @@ CUresult ct_tr_cuCtxGetCurrent(CUcontext *pctx)
         return ct_missing(34);
     if (__builtin_expect(ct_guard, 0))
         return real(pctx);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pctx);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 34, CT_FAM_NONE, r, t0, t1);
@@ -1406,9 +1406,9 @@ CUresult ct_tr_cuCtxGetDevice(CUdevice_v1 *device)
         return ct_missing(35);
     if (__builtin_expect(ct_guard, 0))
         return real(device);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(device);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 35, CT_FAM_NONE, r, t0, t1);
@@ -1426,9 +1426,9 @@ CUresult ct_tr_cuCtxGetDevice_v2(CUdevice *device, CUcontext ctx)
         return ct_missing(36);
     if (__builtin_expect(ct_guard, 0))
         return real(device, ctx);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(device, ctx);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 36, CT_FAM_NONE, r, t0, t1);
@@ -1446,9 +1446,9 @@ CUresult ct_tr_cuCtxGetFlags(unsigned int *flags)
         return ct_missing(37);
     if (__builtin_expect(ct_guard, 0))
         return real(flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 37, CT_FAM_NONE, r, t0, t1);
@@ -1466,9 +1466,9 @@ CUresult ct_tr_cuCtxSetFlags(unsigned int flags)
         return ct_missing(38);
     if (__builtin_expect(ct_guard, 0))
         return real(flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 38, CT_FAM_NONE, r, t0, t1);
@@ -1486,9 +1486,9 @@ CUresult ct_tr_cuCtxSynchronize(void)
         return ct_missing(39);
     if (__builtin_expect(ct_guard, 0))
         return real();
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real();
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 39, CT_FAM_NONE, r, t0, t1);
@@ -1506,9 +1506,9 @@ CUresult ct_tr_cuCtxSynchronize_v2(CUcontext ctx)
         return ct_missing(40);
     if (__builtin_expect(ct_guard, 0))
         return real(ctx);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(ctx);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 40, CT_FAM_NONE, r, t0, t1);
@@ -1526,9 +1526,9 @@ CUresult ct_tr_cuCtxSetLimit(CUlimit limit, size_t value)
         return ct_missing(41);
     if (__builtin_expect(ct_guard, 0))
         return real(limit, value);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(limit, value);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 41, CT_FAM_NONE, r, t0, t1);
@@ -1546,9 +1546,9 @@ CUresult ct_tr_cuCtxGetLimit(size_t *pvalue, CUlimit limit)
         return ct_missing(42);
     if (__builtin_expect(ct_guard, 0))
         return real(pvalue, limit);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pvalue, limit);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 42, CT_FAM_NONE, r, t0, t1);
@@ -1566,9 +1566,9 @@ CUresult ct_tr_cuCtxGetCacheConfig(CUfunc_cache *pconfig)
         return ct_missing(43);
     if (__builtin_expect(ct_guard, 0))
         return real(pconfig);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pconfig);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 43, CT_FAM_NONE, r, t0, t1);
@@ -1586,9 +1586,9 @@ CUresult ct_tr_cuCtxSetCacheConfig(CUfunc_cache config)
         return ct_missing(44);
     if (__builtin_expect(ct_guard, 0))
         return real(config);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(config);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 44, CT_FAM_NONE, r, t0, t1);
@@ -1606,9 +1606,9 @@ CUresult ct_tr_cuCtxGetSharedMemConfig(CUsharedconfig *pConfig)
         return ct_missing(45);
     if (__builtin_expect(ct_guard, 0))
         return real(pConfig);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pConfig);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 45, CT_FAM_NONE, r, t0, t1);
@@ -1626,9 +1626,9 @@ CUresult ct_tr_cuCtxSetSharedMemConfig(CUsharedconfig config)
         return ct_missing(46);
     if (__builtin_expect(ct_guard, 0))
         return real(config);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(config);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 46, CT_FAM_NONE, r, t0, t1);
@@ -1646,9 +1646,9 @@ CUresult ct_tr_cuCtxGetApiVersion(CUcontext ctx, unsigned int *version)
         return ct_missing(47);
     if (__builtin_expect(ct_guard, 0))
         return real(ctx, version);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(ctx, version);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 47, CT_FAM_NONE, r, t0, t1);
@@ -1666,9 +1666,9 @@ CUresult ct_tr_cuCtxGetStreamPriorityRange(int *leastPriority, int *greatestPrio
         return ct_missing(48);
     if (__builtin_expect(ct_guard, 0))
         return real(leastPriority, greatestPriority);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(leastPriority, greatestPriority);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 48, CT_FAM_NONE, r, t0, t1);
@@ -1686,9 +1686,9 @@ CUresult ct_tr_cuCtxResetPersistingL2Cache(void)
         return ct_missing(49);
     if (__builtin_expect(ct_guard, 0))
         return real();
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real();
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 49, CT_FAM_NONE, r, t0, t1);
@@ -1706,9 +1706,9 @@ CUresult ct_tr_cuCtxAttach(CUcontext *pctx, unsigned int flags)
         return ct_missing(50);
     if (__builtin_expect(ct_guard, 0))
         return real(pctx, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pctx, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 50, CT_FAM_NONE, r, t0, t1);
@@ -1726,9 +1726,9 @@ CUresult ct_tr_cuCtxDetach(CUcontext ctx)
         return ct_missing(51);
     if (__builtin_expect(ct_guard, 0))
         return real(ctx);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(ctx);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 51, CT_FAM_NONE, r, t0, t1);
@@ -1746,9 +1746,9 @@ CUresult ct_tr_cuCtxGetExecAffinity(CUexecAffinityParam *pExecAffinity, CUexecAf
         return ct_missing(52);
     if (__builtin_expect(ct_guard, 0))
         return real(pExecAffinity, type);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pExecAffinity, type);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 52, CT_FAM_NONE, r, t0, t1);
@@ -1766,9 +1766,9 @@ CUresult ct_tr_cuModuleLoad(CUmodule *module, const char *fname)
         return ct_missing(53);
     if (__builtin_expect(ct_guard, 0))
         return real(module, fname);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(module, fname);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 53, CT_FAM_NONE, r, t0, t1);
@@ -1786,9 +1786,9 @@ CUresult ct_tr_cuModuleLoadData(CUmodule *module, const void *image)
         return ct_missing(54);
     if (__builtin_expect(ct_guard, 0))
         return real(module, image);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(module, image);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 54, CT_FAM_NONE, r, t0, t1);
@@ -1806,9 +1806,9 @@ CUresult ct_tr_cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned 
         return ct_missing(55);
     if (__builtin_expect(ct_guard, 0))
         return real(module, image, numOptions, options, optionValues);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(module, image, numOptions, options, optionValues);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 55, CT_FAM_NONE, r, t0, t1);
@@ -1826,9 +1826,9 @@ CUresult ct_tr_cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin)
         return ct_missing(56);
     if (__builtin_expect(ct_guard, 0))
         return real(module, fatCubin);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(module, fatCubin);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 56, CT_FAM_NONE, r, t0, t1);
@@ -1846,9 +1846,9 @@ CUresult ct_tr_cuModuleUnload(CUmodule hmod)
         return ct_missing(57);
     if (__builtin_expect(ct_guard, 0))
         return real(hmod);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hmod);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     ct_hook_cuModuleUnload(r, hmod);
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
@@ -1867,9 +1867,9 @@ CUresult ct_tr_cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char 
         return ct_missing(58);
     if (__builtin_expect(ct_guard, 0))
         return real(hfunc, hmod, name);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hfunc, hmod, name);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 58, CT_FAM_NONE, r, t0, t1);
@@ -1887,9 +1887,9 @@ CUresult ct_tr_cuModuleGetGlobal_v2(CUdeviceptr_v2 *dptr, size_t *bytes, CUmodul
         return ct_missing(59);
     if (__builtin_expect(ct_guard, 0))
         return real(dptr, bytes, hmod, name);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dptr, bytes, hmod, name);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 59, CT_FAM_NONE, r, t0, t1);
@@ -1907,9 +1907,9 @@ CUresult ct_tr_cuModuleGetTexRef(CUtexref *pTexRef, CUmodule hmod, const char *n
         return ct_missing(60);
     if (__builtin_expect(ct_guard, 0))
         return real(pTexRef, hmod, name);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pTexRef, hmod, name);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 60, CT_FAM_NONE, r, t0, t1);
@@ -1927,9 +1927,9 @@ CUresult ct_tr_cuModuleGetSurfRef(CUsurfref *pSurfRef, CUmodule hmod, const char
         return ct_missing(61);
     if (__builtin_expect(ct_guard, 0))
         return real(pSurfRef, hmod, name);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pSurfRef, hmod, name);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 61, CT_FAM_NONE, r, t0, t1);
@@ -1947,9 +1947,9 @@ CUresult ct_tr_cuModuleGetFunctionCount(unsigned int *count, CUmodule hmod)
         return ct_missing(62);
     if (__builtin_expect(ct_guard, 0))
         return real(count, hmod);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(count, hmod);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 62, CT_FAM_NONE, r, t0, t1);
@@ -1967,9 +1967,9 @@ CUresult ct_tr_cuModuleEnumerateFunctions(CUfunction *functions, unsigned int nu
         return ct_missing(63);
     if (__builtin_expect(ct_guard, 0))
         return real(functions, numFunctions, mod);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(functions, numFunctions, mod);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 63, CT_FAM_NONE, r, t0, t1);
@@ -1987,9 +1987,9 @@ CUresult ct_tr_cuLinkCreate_v2(unsigned int numOptions, CUjit_option *options, v
         return ct_missing(64);
     if (__builtin_expect(ct_guard, 0))
         return real(numOptions, options, optionValues, stateOut);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(numOptions, options, optionValues, stateOut);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 64, CT_FAM_NONE, r, t0, t1);
@@ -2007,9 +2007,9 @@ CUresult ct_tr_cuLinkAddData_v2(CUlinkState state, CUjitInputType type, void *da
         return ct_missing(65);
     if (__builtin_expect(ct_guard, 0))
         return real(state, type, data, size, name, numOptions, options, optionValues);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(state, type, data, size, name, numOptions, options, optionValues);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 65, CT_FAM_NONE, r, t0, t1);
@@ -2027,9 +2027,9 @@ CUresult ct_tr_cuLinkAddFile_v2(CUlinkState state, CUjitInputType type, const ch
         return ct_missing(66);
     if (__builtin_expect(ct_guard, 0))
         return real(state, type, path, numOptions, options, optionValues);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(state, type, path, numOptions, options, optionValues);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 66, CT_FAM_NONE, r, t0, t1);
@@ -2047,9 +2047,9 @@ CUresult ct_tr_cuLinkComplete(CUlinkState state, void **cubinOut, size_t *sizeOu
         return ct_missing(67);
     if (__builtin_expect(ct_guard, 0))
         return real(state, cubinOut, sizeOut);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(state, cubinOut, sizeOut);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 67, CT_FAM_NONE, r, t0, t1);
@@ -2067,9 +2067,9 @@ CUresult ct_tr_cuLinkDestroy(CUlinkState state)
         return ct_missing(68);
     if (__builtin_expect(ct_guard, 0))
         return real(state);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(state);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 68, CT_FAM_NONE, r, t0, t1);
@@ -2087,9 +2087,9 @@ CUresult ct_tr_cuMemGetInfo_v2(size_t *free, size_t *total)
         return ct_missing(69);
     if (__builtin_expect(ct_guard, 0))
         return real(free, total);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(free, total);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 69, CT_FAM_NONE, r, t0, t1);
@@ -2107,9 +2107,9 @@ CUresult ct_tr_cuMemAlloc_v2(CUdeviceptr_v2 *dptr, size_t bytesize)
         return ct_missing(70);
     if (__builtin_expect(ct_guard, 0))
         return real(dptr, bytesize);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dptr, bytesize);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_alloc));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_alloc), 70, CT_FAM_ALLOC, r, t0, t1);
@@ -2128,9 +2128,9 @@ CUresult ct_tr_cuMemAllocPitch_v2(CUdeviceptr_v2 *dptr, size_t *pPitch, size_t W
         return ct_missing(71);
     if (__builtin_expect(ct_guard, 0))
         return real(dptr, pPitch, WidthInBytes, Height, ElementSizeBytes);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dptr, pPitch, WidthInBytes, Height, ElementSizeBytes);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_alloc));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_alloc), 71, CT_FAM_ALLOC, r, t0, t1);
@@ -2149,9 +2149,9 @@ CUresult ct_tr_cuMemFree_v2(CUdeviceptr_v2 dptr)
         return ct_missing(72);
     if (__builtin_expect(ct_guard, 0))
         return real(dptr);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dptr);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_free));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_free), 72, CT_FAM_FREE, r, t0, t1);
@@ -2170,9 +2170,9 @@ CUresult ct_tr_cuMemGetAddressRange_v2(CUdeviceptr_v2 *pbase, size_t *psize, CUd
         return ct_missing(73);
     if (__builtin_expect(ct_guard, 0))
         return real(pbase, psize, dptr);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pbase, psize, dptr);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 73, CT_FAM_NONE, r, t0, t1);
@@ -2190,9 +2190,9 @@ CUresult ct_tr_cuMemAllocHost_v2(void **pp, size_t bytesize)
         return ct_missing(74);
     if (__builtin_expect(ct_guard, 0))
         return real(pp, bytesize);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pp, bytesize);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_alloc));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_alloc), 74, CT_FAM_ALLOC, r, t0, t1);
@@ -2211,9 +2211,9 @@ CUresult ct_tr_cuMemFreeHost(void *p)
         return ct_missing(75);
     if (__builtin_expect(ct_guard, 0))
         return real(p);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(p);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_free));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_free), 75, CT_FAM_FREE, r, t0, t1);
@@ -2232,9 +2232,9 @@ CUresult ct_tr_cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags)
         return ct_missing(76);
     if (__builtin_expect(ct_guard, 0))
         return real(pp, bytesize, Flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pp, bytesize, Flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_alloc));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_alloc), 76, CT_FAM_ALLOC, r, t0, t1);
@@ -2253,9 +2253,9 @@ CUresult ct_tr_cuMemHostGetDevicePointer_v2(CUdeviceptr_v2 *pdptr, void *p, unsi
         return ct_missing(77);
     if (__builtin_expect(ct_guard, 0))
         return real(pdptr, p, Flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pdptr, p, Flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 77, CT_FAM_NONE, r, t0, t1);
@@ -2273,9 +2273,9 @@ CUresult ct_tr_cuMemHostGetFlags(unsigned int *pFlags, void *p)
         return ct_missing(78);
     if (__builtin_expect(ct_guard, 0))
         return real(pFlags, p);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pFlags, p);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 78, CT_FAM_NONE, r, t0, t1);
@@ -2293,9 +2293,9 @@ CUresult ct_tr_cuMemAllocManaged(CUdeviceptr_v2 *dptr, size_t bytesize, unsigned
         return ct_missing(79);
     if (__builtin_expect(ct_guard, 0))
         return real(dptr, bytesize, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dptr, bytesize, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_alloc));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_alloc), 79, CT_FAM_ALLOC, r, t0, t1);
@@ -2314,9 +2314,9 @@ CUresult ct_tr_cuDeviceGetByPCIBusId(CUdevice_v1 *dev, const char *pciBusId)
         return ct_missing(80);
     if (__builtin_expect(ct_guard, 0))
         return real(dev, pciBusId);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dev, pciBusId);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 80, CT_FAM_NONE, r, t0, t1);
@@ -2334,9 +2334,9 @@ CUresult ct_tr_cuDeviceGetPCIBusId(char *pciBusId, int len, CUdevice_v1 dev)
         return ct_missing(81);
     if (__builtin_expect(ct_guard, 0))
         return real(pciBusId, len, dev);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pciBusId, len, dev);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 81, CT_FAM_NONE, r, t0, t1);
@@ -2354,9 +2354,9 @@ CUresult ct_tr_cuIpcGetEventHandle(CUipcEventHandle_v1 *pHandle, CUevent event)
         return ct_missing(82);
     if (__builtin_expect(ct_guard, 0))
         return real(pHandle, event);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pHandle, event);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 82, CT_FAM_NONE, r, t0, t1);
@@ -2374,9 +2374,9 @@ CUresult ct_tr_cuIpcOpenEventHandle(CUevent *phEvent, CUipcEventHandle_v1 handle
         return ct_missing(83);
     if (__builtin_expect(ct_guard, 0))
         return real(phEvent, handle);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(phEvent, handle);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 83, CT_FAM_NONE, r, t0, t1);
@@ -2394,9 +2394,9 @@ CUresult ct_tr_cuIpcGetMemHandle(CUipcMemHandle_v1 *pHandle, CUdeviceptr_v2 dptr
         return ct_missing(84);
     if (__builtin_expect(ct_guard, 0))
         return real(pHandle, dptr);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pHandle, dptr);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 84, CT_FAM_NONE, r, t0, t1);
@@ -2414,9 +2414,9 @@ CUresult ct_tr_cuIpcOpenMemHandle_v2(CUdeviceptr_v2 *pdptr, CUipcMemHandle_v1 ha
         return ct_missing(85);
     if (__builtin_expect(ct_guard, 0))
         return real(pdptr, handle, Flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pdptr, handle, Flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 85, CT_FAM_NONE, r, t0, t1);
@@ -2434,9 +2434,9 @@ CUresult ct_tr_cuIpcCloseMemHandle(CUdeviceptr_v2 dptr)
         return ct_missing(86);
     if (__builtin_expect(ct_guard, 0))
         return real(dptr);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dptr);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 86, CT_FAM_NONE, r, t0, t1);
@@ -2454,9 +2454,9 @@ CUresult ct_tr_cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int Flags
         return ct_missing(87);
     if (__builtin_expect(ct_guard, 0))
         return real(p, bytesize, Flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(p, bytesize, Flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 87, CT_FAM_NONE, r, t0, t1);
@@ -2474,9 +2474,9 @@ CUresult ct_tr_cuMemHostUnregister(void *p)
         return ct_missing(88);
     if (__builtin_expect(ct_guard, 0))
         return real(p);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(p);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 88, CT_FAM_NONE, r, t0, t1);
@@ -2494,9 +2494,9 @@ CUresult ct_tr_cuMemcpy_ptds(CUdeviceptr_v2 dst, CUdeviceptr_v2 src, size_t Byte
         return ct_missing(89);
     if (__builtin_expect(ct_guard, 0))
         return real(dst, src, ByteCount);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dst, src, ByteCount);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 89, CT_FAM_COPY, r, t0, t1);
@@ -2515,9 +2515,9 @@ CUresult ct_tr_cuMemcpyPeer_ptds(CUdeviceptr_v2 dstDevice, CUcontext dstContext,
         return ct_missing(90);
     if (__builtin_expect(ct_guard, 0))
         return real(dstDevice, dstContext, srcDevice, srcContext, ByteCount);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstDevice, dstContext, srcDevice, srcContext, ByteCount);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 90, CT_FAM_COPY, r, t0, t1);
@@ -2536,9 +2536,9 @@ CUresult ct_tr_cuMemcpyHtoD_v2_ptds(CUdeviceptr_v2 dstDevice, const void *srcHos
         return ct_missing(91);
     if (__builtin_expect(ct_guard, 0))
         return real(dstDevice, srcHost, ByteCount);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstDevice, srcHost, ByteCount);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 91, CT_FAM_COPY, r, t0, t1);
@@ -2557,9 +2557,9 @@ CUresult ct_tr_cuMemcpyDtoH_v2_ptds(void *dstHost, CUdeviceptr_v2 srcDevice, siz
         return ct_missing(92);
     if (__builtin_expect(ct_guard, 0))
         return real(dstHost, srcDevice, ByteCount);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstHost, srcDevice, ByteCount);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 92, CT_FAM_COPY, r, t0, t1);
@@ -2578,9 +2578,9 @@ CUresult ct_tr_cuMemcpyDtoD_v2_ptds(CUdeviceptr_v2 dstDevice, CUdeviceptr_v2 src
         return ct_missing(93);
     if (__builtin_expect(ct_guard, 0))
         return real(dstDevice, srcDevice, ByteCount);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstDevice, srcDevice, ByteCount);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 93, CT_FAM_COPY, r, t0, t1);
@@ -2599,9 +2599,9 @@ CUresult ct_tr_cuMemcpyDtoA_v2_ptds(CUarray dstArray, size_t dstOffset, CUdevice
         return ct_missing(94);
     if (__builtin_expect(ct_guard, 0))
         return real(dstArray, dstOffset, srcDevice, ByteCount);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstArray, dstOffset, srcDevice, ByteCount);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 94, CT_FAM_COPY, r, t0, t1);
@@ -2620,9 +2620,9 @@ CUresult ct_tr_cuMemcpyAtoD_v2_ptds(CUdeviceptr_v2 dstDevice, CUarray srcArray, 
         return ct_missing(95);
     if (__builtin_expect(ct_guard, 0))
         return real(dstDevice, srcArray, srcOffset, ByteCount);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstDevice, srcArray, srcOffset, ByteCount);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 95, CT_FAM_COPY, r, t0, t1);
@@ -2641,9 +2641,9 @@ CUresult ct_tr_cuMemcpyHtoA_v2_ptds(CUarray dstArray, size_t dstOffset, const vo
         return ct_missing(96);
     if (__builtin_expect(ct_guard, 0))
         return real(dstArray, dstOffset, srcHost, ByteCount);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstArray, dstOffset, srcHost, ByteCount);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 96, CT_FAM_COPY, r, t0, t1);
@@ -2662,9 +2662,9 @@ CUresult ct_tr_cuMemcpyAtoH_v2_ptds(void *dstHost, CUarray srcArray, size_t srcO
         return ct_missing(97);
     if (__builtin_expect(ct_guard, 0))
         return real(dstHost, srcArray, srcOffset, ByteCount);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstHost, srcArray, srcOffset, ByteCount);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 97, CT_FAM_COPY, r, t0, t1);
@@ -2683,9 +2683,9 @@ CUresult ct_tr_cuMemcpyAtoA_v2_ptds(CUarray dstArray, size_t dstOffset, CUarray 
         return ct_missing(98);
     if (__builtin_expect(ct_guard, 0))
         return real(dstArray, dstOffset, srcArray, srcOffset, ByteCount);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstArray, dstOffset, srcArray, srcOffset, ByteCount);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 98, CT_FAM_COPY, r, t0, t1);
@@ -2704,9 +2704,9 @@ CUresult ct_tr_cuMemcpy2D_v2_ptds(const CUDA_MEMCPY2D_v2 *pCopy)
         return ct_missing(99);
     if (__builtin_expect(ct_guard, 0))
         return real(pCopy);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pCopy);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 99, CT_FAM_COPY, r, t0, t1);
@@ -2725,9 +2725,9 @@ CUresult ct_tr_cuMemcpy2DUnaligned_v2_ptds(const CUDA_MEMCPY2D_v2 *pCopy)
         return ct_missing(100);
     if (__builtin_expect(ct_guard, 0))
         return real(pCopy);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pCopy);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 100, CT_FAM_COPY, r, t0, t1);
@@ -2746,9 +2746,9 @@ CUresult ct_tr_cuMemcpy3D_v2_ptds(const CUDA_MEMCPY3D_v2 *pCopy)
         return ct_missing(101);
     if (__builtin_expect(ct_guard, 0))
         return real(pCopy);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pCopy);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 101, CT_FAM_COPY, r, t0, t1);
@@ -2767,9 +2767,9 @@ CUresult ct_tr_cuMemcpy3DPeer_ptds(const CUDA_MEMCPY3D_PEER_v1 *pCopy)
         return ct_missing(102);
     if (__builtin_expect(ct_guard, 0))
         return real(pCopy);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pCopy);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 102, CT_FAM_COPY, r, t0, t1);
@@ -2788,9 +2788,9 @@ CUresult ct_tr_cuMemcpyAsync_ptsz(CUdeviceptr_v2 dst, CUdeviceptr_v2 src, size_t
         return ct_missing(103);
     if (__builtin_expect(ct_guard, 0))
         return real(dst, src, ByteCount, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dst, src, ByteCount, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 103, CT_FAM_COPY, r, t0, t1);
@@ -2809,9 +2809,9 @@ CUresult ct_tr_cuMemcpyPeerAsync_ptsz(CUdeviceptr_v2 dstDevice, CUcontext dstCon
         return ct_missing(104);
     if (__builtin_expect(ct_guard, 0))
         return real(dstDevice, dstContext, srcDevice, srcContext, ByteCount, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstDevice, dstContext, srcDevice, srcContext, ByteCount, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 104, CT_FAM_COPY, r, t0, t1);
@@ -2830,9 +2830,9 @@ CUresult ct_tr_cuMemcpyHtoDAsync_v2_ptsz(CUdeviceptr_v2 dstDevice, const void *s
         return ct_missing(105);
     if (__builtin_expect(ct_guard, 0))
         return real(dstDevice, srcHost, ByteCount, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstDevice, srcHost, ByteCount, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 105, CT_FAM_COPY, r, t0, t1);
@@ -2851,9 +2851,9 @@ CUresult ct_tr_cuMemcpyDtoHAsync_v2_ptsz(void *dstHost, CUdeviceptr_v2 srcDevice
         return ct_missing(106);
     if (__builtin_expect(ct_guard, 0))
         return real(dstHost, srcDevice, ByteCount, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstHost, srcDevice, ByteCount, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 106, CT_FAM_COPY, r, t0, t1);
@@ -2872,9 +2872,9 @@ CUresult ct_tr_cuMemcpyDtoDAsync_v2_ptsz(CUdeviceptr_v2 dstDevice, CUdeviceptr_v
         return ct_missing(107);
     if (__builtin_expect(ct_guard, 0))
         return real(dstDevice, srcDevice, ByteCount, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstDevice, srcDevice, ByteCount, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 107, CT_FAM_COPY, r, t0, t1);
@@ -2893,9 +2893,9 @@ CUresult ct_tr_cuMemcpyHtoAAsync_v2_ptsz(CUarray dstArray, size_t dstOffset, con
         return ct_missing(108);
     if (__builtin_expect(ct_guard, 0))
         return real(dstArray, dstOffset, srcHost, ByteCount, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstArray, dstOffset, srcHost, ByteCount, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 108, CT_FAM_COPY, r, t0, t1);
@@ -2914,9 +2914,9 @@ CUresult ct_tr_cuMemcpyAtoHAsync_v2_ptsz(void *dstHost, CUarray srcArray, size_t
         return ct_missing(109);
     if (__builtin_expect(ct_guard, 0))
         return real(dstHost, srcArray, srcOffset, ByteCount, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstHost, srcArray, srcOffset, ByteCount, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 109, CT_FAM_COPY, r, t0, t1);
@@ -2935,9 +2935,9 @@ CUresult ct_tr_cuMemcpy2DAsync_v2_ptsz(const CUDA_MEMCPY2D_v2 *pCopy, CUstream h
         return ct_missing(110);
     if (__builtin_expect(ct_guard, 0))
         return real(pCopy, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pCopy, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 110, CT_FAM_COPY, r, t0, t1);
@@ -2956,9 +2956,9 @@ CUresult ct_tr_cuMemcpy3DAsync_v2_ptsz(const CUDA_MEMCPY3D_v2 *pCopy, CUstream h
         return ct_missing(111);
     if (__builtin_expect(ct_guard, 0))
         return real(pCopy, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pCopy, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 111, CT_FAM_COPY, r, t0, t1);
@@ -2977,9 +2977,9 @@ CUresult ct_tr_cuMemcpy3DPeerAsync_ptsz(const CUDA_MEMCPY3D_PEER_v1 *pCopy, CUst
         return ct_missing(112);
     if (__builtin_expect(ct_guard, 0))
         return real(pCopy, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pCopy, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 112, CT_FAM_COPY, r, t0, t1);
@@ -2998,9 +2998,9 @@ CUresult ct_tr_cuMemcpyBatchAsync_ptsz(CUdeviceptr_v2 *dsts, CUdeviceptr_v2 *src
         return ct_missing(113);
     if (__builtin_expect(ct_guard, 0))
         return real(dsts, srcs, sizes, count, attrs, attrIdxs, numAttrs, failIdx, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dsts, srcs, sizes, count, attrs, attrIdxs, numAttrs, failIdx, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 113, CT_FAM_COPY, r, t0, t1);
@@ -3019,9 +3019,9 @@ CUresult ct_tr_cuMemcpy3DBatchAsync_ptsz(size_t numParams, CUDA_MEMCPY3D_BATCH_O
         return ct_missing(114);
     if (__builtin_expect(ct_guard, 0))
         return real(numParams, opList, failIdx, flags, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(numParams, opList, failIdx, flags, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 114, CT_FAM_COPY, r, t0, t1);
@@ -3040,9 +3040,9 @@ CUresult ct_tr_cuMemcpyBatchAsync_v2_ptsz(CUdeviceptr_v2 *dsts, CUdeviceptr_v2 *
         return ct_missing(115);
     if (__builtin_expect(ct_guard, 0))
         return real(dsts, srcs, sizes, count, attrs, attrIdxs, numAttrs, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dsts, srcs, sizes, count, attrs, attrIdxs, numAttrs, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 115, CT_FAM_COPY, r, t0, t1);
@@ -3061,9 +3061,9 @@ CUresult ct_tr_cuMemcpy3DBatchAsync_v2_ptsz(size_t numParams, CUDA_MEMCPY3D_BATC
         return ct_missing(116);
     if (__builtin_expect(ct_guard, 0))
         return real(numParams, opList, flags, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(numParams, opList, flags, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 116, CT_FAM_COPY, r, t0, t1);
@@ -3082,9 +3082,9 @@ CUresult ct_tr_cuMemsetD8_v2_ptds(CUdeviceptr_v2 dstDevice, unsigned char uc, si
         return ct_missing(117);
     if (__builtin_expect(ct_guard, 0))
         return real(dstDevice, uc, N);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstDevice, uc, N);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 117, CT_FAM_COPY, r, t0, t1);
@@ -3103,9 +3103,9 @@ CUresult ct_tr_cuMemsetD16_v2_ptds(CUdeviceptr_v2 dstDevice, unsigned short us, 
         return ct_missing(118);
     if (__builtin_expect(ct_guard, 0))
         return real(dstDevice, us, N);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstDevice, us, N);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 118, CT_FAM_COPY, r, t0, t1);
@@ -3124,9 +3124,9 @@ CUresult ct_tr_cuMemsetD32_v2_ptds(CUdeviceptr_v2 dstDevice, unsigned int ui, si
         return ct_missing(119);
     if (__builtin_expect(ct_guard, 0))
         return real(dstDevice, ui, N);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstDevice, ui, N);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 119, CT_FAM_COPY, r, t0, t1);
@@ -3145,9 +3145,9 @@ CUresult ct_tr_cuMemsetD2D8_v2_ptds(CUdeviceptr_v2 dstDevice, size_t dstPitch, u
         return ct_missing(120);
     if (__builtin_expect(ct_guard, 0))
         return real(dstDevice, dstPitch, uc, Width, Height);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstDevice, dstPitch, uc, Width, Height);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 120, CT_FAM_COPY, r, t0, t1);
@@ -3166,9 +3166,9 @@ CUresult ct_tr_cuMemsetD2D16_v2_ptds(CUdeviceptr_v2 dstDevice, size_t dstPitch, 
         return ct_missing(121);
     if (__builtin_expect(ct_guard, 0))
         return real(dstDevice, dstPitch, us, Width, Height);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstDevice, dstPitch, us, Width, Height);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 121, CT_FAM_COPY, r, t0, t1);
@@ -3187,9 +3187,9 @@ CUresult ct_tr_cuMemsetD2D32_v2_ptds(CUdeviceptr_v2 dstDevice, size_t dstPitch, 
         return ct_missing(122);
     if (__builtin_expect(ct_guard, 0))
         return real(dstDevice, dstPitch, ui, Width, Height);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstDevice, dstPitch, ui, Width, Height);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 122, CT_FAM_COPY, r, t0, t1);
@@ -3208,9 +3208,9 @@ CUresult ct_tr_cuMemsetD8Async_ptsz(CUdeviceptr_v2 dstDevice, unsigned char uc, 
         return ct_missing(123);
     if (__builtin_expect(ct_guard, 0))
         return real(dstDevice, uc, N, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstDevice, uc, N, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 123, CT_FAM_COPY, r, t0, t1);
@@ -3229,9 +3229,9 @@ CUresult ct_tr_cuMemsetD16Async_ptsz(CUdeviceptr_v2 dstDevice, unsigned short us
         return ct_missing(124);
     if (__builtin_expect(ct_guard, 0))
         return real(dstDevice, us, N, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstDevice, us, N, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 124, CT_FAM_COPY, r, t0, t1);
@@ -3250,9 +3250,9 @@ CUresult ct_tr_cuMemsetD32Async_ptsz(CUdeviceptr_v2 dstDevice, unsigned int ui, 
         return ct_missing(125);
     if (__builtin_expect(ct_guard, 0))
         return real(dstDevice, ui, N, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstDevice, ui, N, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 125, CT_FAM_COPY, r, t0, t1);
@@ -3271,9 +3271,9 @@ CUresult ct_tr_cuMemsetD2D8Async_ptsz(CUdeviceptr_v2 dstDevice, size_t dstPitch,
         return ct_missing(126);
     if (__builtin_expect(ct_guard, 0))
         return real(dstDevice, dstPitch, uc, Width, Height, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstDevice, dstPitch, uc, Width, Height, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 126, CT_FAM_COPY, r, t0, t1);
@@ -3292,9 +3292,9 @@ CUresult ct_tr_cuMemsetD2D16Async_ptsz(CUdeviceptr_v2 dstDevice, size_t dstPitch
         return ct_missing(127);
     if (__builtin_expect(ct_guard, 0))
         return real(dstDevice, dstPitch, us, Width, Height, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstDevice, dstPitch, us, Width, Height, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 127, CT_FAM_COPY, r, t0, t1);
@@ -3313,9 +3313,9 @@ CUresult ct_tr_cuMemsetD2D32Async_ptsz(CUdeviceptr_v2 dstDevice, size_t dstPitch
         return ct_missing(128);
     if (__builtin_expect(ct_guard, 0))
         return real(dstDevice, dstPitch, ui, Width, Height, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstDevice, dstPitch, ui, Width, Height, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 128, CT_FAM_COPY, r, t0, t1);
@@ -3334,9 +3334,9 @@ CUresult ct_tr_cuArrayCreate_v2(CUarray *pHandle, const CUDA_ARRAY_DESCRIPTOR_v2
         return ct_missing(129);
     if (__builtin_expect(ct_guard, 0))
         return real(pHandle, pAllocateArray);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pHandle, pAllocateArray);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 129, CT_FAM_NONE, r, t0, t1);
@@ -3354,9 +3354,9 @@ CUresult ct_tr_cuArrayGetDescriptor_v2(CUDA_ARRAY_DESCRIPTOR_v2 *pArrayDescripto
         return ct_missing(130);
     if (__builtin_expect(ct_guard, 0))
         return real(pArrayDescriptor, hArray);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pArrayDescriptor, hArray);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 130, CT_FAM_NONE, r, t0, t1);
@@ -3374,9 +3374,9 @@ CUresult ct_tr_cuArrayGetSparseProperties(CUDA_ARRAY_SPARSE_PROPERTIES_v1 *spars
         return ct_missing(131);
     if (__builtin_expect(ct_guard, 0))
         return real(sparseProperties, array);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(sparseProperties, array);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 131, CT_FAM_NONE, r, t0, t1);
@@ -3394,9 +3394,9 @@ CUresult ct_tr_cuMipmappedArrayGetSparseProperties(CUDA_ARRAY_SPARSE_PROPERTIES_
         return ct_missing(132);
     if (__builtin_expect(ct_guard, 0))
         return real(sparseProperties, mipmap);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(sparseProperties, mipmap);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 132, CT_FAM_NONE, r, t0, t1);
@@ -3414,9 +3414,9 @@ CUresult ct_tr_cuArrayGetMemoryRequirements(CUDA_ARRAY_MEMORY_REQUIREMENTS_v1 *m
         return ct_missing(133);
     if (__builtin_expect(ct_guard, 0))
         return real(memoryRequirements, array, device);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(memoryRequirements, array, device);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 133, CT_FAM_NONE, r, t0, t1);
@@ -3434,9 +3434,9 @@ CUresult ct_tr_cuMipmappedArrayGetMemoryRequirements(CUDA_ARRAY_MEMORY_REQUIREME
         return ct_missing(134);
     if (__builtin_expect(ct_guard, 0))
         return real(memoryRequirements, mipmap, device);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(memoryRequirements, mipmap, device);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 134, CT_FAM_NONE, r, t0, t1);
@@ -3454,9 +3454,9 @@ CUresult ct_tr_cuArrayGetPlane(CUarray *pPlaneArray, CUarray hArray, unsigned in
         return ct_missing(135);
     if (__builtin_expect(ct_guard, 0))
         return real(pPlaneArray, hArray, planeIdx);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pPlaneArray, hArray, planeIdx);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 135, CT_FAM_NONE, r, t0, t1);
@@ -3474,9 +3474,9 @@ CUresult ct_tr_cuArrayDestroy(CUarray hArray)
         return ct_missing(136);
     if (__builtin_expect(ct_guard, 0))
         return real(hArray);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hArray);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 136, CT_FAM_NONE, r, t0, t1);
@@ -3494,9 +3494,9 @@ CUresult ct_tr_cuArray3DCreate_v2(CUarray *pHandle, const CUDA_ARRAY3D_DESCRIPTO
         return ct_missing(137);
     if (__builtin_expect(ct_guard, 0))
         return real(pHandle, pAllocateArray);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pHandle, pAllocateArray);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 137, CT_FAM_NONE, r, t0, t1);
@@ -3514,9 +3514,9 @@ CUresult ct_tr_cuArray3DGetDescriptor_v2(CUDA_ARRAY3D_DESCRIPTOR_v2 *pArrayDescr
         return ct_missing(138);
     if (__builtin_expect(ct_guard, 0))
         return real(pArrayDescriptor, hArray);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pArrayDescriptor, hArray);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 138, CT_FAM_NONE, r, t0, t1);
@@ -3534,9 +3534,9 @@ CUresult ct_tr_cuMipmappedArrayCreate(CUmipmappedArray *pHandle, const CUDA_ARRA
         return ct_missing(139);
     if (__builtin_expect(ct_guard, 0))
         return real(pHandle, pMipmappedArrayDesc, numMipmapLevels);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pHandle, pMipmappedArrayDesc, numMipmapLevels);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 139, CT_FAM_NONE, r, t0, t1);
@@ -3554,9 +3554,9 @@ CUresult ct_tr_cuMipmappedArrayGetLevel(CUarray *pLevelArray, CUmipmappedArray h
         return ct_missing(140);
     if (__builtin_expect(ct_guard, 0))
         return real(pLevelArray, hMipmappedArray, level);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pLevelArray, hMipmappedArray, level);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 140, CT_FAM_NONE, r, t0, t1);
@@ -3574,9 +3574,9 @@ CUresult ct_tr_cuMipmappedArrayDestroy(CUmipmappedArray hMipmappedArray)
         return ct_missing(141);
     if (__builtin_expect(ct_guard, 0))
         return real(hMipmappedArray);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hMipmappedArray);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 141, CT_FAM_NONE, r, t0, t1);
@@ -3594,9 +3594,9 @@ CUresult ct_tr_cuMemAddressReserve(CUdeviceptr_v2 *ptr, size_t size, size_t alig
         return ct_missing(142);
     if (__builtin_expect(ct_guard, 0))
         return real(ptr, size, alignment, addr, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(ptr, size, alignment, addr, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 142, CT_FAM_NONE, r, t0, t1);
@@ -3614,9 +3614,9 @@ CUresult ct_tr_cuMemAddressFree(CUdeviceptr_v2 ptr, size_t size)
         return ct_missing(143);
     if (__builtin_expect(ct_guard, 0))
         return real(ptr, size);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(ptr, size);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 143, CT_FAM_NONE, r, t0, t1);
@@ -3634,9 +3634,9 @@ CUresult ct_tr_cuMemCreate(CUmemGenericAllocationHandle_v1 *handle, size_t size,
         return ct_missing(144);
     if (__builtin_expect(ct_guard, 0))
         return real(handle, size, prop, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(handle, size, prop, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_alloc));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_alloc), 144, CT_FAM_ALLOC, r, t0, t1);
@@ -3655,9 +3655,9 @@ CUresult ct_tr_cuMemRelease(CUmemGenericAllocationHandle_v1 handle)
         return ct_missing(145);
     if (__builtin_expect(ct_guard, 0))
         return real(handle);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(handle);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_free));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_free), 145, CT_FAM_FREE, r, t0, t1);
@@ -3676,9 +3676,9 @@ CUresult ct_tr_cuMemMap(CUdeviceptr_v2 ptr, size_t size, size_t offset, CUmemGen
         return ct_missing(146);
     if (__builtin_expect(ct_guard, 0))
         return real(ptr, size, offset, handle, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(ptr, size, offset, handle, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_alloc));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_alloc), 146, CT_FAM_ALLOC, r, t0, t1);
@@ -3697,9 +3697,9 @@ CUresult ct_tr_cuMemMapArrayAsync_ptsz(CUarrayMapInfo_v1 *mapInfoList, unsigned 
         return ct_missing(147);
     if (__builtin_expect(ct_guard, 0))
         return real(mapInfoList, count, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(mapInfoList, count, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 147, CT_FAM_NONE, r, t0, t1);
@@ -3717,9 +3717,9 @@ CUresult ct_tr_cuMemUnmap(CUdeviceptr_v2 ptr, size_t size)
         return ct_missing(148);
     if (__builtin_expect(ct_guard, 0))
         return real(ptr, size);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(ptr, size);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_free));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_free), 148, CT_FAM_FREE, r, t0, t1);
@@ -3738,9 +3738,9 @@ CUresult ct_tr_cuMemSetAccess(CUdeviceptr_v2 ptr, size_t size, const CUmemAccess
         return ct_missing(149);
     if (__builtin_expect(ct_guard, 0))
         return real(ptr, size, desc, count);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(ptr, size, desc, count);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 149, CT_FAM_NONE, r, t0, t1);
@@ -3758,9 +3758,9 @@ CUresult ct_tr_cuMemGetAccess(unsigned long long *flags, const CUmemLocation_v1 
         return ct_missing(150);
     if (__builtin_expect(ct_guard, 0))
         return real(flags, location, ptr);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(flags, location, ptr);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 150, CT_FAM_NONE, r, t0, t1);
@@ -3778,9 +3778,9 @@ CUresult ct_tr_cuMemExportToShareableHandle(void *shareableHandle, CUmemGenericA
         return ct_missing(151);
     if (__builtin_expect(ct_guard, 0))
         return real(shareableHandle, handle, handleType, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(shareableHandle, handle, handleType, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 151, CT_FAM_NONE, r, t0, t1);
@@ -3798,9 +3798,9 @@ CUresult ct_tr_cuMemImportFromShareableHandle(CUmemGenericAllocationHandle_v1 *h
         return ct_missing(152);
     if (__builtin_expect(ct_guard, 0))
         return real(handle, osHandle, shHandleType);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(handle, osHandle, shHandleType);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 152, CT_FAM_NONE, r, t0, t1);
@@ -3818,9 +3818,9 @@ CUresult ct_tr_cuMemGetAllocationGranularity(size_t *granularity, const CUmemAll
         return ct_missing(153);
     if (__builtin_expect(ct_guard, 0))
         return real(granularity, prop, option);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(granularity, prop, option);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 153, CT_FAM_NONE, r, t0, t1);
@@ -3838,9 +3838,9 @@ CUresult ct_tr_cuMemGetAllocationPropertiesFromHandle(CUmemAllocationProp_v1 *pr
         return ct_missing(154);
     if (__builtin_expect(ct_guard, 0))
         return real(prop, handle);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(prop, handle);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 154, CT_FAM_NONE, r, t0, t1);
@@ -3858,9 +3858,9 @@ CUresult ct_tr_cuMemRetainAllocationHandle(CUmemGenericAllocationHandle_v1 *hand
         return ct_missing(155);
     if (__builtin_expect(ct_guard, 0))
         return real(handle, addr);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(handle, addr);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 155, CT_FAM_NONE, r, t0, t1);
@@ -3878,9 +3878,9 @@ CUresult ct_tr_cuMemFreeAsync_ptsz(CUdeviceptr_v2 dptr, CUstream hStream)
         return ct_missing(156);
     if (__builtin_expect(ct_guard, 0))
         return real(dptr, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dptr, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_free));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_free), 156, CT_FAM_FREE, r, t0, t1);
@@ -3899,9 +3899,9 @@ CUresult ct_tr_cuMemAllocAsync_ptsz(CUdeviceptr_v2 *dptr, size_t bytesize, CUstr
         return ct_missing(157);
     if (__builtin_expect(ct_guard, 0))
         return real(dptr, bytesize, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dptr, bytesize, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_alloc));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_alloc), 157, CT_FAM_ALLOC, r, t0, t1);
@@ -3920,9 +3920,9 @@ CUresult ct_tr_cuMemPoolTrimTo(CUmemoryPool pool, size_t minBytesToKeep)
         return ct_missing(158);
     if (__builtin_expect(ct_guard, 0))
         return real(pool, minBytesToKeep);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pool, minBytesToKeep);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 158, CT_FAM_NONE, r, t0, t1);
@@ -3940,9 +3940,9 @@ CUresult ct_tr_cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr
         return ct_missing(159);
     if (__builtin_expect(ct_guard, 0))
         return real(pool, attr, value);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pool, attr, value);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 159, CT_FAM_NONE, r, t0, t1);
@@ -3960,9 +3960,9 @@ CUresult ct_tr_cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr
         return ct_missing(160);
     if (__builtin_expect(ct_guard, 0))
         return real(pool, attr, value);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pool, attr, value);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 160, CT_FAM_NONE, r, t0, t1);
@@ -3980,9 +3980,9 @@ CUresult ct_tr_cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc_v1 *m
         return ct_missing(161);
     if (__builtin_expect(ct_guard, 0))
         return real(pool, map, count);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pool, map, count);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 161, CT_FAM_NONE, r, t0, t1);
@@ -4000,9 +4000,9 @@ CUresult ct_tr_cuMemPoolGetAccess(CUmemAccess_flags *flags, CUmemoryPool memPool
         return ct_missing(162);
     if (__builtin_expect(ct_guard, 0))
         return real(flags, memPool, location);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(flags, memPool, location);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 162, CT_FAM_NONE, r, t0, t1);
@@ -4020,9 +4020,9 @@ CUresult ct_tr_cuMemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps_v1 *pool
         return ct_missing(163);
     if (__builtin_expect(ct_guard, 0))
         return real(pool, poolProps);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pool, poolProps);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 163, CT_FAM_NONE, r, t0, t1);
@@ -4040,9 +4040,9 @@ CUresult ct_tr_cuMemPoolDestroy(CUmemoryPool pool)
         return ct_missing(164);
     if (__builtin_expect(ct_guard, 0))
         return real(pool);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pool);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 164, CT_FAM_NONE, r, t0, t1);
@@ -4060,9 +4060,9 @@ CUresult ct_tr_cuMemGetDefaultMemPool(CUmemoryPool *pool_out, CUmemLocation *loc
         return ct_missing(165);
     if (__builtin_expect(ct_guard, 0))
         return real(pool_out, location, type);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pool_out, location, type);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 165, CT_FAM_NONE, r, t0, t1);
@@ -4080,9 +4080,9 @@ CUresult ct_tr_cuMemGetMemPool(CUmemoryPool *pool_out, CUmemLocation *location, 
         return ct_missing(166);
     if (__builtin_expect(ct_guard, 0))
         return real(pool_out, location, type);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pool_out, location, type);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 166, CT_FAM_NONE, r, t0, t1);
@@ -4100,9 +4100,9 @@ CUresult ct_tr_cuMemSetMemPool(CUmemLocation *location, CUmemAllocationType type
         return ct_missing(167);
     if (__builtin_expect(ct_guard, 0))
         return real(location, type, pool);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(location, type, pool);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 167, CT_FAM_NONE, r, t0, t1);
@@ -4120,9 +4120,9 @@ CUresult ct_tr_cuMemAllocFromPoolAsync_ptsz(CUdeviceptr_v2 *dptr, size_t bytesiz
         return ct_missing(168);
     if (__builtin_expect(ct_guard, 0))
         return real(dptr, bytesize, pool, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dptr, bytesize, pool, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_alloc));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_alloc), 168, CT_FAM_ALLOC, r, t0, t1);
@@ -4141,9 +4141,9 @@ CUresult ct_tr_cuMemPoolExportToShareableHandle(void *handle_out, CUmemoryPool p
         return ct_missing(169);
     if (__builtin_expect(ct_guard, 0))
         return real(handle_out, pool, handleType, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(handle_out, pool, handleType, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 169, CT_FAM_NONE, r, t0, t1);
@@ -4161,9 +4161,9 @@ CUresult ct_tr_cuMemPoolImportFromShareableHandle(CUmemoryPool *pool_out, void *
         return ct_missing(170);
     if (__builtin_expect(ct_guard, 0))
         return real(pool_out, handle, handleType, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pool_out, handle, handleType, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 170, CT_FAM_NONE, r, t0, t1);
@@ -4181,9 +4181,9 @@ CUresult ct_tr_cuMemPoolExportPointer(CUmemPoolPtrExportData_v1 *shareData_out, 
         return ct_missing(171);
     if (__builtin_expect(ct_guard, 0))
         return real(shareData_out, ptr);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(shareData_out, ptr);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 171, CT_FAM_NONE, r, t0, t1);
@@ -4201,9 +4201,9 @@ CUresult ct_tr_cuMemPoolImportPointer(CUdeviceptr_v2 *ptr_out, CUmemoryPool pool
         return ct_missing(172);
     if (__builtin_expect(ct_guard, 0))
         return real(ptr_out, pool, shareData);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(ptr_out, pool, shareData);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 172, CT_FAM_NONE, r, t0, t1);
@@ -4221,9 +4221,9 @@ CUresult ct_tr_cuPointerGetAttribute(void *data, CUpointer_attribute attribute, 
         return ct_missing(173);
     if (__builtin_expect(ct_guard, 0))
         return real(data, attribute, ptr);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(data, attribute, ptr);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 173, CT_FAM_NONE, r, t0, t1);
@@ -4241,9 +4241,9 @@ CUresult ct_tr_cuMemPrefetchAsync_ptsz(CUdeviceptr_v2 devPtr, size_t count, CUde
         return ct_missing(174);
     if (__builtin_expect(ct_guard, 0))
         return real(devPtr, count, dstDevice, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(devPtr, count, dstDevice, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 174, CT_FAM_NONE, r, t0, t1);
@@ -4261,9 +4261,9 @@ CUresult ct_tr_cuMemAdvise(CUdeviceptr_v2 devPtr, size_t count, CUmem_advise adv
         return ct_missing(175);
     if (__builtin_expect(ct_guard, 0))
         return real(devPtr, count, advice, device);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(devPtr, count, advice, device);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 175, CT_FAM_NONE, r, t0, t1);
@@ -4281,9 +4281,9 @@ CUresult ct_tr_cuMemAdvise_v2(CUdeviceptr_v2 devPtr, size_t count, CUmem_advise 
         return ct_missing(176);
     if (__builtin_expect(ct_guard, 0))
         return real(devPtr, count, advice, location);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(devPtr, count, advice, location);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 176, CT_FAM_NONE, r, t0, t1);
@@ -4301,9 +4301,9 @@ CUresult ct_tr_cuMemPrefetchAsync_v2_ptsz(CUdeviceptr_v2 devPtr, size_t count, C
         return ct_missing(177);
     if (__builtin_expect(ct_guard, 0))
         return real(devPtr, count, location, flags, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(devPtr, count, location, flags, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 177, CT_FAM_NONE, r, t0, t1);
@@ -4321,9 +4321,9 @@ CUresult ct_tr_cuMemPrefetchBatchAsync_ptsz(CUdeviceptr_v2 *dptrs, size_t *sizes
         return ct_missing(178);
     if (__builtin_expect(ct_guard, 0))
         return real(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 178, CT_FAM_NONE, r, t0, t1);
@@ -4341,9 +4341,9 @@ CUresult ct_tr_cuMemDiscardBatchAsync_ptsz(CUdeviceptr_v2 *dptrs, size_t *sizes,
         return ct_missing(179);
     if (__builtin_expect(ct_guard, 0))
         return real(dptrs, sizes, count, flags, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dptrs, sizes, count, flags, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 179, CT_FAM_NONE, r, t0, t1);
@@ -4361,9 +4361,9 @@ CUresult ct_tr_cuMemDiscardAndPrefetchBatchAsync_ptsz(CUdeviceptr_v2 *dptrs, siz
         return ct_missing(180);
     if (__builtin_expect(ct_guard, 0))
         return real(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 180, CT_FAM_NONE, r, t0, t1);
@@ -4381,9 +4381,9 @@ CUresult ct_tr_cuMemRangeGetAttribute(void *data, size_t dataSize, CUmem_range_a
         return ct_missing(181);
     if (__builtin_expect(ct_guard, 0))
         return real(data, dataSize, attribute, devPtr, count);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(data, dataSize, attribute, devPtr, count);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 181, CT_FAM_NONE, r, t0, t1);
@@ -4401,9 +4401,9 @@ CUresult ct_tr_cuMemRangeGetAttributes(void **data, size_t *dataSizes, CUmem_ran
         return ct_missing(182);
     if (__builtin_expect(ct_guard, 0))
         return real(data, dataSizes, attributes, numAttributes, devPtr, count);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(data, dataSizes, attributes, numAttributes, devPtr, count);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 182, CT_FAM_NONE, r, t0, t1);
@@ -4421,9 +4421,9 @@ CUresult ct_tr_cuMulticastCreate(CUmemGenericAllocationHandle *mcHandle, const C
         return ct_missing(183);
     if (__builtin_expect(ct_guard, 0))
         return real(mcHandle, prop);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(mcHandle, prop);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 183, CT_FAM_NONE, r, t0, t1);
@@ -4441,9 +4441,9 @@ CUresult ct_tr_cuMulticastAddDevice(CUmemGenericAllocationHandle mcHandle, CUdev
         return ct_missing(184);
     if (__builtin_expect(ct_guard, 0))
         return real(mcHandle, dev);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(mcHandle, dev);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 184, CT_FAM_NONE, r, t0, t1);
@@ -4461,9 +4461,9 @@ CUresult ct_tr_cuMulticastBindMem(CUmemGenericAllocationHandle mcHandle, size_t 
         return ct_missing(185);
     if (__builtin_expect(ct_guard, 0))
         return real(mcHandle, mcOffset, memHandle, memOffset, size, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(mcHandle, mcOffset, memHandle, memOffset, size, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 185, CT_FAM_NONE, r, t0, t1);
@@ -4481,9 +4481,9 @@ CUresult ct_tr_cuMulticastBindAddr(CUmemGenericAllocationHandle mcHandle, size_t
         return ct_missing(186);
     if (__builtin_expect(ct_guard, 0))
         return real(mcHandle, mcOffset, memptr, size, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(mcHandle, mcOffset, memptr, size, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 186, CT_FAM_NONE, r, t0, t1);
@@ -4501,9 +4501,9 @@ CUresult ct_tr_cuMulticastUnbind(CUmemGenericAllocationHandle mcHandle, CUdevice
         return ct_missing(187);
     if (__builtin_expect(ct_guard, 0))
         return real(mcHandle, dev, mcOffset, size);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(mcHandle, dev, mcOffset, size);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 187, CT_FAM_NONE, r, t0, t1);
@@ -4521,9 +4521,9 @@ CUresult ct_tr_cuMulticastGetGranularity(size_t *granularity, const CUmulticastO
         return ct_missing(188);
     if (__builtin_expect(ct_guard, 0))
         return real(granularity, prop, option);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(granularity, prop, option);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 188, CT_FAM_NONE, r, t0, t1);
@@ -4541,9 +4541,9 @@ CUresult ct_tr_cuPointerSetAttribute(const void *value, CUpointer_attribute attr
         return ct_missing(189);
     if (__builtin_expect(ct_guard, 0))
         return real(value, attribute, ptr);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(value, attribute, ptr);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 189, CT_FAM_NONE, r, t0, t1);
@@ -4561,9 +4561,9 @@ CUresult ct_tr_cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attr
         return ct_missing(190);
     if (__builtin_expect(ct_guard, 0))
         return real(numAttributes, attributes, data, ptr);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(numAttributes, attributes, data, ptr);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 190, CT_FAM_NONE, r, t0, t1);
@@ -4581,9 +4581,9 @@ CUresult ct_tr_cuStreamCreate(CUstream *phStream, unsigned int Flags)
         return ct_missing(191);
     if (__builtin_expect(ct_guard, 0))
         return real(phStream, Flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(phStream, Flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 191, CT_FAM_NONE, r, t0, t1);
@@ -4601,9 +4601,9 @@ CUresult ct_tr_cuStreamCreateWithPriority(CUstream *phStream, unsigned int flags
         return ct_missing(192);
     if (__builtin_expect(ct_guard, 0))
         return real(phStream, flags, priority);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(phStream, flags, priority);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 192, CT_FAM_NONE, r, t0, t1);
@@ -4621,9 +4621,9 @@ CUresult ct_tr_cuStreamGetId(CUstream hStream, unsigned long long *streamId)
         return ct_missing(193);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream, streamId);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream, streamId);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 193, CT_FAM_NONE, r, t0, t1);
@@ -4641,9 +4641,9 @@ CUresult ct_tr_cuStreamGetId_ptsz(CUstream hStream, unsigned long long *streamId
         return ct_missing(194);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream, streamId);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream, streamId);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 194, CT_FAM_NONE, r, t0, t1);
@@ -4661,9 +4661,9 @@ CUresult ct_tr_cuStreamGetPriority_ptsz(CUstream hStream, int *priority)
         return ct_missing(195);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream, priority);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream, priority);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 195, CT_FAM_NONE, r, t0, t1);
@@ -4681,9 +4681,9 @@ CUresult ct_tr_cuStreamGetFlags_ptsz(CUstream hStream, unsigned int *flags)
         return ct_missing(196);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 196, CT_FAM_NONE, r, t0, t1);
@@ -4701,9 +4701,9 @@ CUresult ct_tr_cuStreamGetCtx_ptsz(CUstream hStream, CUcontext *pctx)
         return ct_missing(197);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream, pctx);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream, pctx);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 197, CT_FAM_NONE, r, t0, t1);
@@ -4721,9 +4721,9 @@ CUresult ct_tr_cuStreamWaitEvent_ptsz(CUstream hStream, CUevent hEvent, unsigned
         return ct_missing(198);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream, hEvent, Flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream, hEvent, Flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 198, CT_FAM_NONE, r, t0, t1);
@@ -4741,9 +4741,9 @@ CUresult ct_tr_cuStreamAddCallback_ptsz(CUstream hStream, CUstreamCallback callb
         return ct_missing(199);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream, callback, userData, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream, callback, userData, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 199, CT_FAM_NONE, r, t0, t1);
@@ -4761,9 +4761,9 @@ CUresult ct_tr_cuStreamBeginCapture_v2_ptsz(CUstream hStream, CUstreamCaptureMod
         return ct_missing(200);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream, mode);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream, mode);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 200, CT_FAM_NONE, r, t0, t1);
@@ -4781,9 +4781,9 @@ CUresult ct_tr_cuStreamBeginCaptureToGraph_ptsz(CUstream hStream, CUgraph hGraph
         return ct_missing(201);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream, hGraph, dependencies, dependencyData, numDependencies, mode);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream, hGraph, dependencies, dependencyData, numDependencies, mode);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 201, CT_FAM_NONE, r, t0, t1);
@@ -4801,9 +4801,9 @@ CUresult ct_tr_cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode *mode)
         return ct_missing(202);
     if (__builtin_expect(ct_guard, 0))
         return real(mode);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(mode);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 202, CT_FAM_NONE, r, t0, t1);
@@ -4821,9 +4821,9 @@ CUresult ct_tr_cuStreamEndCapture_ptsz(CUstream hStream, CUgraph *phGraph)
         return ct_missing(203);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream, phGraph);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream, phGraph);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 203, CT_FAM_NONE, r, t0, t1);
@@ -4841,9 +4841,9 @@ CUresult ct_tr_cuStreamIsCapturing_ptsz(CUstream hStream, CUstreamCaptureStatus 
         return ct_missing(204);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream, captureStatus);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream, captureStatus);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 204, CT_FAM_NONE, r, t0, t1);
@@ -4861,9 +4861,9 @@ CUresult ct_tr_cuStreamGetCaptureInfo_ptsz(CUstream hStream, CUstreamCaptureStat
         return ct_missing(205);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream, captureStatus_out, id_out);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream, captureStatus_out, id_out);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 205, CT_FAM_NONE, r, t0, t1);
@@ -4881,9 +4881,9 @@ CUresult ct_tr_cuStreamGetCaptureInfo_v2_ptsz(CUstream hStream, CUstreamCaptureS
         return ct_missing(206);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream, captureStatus_out, id_out, graph_out, dependencies_out, numDependencies_out);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream, captureStatus_out, id_out, graph_out, dependencies_out, numDependencies_out);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 206, CT_FAM_NONE, r, t0, t1);
@@ -4901,9 +4901,9 @@ CUresult ct_tr_cuStreamGetCaptureInfo_v3_ptsz(CUstream hStream, CUstreamCaptureS
         return ct_missing(207);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream, captureStatus_out, id_out, graph_out, dependencies_out, edgeData_out, numDependencies_out);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream, captureStatus_out, id_out, graph_out, dependencies_out, edgeData_out, numDependencies_out);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 207, CT_FAM_NONE, r, t0, t1);
@@ -4921,9 +4921,9 @@ CUresult ct_tr_cuStreamUpdateCaptureDependencies_ptsz(CUstream hStream, CUgraphN
         return ct_missing(208);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream, dependencies, numDependencies, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream, dependencies, numDependencies, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 208, CT_FAM_NONE, r, t0, t1);
@@ -4941,9 +4941,9 @@ CUresult ct_tr_cuStreamUpdateCaptureDependencies_v2_ptsz(CUstream hStream, CUgra
         return ct_missing(209);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream, dependencies, dependencyData, numDependencies, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream, dependencies, dependencyData, numDependencies, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 209, CT_FAM_NONE, r, t0, t1);
@@ -4961,9 +4961,9 @@ CUresult ct_tr_cuStreamAttachMemAsync_ptsz(CUstream hStream, CUdeviceptr_v2 dptr
         return ct_missing(210);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream, dptr, length, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream, dptr, length, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 210, CT_FAM_NONE, r, t0, t1);
@@ -4981,9 +4981,9 @@ CUresult ct_tr_cuStreamQuery_ptsz(CUstream hStream)
         return ct_missing(211);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 211, CT_FAM_NONE, r, t0, t1);
@@ -5001,9 +5001,9 @@ CUresult ct_tr_cuStreamSynchronize_ptsz(CUstream hStream)
         return ct_missing(212);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 212, CT_FAM_NONE, r, t0, t1);
@@ -5021,9 +5021,9 @@ CUresult ct_tr_cuStreamDestroy_v2(CUstream hStream)
         return ct_missing(213);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 213, CT_FAM_NONE, r, t0, t1);
@@ -5041,9 +5041,9 @@ CUresult ct_tr_cuStreamCopyAttributes_ptsz(CUstream dst, CUstream src)
         return ct_missing(214);
     if (__builtin_expect(ct_guard, 0))
         return real(dst, src);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dst, src);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 214, CT_FAM_NONE, r, t0, t1);
@@ -5061,9 +5061,9 @@ CUresult ct_tr_cuStreamGetAttribute_ptsz(CUstream hStream, CUstreamAttrID attr, 
         return ct_missing(215);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream, attr, value_out);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream, attr, value_out);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 215, CT_FAM_NONE, r, t0, t1);
@@ -5081,9 +5081,9 @@ CUresult ct_tr_cuStreamSetAttribute_ptsz(CUstream hStream, CUstreamAttrID attr, 
         return ct_missing(216);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream, attr, value);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream, attr, value);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 216, CT_FAM_NONE, r, t0, t1);
@@ -5101,9 +5101,9 @@ CUresult ct_tr_cuEventCreate(CUevent *phEvent, unsigned int Flags)
         return ct_missing(217);
     if (__builtin_expect(ct_guard, 0))
         return real(phEvent, Flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(phEvent, Flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 217, CT_FAM_NONE, r, t0, t1);
@@ -5121,9 +5121,9 @@ CUresult ct_tr_cuEventRecord_ptsz(CUevent hEvent, CUstream hStream)
         return ct_missing(218);
     if (__builtin_expect(ct_guard, 0))
         return real(hEvent, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hEvent, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 218, CT_FAM_NONE, r, t0, t1);
@@ -5141,9 +5141,9 @@ CUresult ct_tr_cuEventRecordWithFlags_ptsz(CUevent hEvent, CUstream hStream, uns
         return ct_missing(219);
     if (__builtin_expect(ct_guard, 0))
         return real(hEvent, hStream, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hEvent, hStream, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 219, CT_FAM_NONE, r, t0, t1);
@@ -5161,9 +5161,9 @@ CUresult ct_tr_cuEventQuery(CUevent hEvent)
         return ct_missing(220);
     if (__builtin_expect(ct_guard, 0))
         return real(hEvent);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hEvent);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 220, CT_FAM_NONE, r, t0, t1);
@@ -5181,9 +5181,9 @@ CUresult ct_tr_cuEventSynchronize(CUevent hEvent)
         return ct_missing(221);
     if (__builtin_expect(ct_guard, 0))
         return real(hEvent);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hEvent);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 221, CT_FAM_NONE, r, t0, t1);
@@ -5201,9 +5201,9 @@ CUresult ct_tr_cuEventDestroy_v2(CUevent hEvent)
         return ct_missing(222);
     if (__builtin_expect(ct_guard, 0))
         return real(hEvent);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hEvent);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 222, CT_FAM_NONE, r, t0, t1);
@@ -5221,9 +5221,9 @@ CUresult ct_tr_cuEventElapsedTime(float *pMilliseconds, CUevent hStart, CUevent 
         return ct_missing(223);
     if (__builtin_expect(ct_guard, 0))
         return real(pMilliseconds, hStart, hEnd);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pMilliseconds, hStart, hEnd);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 223, CT_FAM_NONE, r, t0, t1);
@@ -5241,9 +5241,9 @@ CUresult ct_tr_cuEventElapsedTime_v2(float *pMilliseconds, CUevent hStart, CUeve
         return ct_missing(224);
     if (__builtin_expect(ct_guard, 0))
         return real(pMilliseconds, hStart, hEnd);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pMilliseconds, hStart, hEnd);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 224, CT_FAM_NONE, r, t0, t1);
@@ -5261,9 +5261,9 @@ CUresult ct_tr_cuImportExternalMemory(CUexternalMemory *extMem_out, const CUDA_E
         return ct_missing(225);
     if (__builtin_expect(ct_guard, 0))
         return real(extMem_out, memHandleDesc);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(extMem_out, memHandleDesc);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 225, CT_FAM_NONE, r, t0, t1);
@@ -5281,9 +5281,9 @@ CUresult ct_tr_cuExternalMemoryGetMappedBuffer(CUdeviceptr_v2 *devPtr, CUexterna
         return ct_missing(226);
     if (__builtin_expect(ct_guard, 0))
         return real(devPtr, extMem, bufferDesc);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(devPtr, extMem, bufferDesc);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 226, CT_FAM_NONE, r, t0, t1);
@@ -5301,9 +5301,9 @@ CUresult ct_tr_cuExternalMemoryGetMappedMipmappedArray(CUmipmappedArray *mipmap,
         return ct_missing(227);
     if (__builtin_expect(ct_guard, 0))
         return real(mipmap, extMem, mipmapDesc);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(mipmap, extMem, mipmapDesc);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 227, CT_FAM_NONE, r, t0, t1);
@@ -5321,9 +5321,9 @@ CUresult ct_tr_cuDestroyExternalMemory(CUexternalMemory extMem)
         return ct_missing(228);
     if (__builtin_expect(ct_guard, 0))
         return real(extMem);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(extMem);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 228, CT_FAM_NONE, r, t0, t1);
@@ -5341,9 +5341,9 @@ CUresult ct_tr_cuImportExternalSemaphore(CUexternalSemaphore *extSem_out, const 
         return ct_missing(229);
     if (__builtin_expect(ct_guard, 0))
         return real(extSem_out, semHandleDesc);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(extSem_out, semHandleDesc);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 229, CT_FAM_NONE, r, t0, t1);
@@ -5361,9 +5361,9 @@ CUresult ct_tr_cuSignalExternalSemaphoresAsync_ptsz(const CUexternalSemaphore *e
         return ct_missing(230);
     if (__builtin_expect(ct_guard, 0))
         return real(extSemArray, paramsArray, numExtSems, stream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(extSemArray, paramsArray, numExtSems, stream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 230, CT_FAM_NONE, r, t0, t1);
@@ -5381,9 +5381,9 @@ CUresult ct_tr_cuWaitExternalSemaphoresAsync_ptsz(const CUexternalSemaphore *ext
         return ct_missing(231);
     if (__builtin_expect(ct_guard, 0))
         return real(extSemArray, paramsArray, numExtSems, stream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(extSemArray, paramsArray, numExtSems, stream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 231, CT_FAM_NONE, r, t0, t1);
@@ -5401,9 +5401,9 @@ CUresult ct_tr_cuDestroyExternalSemaphore(CUexternalSemaphore extSem)
         return ct_missing(232);
     if (__builtin_expect(ct_guard, 0))
         return real(extSem);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(extSem);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 232, CT_FAM_NONE, r, t0, t1);
@@ -5421,9 +5421,9 @@ CUresult ct_tr_cuStreamWaitValue32_ptsz(CUstream stream, CUdeviceptr_v2 addr, cu
         return ct_missing(233);
     if (__builtin_expect(ct_guard, 0))
         return real(stream, addr, value, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(stream, addr, value, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 233, CT_FAM_NONE, r, t0, t1);
@@ -5441,9 +5441,9 @@ CUresult ct_tr_cuStreamWaitValue64_ptsz(CUstream stream, CUdeviceptr_v2 addr, cu
         return ct_missing(234);
     if (__builtin_expect(ct_guard, 0))
         return real(stream, addr, value, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(stream, addr, value, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 234, CT_FAM_NONE, r, t0, t1);
@@ -5461,9 +5461,9 @@ CUresult ct_tr_cuStreamWriteValue32_ptsz(CUstream stream, CUdeviceptr_v2 addr, c
         return ct_missing(235);
     if (__builtin_expect(ct_guard, 0))
         return real(stream, addr, value, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(stream, addr, value, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 235, CT_FAM_NONE, r, t0, t1);
@@ -5481,9 +5481,9 @@ CUresult ct_tr_cuStreamWriteValue64_ptsz(CUstream stream, CUdeviceptr_v2 addr, c
         return ct_missing(236);
     if (__builtin_expect(ct_guard, 0))
         return real(stream, addr, value, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(stream, addr, value, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 236, CT_FAM_NONE, r, t0, t1);
@@ -5501,9 +5501,9 @@ CUresult ct_tr_cuStreamBatchMemOp_ptsz(CUstream stream, unsigned int count, CUst
         return ct_missing(237);
     if (__builtin_expect(ct_guard, 0))
         return real(stream, count, paramArray, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(stream, count, paramArray, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 237, CT_FAM_NONE, r, t0, t1);
@@ -5521,9 +5521,9 @@ CUresult ct_tr_cuStreamWaitValue32_v2_ptsz(CUstream stream, CUdeviceptr_v2 addr,
         return ct_missing(238);
     if (__builtin_expect(ct_guard, 0))
         return real(stream, addr, value, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(stream, addr, value, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 238, CT_FAM_NONE, r, t0, t1);
@@ -5541,9 +5541,9 @@ CUresult ct_tr_cuStreamWaitValue64_v2_ptsz(CUstream stream, CUdeviceptr_v2 addr,
         return ct_missing(239);
     if (__builtin_expect(ct_guard, 0))
         return real(stream, addr, value, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(stream, addr, value, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 239, CT_FAM_NONE, r, t0, t1);
@@ -5561,9 +5561,9 @@ CUresult ct_tr_cuStreamWriteValue32_v2_ptsz(CUstream stream, CUdeviceptr_v2 addr
         return ct_missing(240);
     if (__builtin_expect(ct_guard, 0))
         return real(stream, addr, value, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(stream, addr, value, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 240, CT_FAM_NONE, r, t0, t1);
@@ -5581,9 +5581,9 @@ CUresult ct_tr_cuStreamWriteValue64_v2_ptsz(CUstream stream, CUdeviceptr_v2 addr
         return ct_missing(241);
     if (__builtin_expect(ct_guard, 0))
         return real(stream, addr, value, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(stream, addr, value, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 241, CT_FAM_NONE, r, t0, t1);
@@ -5601,9 +5601,9 @@ CUresult ct_tr_cuStreamBatchMemOp_v2_ptsz(CUstream stream, unsigned int count, C
         return ct_missing(242);
     if (__builtin_expect(ct_guard, 0))
         return real(stream, count, paramArray, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(stream, count, paramArray, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 242, CT_FAM_NONE, r, t0, t1);
@@ -5621,9 +5621,9 @@ CUresult ct_tr_cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfuncti
         return ct_missing(243);
     if (__builtin_expect(ct_guard, 0))
         return real(pi, attrib, hfunc);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pi, attrib, hfunc);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 243, CT_FAM_NONE, r, t0, t1);
@@ -5641,9 +5641,9 @@ CUresult ct_tr_cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib,
         return ct_missing(244);
     if (__builtin_expect(ct_guard, 0))
         return real(hfunc, attrib, value);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hfunc, attrib, value);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 244, CT_FAM_NONE, r, t0, t1);
@@ -5661,9 +5661,9 @@ CUresult ct_tr_cuFuncSetCacheConfig(CUfunction hfunc, CUfunc_cache config)
         return ct_missing(245);
     if (__builtin_expect(ct_guard, 0))
         return real(hfunc, config);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hfunc, config);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 245, CT_FAM_NONE, r, t0, t1);
@@ -5681,9 +5681,9 @@ CUresult ct_tr_cuFuncSetSharedMemConfig(CUfunction hfunc, CUsharedconfig config)
         return ct_missing(246);
     if (__builtin_expect(ct_guard, 0))
         return real(hfunc, config);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hfunc, config);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 246, CT_FAM_NONE, r, t0, t1);
@@ -5701,9 +5701,9 @@ CUresult ct_tr_cuFuncGetName(const char **name, CUfunction hfunc)
         return ct_missing(247);
     if (__builtin_expect(ct_guard, 0))
         return real(name, hfunc);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(name, hfunc);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 247, CT_FAM_NONE, r, t0, t1);
@@ -5721,9 +5721,9 @@ CUresult ct_tr_cuFuncGetParamInfo(CUfunction func, size_t paramIndex, size_t *pa
         return ct_missing(248);
     if (__builtin_expect(ct_guard, 0))
         return real(func, paramIndex, paramOffset, paramSize);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(func, paramIndex, paramOffset, paramSize);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 248, CT_FAM_NONE, r, t0, t1);
@@ -5741,9 +5741,9 @@ CUresult ct_tr_cuFuncIsLoaded(CUfunctionLoadingState *state, CUfunction hfunc)
         return ct_missing(249);
     if (__builtin_expect(ct_guard, 0))
         return real(state, hfunc);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(state, hfunc);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 249, CT_FAM_NONE, r, t0, t1);
@@ -5761,9 +5761,9 @@ CUresult ct_tr_cuFuncLoad(CUfunction hfunc)
         return ct_missing(250);
     if (__builtin_expect(ct_guard, 0))
         return real(hfunc);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hfunc);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 250, CT_FAM_NONE, r, t0, t1);
@@ -5781,9 +5781,9 @@ CUresult ct_tr_cuLaunchKernel_ptsz(CUfunction f, unsigned int gridDimX, unsigned
         return ct_missing(251);
     if (__builtin_expect(ct_guard, 0))
         return real(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams, extra);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams, extra);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_launch));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_launch), 251, CT_FAM_LAUNCH, r, t0, t1);
@@ -5802,9 +5802,9 @@ CUresult ct_tr_cuLaunchKernelEx_ptsz(const CUlaunchConfig *config, CUfunction f,
         return ct_missing(252);
     if (__builtin_expect(ct_guard, 0))
         return real(config, f, kernelParams, extra);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(config, f, kernelParams, extra);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_launch));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_launch), 252, CT_FAM_LAUNCH, r, t0, t1);
@@ -5823,9 +5823,9 @@ CUresult ct_tr_cuLaunchCooperativeKernel_ptsz(CUfunction f, unsigned int gridDim
         return ct_missing(253);
     if (__builtin_expect(ct_guard, 0))
         return real(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_launch));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_launch), 253, CT_FAM_LAUNCH, r, t0, t1);
@@ -5844,9 +5844,9 @@ CUresult ct_tr_cuLaunchCooperativeKernelMultiDevice(CUDA_LAUNCH_PARAMS_v1 *launc
         return ct_missing(254);
     if (__builtin_expect(ct_guard, 0))
         return real(launchParamsList, numDevices, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(launchParamsList, numDevices, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 254, CT_FAM_NONE, r, t0, t1);
@@ -5864,9 +5864,9 @@ CUresult ct_tr_cuLaunchHostFunc_ptsz(CUstream hStream, CUhostFn fn, void *userDa
         return ct_missing(255);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream, fn, userData);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream, fn, userData);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_launch));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_launch), 255, CT_FAM_LAUNCH, r, t0, t1);
@@ -5885,9 +5885,9 @@ CUresult ct_tr_cuFuncSetBlockShape(CUfunction hfunc, int x, int y, int z)
         return ct_missing(256);
     if (__builtin_expect(ct_guard, 0))
         return real(hfunc, x, y, z);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hfunc, x, y, z);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 256, CT_FAM_NONE, r, t0, t1);
@@ -5905,9 +5905,9 @@ CUresult ct_tr_cuFuncSetSharedSize(CUfunction hfunc, unsigned int bytes)
         return ct_missing(257);
     if (__builtin_expect(ct_guard, 0))
         return real(hfunc, bytes);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hfunc, bytes);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 257, CT_FAM_NONE, r, t0, t1);
@@ -5925,9 +5925,9 @@ CUresult ct_tr_cuParamSetSize(CUfunction hfunc, unsigned int numbytes)
         return ct_missing(258);
     if (__builtin_expect(ct_guard, 0))
         return real(hfunc, numbytes);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hfunc, numbytes);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 258, CT_FAM_NONE, r, t0, t1);
@@ -5945,9 +5945,9 @@ CUresult ct_tr_cuParamSeti(CUfunction hfunc, int offset, unsigned int value)
         return ct_missing(259);
     if (__builtin_expect(ct_guard, 0))
         return real(hfunc, offset, value);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hfunc, offset, value);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 259, CT_FAM_NONE, r, t0, t1);
@@ -5965,9 +5965,9 @@ CUresult ct_tr_cuParamSetf(CUfunction hfunc, int offset, float value)
         return ct_missing(260);
     if (__builtin_expect(ct_guard, 0))
         return real(hfunc, offset, value);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hfunc, offset, value);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 260, CT_FAM_NONE, r, t0, t1);
@@ -5985,9 +5985,9 @@ CUresult ct_tr_cuParamSetv(CUfunction hfunc, int offset, void *ptr, unsigned int
         return ct_missing(261);
     if (__builtin_expect(ct_guard, 0))
         return real(hfunc, offset, ptr, numbytes);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hfunc, offset, ptr, numbytes);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 261, CT_FAM_NONE, r, t0, t1);
@@ -6005,9 +6005,9 @@ CUresult ct_tr_cuLaunch(CUfunction f)
         return ct_missing(262);
     if (__builtin_expect(ct_guard, 0))
         return real(f);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(f);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_launch));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_launch), 262, CT_FAM_LAUNCH, r, t0, t1);
@@ -6026,9 +6026,9 @@ CUresult ct_tr_cuLaunchGrid(CUfunction f, int grid_width, int grid_height)
         return ct_missing(263);
     if (__builtin_expect(ct_guard, 0))
         return real(f, grid_width, grid_height);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(f, grid_width, grid_height);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_launch));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_launch), 263, CT_FAM_LAUNCH, r, t0, t1);
@@ -6047,9 +6047,9 @@ CUresult ct_tr_cuLaunchGridAsync(CUfunction f, int grid_width, int grid_height, 
         return ct_missing(264);
     if (__builtin_expect(ct_guard, 0))
         return real(f, grid_width, grid_height, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(f, grid_width, grid_height, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_launch));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_launch), 264, CT_FAM_LAUNCH, r, t0, t1);
@@ -6068,9 +6068,9 @@ CUresult ct_tr_cuParamSetTexRef(CUfunction hfunc, int texunit, CUtexref hTexRef)
         return ct_missing(265);
     if (__builtin_expect(ct_guard, 0))
         return real(hfunc, texunit, hTexRef);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hfunc, texunit, hTexRef);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 265, CT_FAM_NONE, r, t0, t1);
@@ -6088,9 +6088,9 @@ CUresult ct_tr_cuGraphCreate(CUgraph *phGraph, unsigned int flags)
         return ct_missing(266);
     if (__builtin_expect(ct_guard, 0))
         return real(phGraph, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(phGraph, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 266, CT_FAM_NONE, r, t0, t1);
@@ -6108,9 +6108,9 @@ CUresult ct_tr_cuGraphAddKernelNode(CUgraphNode *phGraphNode, CUgraph hGraph, co
         return ct_missing(267);
     if (__builtin_expect(ct_guard, 0))
         return real(phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 267, CT_FAM_NONE, r, t0, t1);
@@ -6128,9 +6128,9 @@ CUresult ct_tr_cuGraphKernelNodeGetParams(CUgraphNode hNode, CUDA_KERNEL_NODE_PA
         return ct_missing(268);
     if (__builtin_expect(ct_guard, 0))
         return real(hNode, nodeParams);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hNode, nodeParams);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 268, CT_FAM_NONE, r, t0, t1);
@@ -6148,9 +6148,9 @@ CUresult ct_tr_cuGraphKernelNodeSetParams(CUgraphNode hNode, const CUDA_KERNEL_N
         return ct_missing(269);
     if (__builtin_expect(ct_guard, 0))
         return real(hNode, nodeParams);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hNode, nodeParams);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 269, CT_FAM_NONE, r, t0, t1);
@@ -6168,9 +6168,9 @@ CUresult ct_tr_cuGraphAddKernelNode_v2(CUgraphNode *phGraphNode, CUgraph hGraph,
         return ct_missing(270);
     if (__builtin_expect(ct_guard, 0))
         return real(phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 270, CT_FAM_NONE, r, t0, t1);
@@ -6188,9 +6188,9 @@ CUresult ct_tr_cuGraphKernelNodeGetParams_v2(CUgraphNode hNode, CUDA_KERNEL_NODE
         return ct_missing(271);
     if (__builtin_expect(ct_guard, 0))
         return real(hNode, nodeParams);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hNode, nodeParams);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 271, CT_FAM_NONE, r, t0, t1);
@@ -6208,9 +6208,9 @@ CUresult ct_tr_cuGraphKernelNodeSetParams_v2(CUgraphNode hNode, const CUDA_KERNE
         return ct_missing(272);
     if (__builtin_expect(ct_guard, 0))
         return real(hNode, nodeParams);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hNode, nodeParams);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 272, CT_FAM_NONE, r, t0, t1);
@@ -6228,9 +6228,9 @@ CUresult ct_tr_cuGraphAddMemcpyNode(CUgraphNode *phGraphNode, CUgraph hGraph, co
         return ct_missing(273);
     if (__builtin_expect(ct_guard, 0))
         return real(phGraphNode, hGraph, dependencies, numDependencies, copyParams, ctx);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(phGraphNode, hGraph, dependencies, numDependencies, copyParams, ctx);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 273, CT_FAM_NONE, r, t0, t1);
@@ -6248,9 +6248,9 @@ CUresult ct_tr_cuGraphMemcpyNodeGetParams(CUgraphNode hNode, CUDA_MEMCPY3D_v2 *n
         return ct_missing(274);
     if (__builtin_expect(ct_guard, 0))
         return real(hNode, nodeParams);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hNode, nodeParams);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 274, CT_FAM_NONE, r, t0, t1);
@@ -6268,9 +6268,9 @@ CUresult ct_tr_cuGraphMemcpyNodeSetParams(CUgraphNode hNode, const CUDA_MEMCPY3D
         return ct_missing(275);
     if (__builtin_expect(ct_guard, 0))
         return real(hNode, nodeParams);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hNode, nodeParams);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 275, CT_FAM_NONE, r, t0, t1);
@@ -6288,9 +6288,9 @@ CUresult ct_tr_cuGraphAddMemsetNode(CUgraphNode *phGraphNode, CUgraph hGraph, co
         return ct_missing(276);
     if (__builtin_expect(ct_guard, 0))
         return real(phGraphNode, hGraph, dependencies, numDependencies, memsetParams, ctx);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(phGraphNode, hGraph, dependencies, numDependencies, memsetParams, ctx);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 276, CT_FAM_NONE, r, t0, t1);
@@ -6308,9 +6308,9 @@ CUresult ct_tr_cuGraphMemsetNodeGetParams(CUgraphNode hNode, CUDA_MEMSET_NODE_PA
         return ct_missing(277);
     if (__builtin_expect(ct_guard, 0))
         return real(hNode, nodeParams);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hNode, nodeParams);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 277, CT_FAM_NONE, r, t0, t1);
@@ -6328,9 +6328,9 @@ CUresult ct_tr_cuGraphMemsetNodeSetParams(CUgraphNode hNode, const CUDA_MEMSET_N
         return ct_missing(278);
     if (__builtin_expect(ct_guard, 0))
         return real(hNode, nodeParams);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hNode, nodeParams);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 278, CT_FAM_NONE, r, t0, t1);
@@ -6348,9 +6348,9 @@ CUresult ct_tr_cuGraphAddHostNode(CUgraphNode *phGraphNode, CUgraph hGraph, cons
         return ct_missing(279);
     if (__builtin_expect(ct_guard, 0))
         return real(phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 279, CT_FAM_NONE, r, t0, t1);
@@ -6368,9 +6368,9 @@ CUresult ct_tr_cuGraphHostNodeGetParams(CUgraphNode hNode, CUDA_HOST_NODE_PARAMS
         return ct_missing(280);
     if (__builtin_expect(ct_guard, 0))
         return real(hNode, nodeParams);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hNode, nodeParams);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 280, CT_FAM_NONE, r, t0, t1);
@@ -6388,9 +6388,9 @@ CUresult ct_tr_cuGraphHostNodeSetParams(CUgraphNode hNode, const CUDA_HOST_NODE_
         return ct_missing(281);
     if (__builtin_expect(ct_guard, 0))
         return real(hNode, nodeParams);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hNode, nodeParams);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 281, CT_FAM_NONE, r, t0, t1);
@@ -6408,9 +6408,9 @@ CUresult ct_tr_cuGraphAddChildGraphNode(CUgraphNode *phGraphNode, CUgraph hGraph
         return ct_missing(282);
     if (__builtin_expect(ct_guard, 0))
         return real(phGraphNode, hGraph, dependencies, numDependencies, childGraph);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(phGraphNode, hGraph, dependencies, numDependencies, childGraph);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 282, CT_FAM_NONE, r, t0, t1);
@@ -6428,9 +6428,9 @@ CUresult ct_tr_cuGraphChildGraphNodeGetGraph(CUgraphNode hNode, CUgraph *phGraph
         return ct_missing(283);
     if (__builtin_expect(ct_guard, 0))
         return real(hNode, phGraph);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hNode, phGraph);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 283, CT_FAM_NONE, r, t0, t1);
@@ -6448,9 +6448,9 @@ CUresult ct_tr_cuGraphAddEmptyNode(CUgraphNode *phGraphNode, CUgraph hGraph, con
         return ct_missing(284);
     if (__builtin_expect(ct_guard, 0))
         return real(phGraphNode, hGraph, dependencies, numDependencies);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(phGraphNode, hGraph, dependencies, numDependencies);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 284, CT_FAM_NONE, r, t0, t1);
@@ -6468,9 +6468,9 @@ CUresult ct_tr_cuGraphAddEventRecordNode(CUgraphNode *phGraphNode, CUgraph hGrap
         return ct_missing(285);
     if (__builtin_expect(ct_guard, 0))
         return real(phGraphNode, hGraph, dependencies, numDependencies, event);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(phGraphNode, hGraph, dependencies, numDependencies, event);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 285, CT_FAM_NONE, r, t0, t1);
@@ -6488,9 +6488,9 @@ CUresult ct_tr_cuGraphEventRecordNodeGetEvent(CUgraphNode hNode, CUevent *event_
         return ct_missing(286);
     if (__builtin_expect(ct_guard, 0))
         return real(hNode, event_out);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hNode, event_out);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 286, CT_FAM_NONE, r, t0, t1);
@@ -6508,9 +6508,9 @@ CUresult ct_tr_cuGraphEventRecordNodeSetEvent(CUgraphNode hNode, CUevent event)
         return ct_missing(287);
     if (__builtin_expect(ct_guard, 0))
         return real(hNode, event);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hNode, event);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 287, CT_FAM_NONE, r, t0, t1);
@@ -6528,9 +6528,9 @@ CUresult ct_tr_cuGraphAddEventWaitNode(CUgraphNode *phGraphNode, CUgraph hGraph,
         return ct_missing(288);
     if (__builtin_expect(ct_guard, 0))
         return real(phGraphNode, hGraph, dependencies, numDependencies, event);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(phGraphNode, hGraph, dependencies, numDependencies, event);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 288, CT_FAM_NONE, r, t0, t1);
@@ -6548,9 +6548,9 @@ CUresult ct_tr_cuGraphEventWaitNodeGetEvent(CUgraphNode hNode, CUevent *event_ou
         return ct_missing(289);
     if (__builtin_expect(ct_guard, 0))
         return real(hNode, event_out);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hNode, event_out);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 289, CT_FAM_NONE, r, t0, t1);
@@ -6568,9 +6568,9 @@ CUresult ct_tr_cuGraphEventWaitNodeSetEvent(CUgraphNode hNode, CUevent event)
         return ct_missing(290);
     if (__builtin_expect(ct_guard, 0))
         return real(hNode, event);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hNode, event);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 290, CT_FAM_NONE, r, t0, t1);
@@ -6588,9 +6588,9 @@ CUresult ct_tr_cuGraphAddExternalSemaphoresSignalNode(CUgraphNode *phGraphNode, 
         return ct_missing(291);
     if (__builtin_expect(ct_guard, 0))
         return real(phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 291, CT_FAM_NONE, r, t0, t1);
@@ -6608,9 +6608,9 @@ CUresult ct_tr_cuGraphExternalSemaphoresSignalNodeGetParams(CUgraphNode hNode, C
         return ct_missing(292);
     if (__builtin_expect(ct_guard, 0))
         return real(hNode, params_out);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hNode, params_out);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 292, CT_FAM_NONE, r, t0, t1);
@@ -6628,9 +6628,9 @@ CUresult ct_tr_cuGraphExternalSemaphoresSignalNodeSetParams(CUgraphNode hNode, c
         return ct_missing(293);
     if (__builtin_expect(ct_guard, 0))
         return real(hNode, nodeParams);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hNode, nodeParams);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 293, CT_FAM_NONE, r, t0, t1);
@@ -6648,9 +6648,9 @@ CUresult ct_tr_cuGraphAddExternalSemaphoresWaitNode(CUgraphNode *phGraphNode, CU
         return ct_missing(294);
     if (__builtin_expect(ct_guard, 0))
         return real(phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 294, CT_FAM_NONE, r, t0, t1);
@@ -6668,9 +6668,9 @@ CUresult ct_tr_cuGraphExternalSemaphoresWaitNodeGetParams(CUgraphNode hNode, CUD
         return ct_missing(295);
     if (__builtin_expect(ct_guard, 0))
         return real(hNode, params_out);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hNode, params_out);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 295, CT_FAM_NONE, r, t0, t1);
@@ -6688,9 +6688,9 @@ CUresult ct_tr_cuGraphExternalSemaphoresWaitNodeSetParams(CUgraphNode hNode, con
         return ct_missing(296);
     if (__builtin_expect(ct_guard, 0))
         return real(hNode, nodeParams);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hNode, nodeParams);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 296, CT_FAM_NONE, r, t0, t1);
@@ -6708,9 +6708,9 @@ CUresult ct_tr_cuGraphAddBatchMemOpNode(CUgraphNode *phGraphNode, CUgraph hGraph
         return ct_missing(297);
     if (__builtin_expect(ct_guard, 0))
         return real(phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 297, CT_FAM_NONE, r, t0, t1);
@@ -6728,9 +6728,9 @@ CUresult ct_tr_cuGraphBatchMemOpNodeGetParams(CUgraphNode hNode, CUDA_BATCH_MEM_
         return ct_missing(298);
     if (__builtin_expect(ct_guard, 0))
         return real(hNode, nodeParams_out);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hNode, nodeParams_out);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 298, CT_FAM_NONE, r, t0, t1);
@@ -6748,9 +6748,9 @@ CUresult ct_tr_cuGraphBatchMemOpNodeSetParams(CUgraphNode hNode, const CUDA_BATC
         return ct_missing(299);
     if (__builtin_expect(ct_guard, 0))
         return real(hNode, nodeParams);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hNode, nodeParams);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 299, CT_FAM_NONE, r, t0, t1);
@@ -6768,9 +6768,9 @@ CUresult ct_tr_cuGraphExecBatchMemOpNodeSetParams(CUgraphExec graphExec, CUgraph
         return ct_missing(300);
     if (__builtin_expect(ct_guard, 0))
         return real(graphExec, node, nodeParams);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(graphExec, node, nodeParams);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 300, CT_FAM_NONE, r, t0, t1);
@@ -6788,9 +6788,9 @@ CUresult ct_tr_cuGraphClone(CUgraph *phGraphClone, CUgraph originalGraph)
         return ct_missing(301);
     if (__builtin_expect(ct_guard, 0))
         return real(phGraphClone, originalGraph);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(phGraphClone, originalGraph);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 301, CT_FAM_NONE, r, t0, t1);
@@ -6808,9 +6808,9 @@ CUresult ct_tr_cuGraphNodeFindInClone(CUgraphNode *phNode, CUgraphNode hOriginal
         return ct_missing(302);
     if (__builtin_expect(ct_guard, 0))
         return real(phNode, hOriginalNode, hClonedGraph);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(phNode, hOriginalNode, hClonedGraph);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 302, CT_FAM_NONE, r, t0, t1);
@@ -6828,9 +6828,9 @@ CUresult ct_tr_cuGraphNodeGetType(CUgraphNode hNode, CUgraphNodeType *type)
         return ct_missing(303);
     if (__builtin_expect(ct_guard, 0))
         return real(hNode, type);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hNode, type);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 303, CT_FAM_NONE, r, t0, t1);
@@ -6848,9 +6848,9 @@ CUresult ct_tr_cuGraphGetNodes(CUgraph hGraph, CUgraphNode *nodes, size_t *numNo
         return ct_missing(304);
     if (__builtin_expect(ct_guard, 0))
         return real(hGraph, nodes, numNodes);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hGraph, nodes, numNodes);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 304, CT_FAM_NONE, r, t0, t1);
@@ -6868,9 +6868,9 @@ CUresult ct_tr_cuGraphGetRootNodes(CUgraph hGraph, CUgraphNode *rootNodes, size_
         return ct_missing(305);
     if (__builtin_expect(ct_guard, 0))
         return real(hGraph, rootNodes, numRootNodes);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hGraph, rootNodes, numRootNodes);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 305, CT_FAM_NONE, r, t0, t1);
@@ -6888,9 +6888,9 @@ CUresult ct_tr_cuGraphGetEdges(CUgraph hGraph, CUgraphNode *from, CUgraphNode *t
         return ct_missing(306);
     if (__builtin_expect(ct_guard, 0))
         return real(hGraph, from, to, numEdges);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hGraph, from, to, numEdges);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 306, CT_FAM_NONE, r, t0, t1);
@@ -6908,9 +6908,9 @@ CUresult ct_tr_cuGraphGetEdges_v2(CUgraph hGraph, CUgraphNode *from, CUgraphNode
         return ct_missing(307);
     if (__builtin_expect(ct_guard, 0))
         return real(hGraph, from, to, edgeData, numEdges);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hGraph, from, to, edgeData, numEdges);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 307, CT_FAM_NONE, r, t0, t1);
@@ -6928,9 +6928,9 @@ CUresult ct_tr_cuGraphNodeGetDependencies(CUgraphNode hNode, CUgraphNode *depend
         return ct_missing(308);
     if (__builtin_expect(ct_guard, 0))
         return real(hNode, dependencies, numDependencies);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hNode, dependencies, numDependencies);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 308, CT_FAM_NONE, r, t0, t1);
@@ -6948,9 +6948,9 @@ CUresult ct_tr_cuGraphNodeGetDependencies_v2(CUgraphNode hNode, CUgraphNode *dep
         return ct_missing(309);
     if (__builtin_expect(ct_guard, 0))
         return real(hNode, dependencies, edgeData, numDependencies);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hNode, dependencies, edgeData, numDependencies);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 309, CT_FAM_NONE, r, t0, t1);
@@ -6968,9 +6968,9 @@ CUresult ct_tr_cuGraphNodeGetDependentNodes(CUgraphNode hNode, CUgraphNode *depe
         return ct_missing(310);
     if (__builtin_expect(ct_guard, 0))
         return real(hNode, dependentNodes, numDependentNodes);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hNode, dependentNodes, numDependentNodes);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 310, CT_FAM_NONE, r, t0, t1);
@@ -6988,9 +6988,9 @@ CUresult ct_tr_cuGraphNodeGetDependentNodes_v2(CUgraphNode hNode, CUgraphNode *d
         return ct_missing(311);
     if (__builtin_expect(ct_guard, 0))
         return real(hNode, dependentNodes, edgeData, numDependentNodes);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hNode, dependentNodes, edgeData, numDependentNodes);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 311, CT_FAM_NONE, r, t0, t1);
@@ -7008,9 +7008,9 @@ CUresult ct_tr_cuGraphAddDependencies(CUgraph hGraph, const CUgraphNode *from, c
         return ct_missing(312);
     if (__builtin_expect(ct_guard, 0))
         return real(hGraph, from, to, numDependencies);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hGraph, from, to, numDependencies);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 312, CT_FAM_NONE, r, t0, t1);
@@ -7028,9 +7028,9 @@ CUresult ct_tr_cuGraphAddDependencies_v2(CUgraph hGraph, const CUgraphNode *from
         return ct_missing(313);
     if (__builtin_expect(ct_guard, 0))
         return real(hGraph, from, to, edgeData, numDependencies);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hGraph, from, to, edgeData, numDependencies);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 313, CT_FAM_NONE, r, t0, t1);
@@ -7048,9 +7048,9 @@ CUresult ct_tr_cuGraphRemoveDependencies(CUgraph hGraph, const CUgraphNode *from
         return ct_missing(314);
     if (__builtin_expect(ct_guard, 0))
         return real(hGraph, from, to, numDependencies);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hGraph, from, to, numDependencies);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 314, CT_FAM_NONE, r, t0, t1);
@@ -7068,9 +7068,9 @@ CUresult ct_tr_cuGraphRemoveDependencies_v2(CUgraph hGraph, const CUgraphNode *f
         return ct_missing(315);
     if (__builtin_expect(ct_guard, 0))
         return real(hGraph, from, to, edgeData, numDependencies);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hGraph, from, to, edgeData, numDependencies);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 315, CT_FAM_NONE, r, t0, t1);
@@ -7088,9 +7088,9 @@ CUresult ct_tr_cuGraphDestroyNode(CUgraphNode hNode)
         return ct_missing(316);
     if (__builtin_expect(ct_guard, 0))
         return real(hNode);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hNode);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 316, CT_FAM_NONE, r, t0, t1);
@@ -7108,9 +7108,9 @@ CUresult ct_tr_cuGraphInstantiateWithFlags(CUgraphExec *phGraphExec, CUgraph hGr
         return ct_missing(317);
     if (__builtin_expect(ct_guard, 0))
         return real(phGraphExec, hGraph, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(phGraphExec, hGraph, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 317, CT_FAM_NONE, r, t0, t1);
@@ -7128,9 +7128,9 @@ CUresult ct_tr_cuGraphInstantiateWithParams_ptsz(CUgraphExec *phGraphExec, CUgra
         return ct_missing(318);
     if (__builtin_expect(ct_guard, 0))
         return real(phGraphExec, hGraph, instantiateParams);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(phGraphExec, hGraph, instantiateParams);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 318, CT_FAM_NONE, r, t0, t1);
@@ -7148,9 +7148,9 @@ CUresult ct_tr_cuGraphExecGetFlags(CUgraphExec hGraphExec, cuuint64_t *flags)
         return ct_missing(319);
     if (__builtin_expect(ct_guard, 0))
         return real(hGraphExec, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hGraphExec, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 319, CT_FAM_NONE, r, t0, t1);
@@ -7168,9 +7168,9 @@ CUresult ct_tr_cuGraphExecKernelNodeSetParams(CUgraphExec hGraphExec, CUgraphNod
         return ct_missing(320);
     if (__builtin_expect(ct_guard, 0))
         return real(hGraphExec, hNode, nodeParams);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hGraphExec, hNode, nodeParams);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 320, CT_FAM_NONE, r, t0, t1);
@@ -7188,9 +7188,9 @@ CUresult ct_tr_cuGraphExecKernelNodeSetParams_v2(CUgraphExec hGraphExec, CUgraph
         return ct_missing(321);
     if (__builtin_expect(ct_guard, 0))
         return real(hGraphExec, hNode, nodeParams);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hGraphExec, hNode, nodeParams);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 321, CT_FAM_NONE, r, t0, t1);
@@ -7208,9 +7208,9 @@ CUresult ct_tr_cuGraphExecMemcpyNodeSetParams(CUgraphExec hGraphExec, CUgraphNod
         return ct_missing(322);
     if (__builtin_expect(ct_guard, 0))
         return real(hGraphExec, hNode, copyParams, ctx);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hGraphExec, hNode, copyParams, ctx);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 322, CT_FAM_NONE, r, t0, t1);
@@ -7228,9 +7228,9 @@ CUresult ct_tr_cuGraphExecMemsetNodeSetParams(CUgraphExec hGraphExec, CUgraphNod
         return ct_missing(323);
     if (__builtin_expect(ct_guard, 0))
         return real(hGraphExec, hNode, memsetParams, ctx);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hGraphExec, hNode, memsetParams, ctx);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 323, CT_FAM_NONE, r, t0, t1);
@@ -7248,9 +7248,9 @@ CUresult ct_tr_cuGraphExecHostNodeSetParams(CUgraphExec hGraphExec, CUgraphNode 
         return ct_missing(324);
     if (__builtin_expect(ct_guard, 0))
         return real(hGraphExec, hNode, nodeParams);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hGraphExec, hNode, nodeParams);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 324, CT_FAM_NONE, r, t0, t1);
@@ -7268,9 +7268,9 @@ CUresult ct_tr_cuGraphExecChildGraphNodeSetParams(CUgraphExec hGraphExec, CUgrap
         return ct_missing(325);
     if (__builtin_expect(ct_guard, 0))
         return real(hGraphExec, hNode, childGraph);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hGraphExec, hNode, childGraph);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 325, CT_FAM_NONE, r, t0, t1);
@@ -7288,9 +7288,9 @@ CUresult ct_tr_cuGraphExecEventRecordNodeSetEvent(CUgraphExec hGraphExec, CUgrap
         return ct_missing(326);
     if (__builtin_expect(ct_guard, 0))
         return real(hGraphExec, hNode, event);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hGraphExec, hNode, event);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 326, CT_FAM_NONE, r, t0, t1);
@@ -7308,9 +7308,9 @@ CUresult ct_tr_cuGraphExecEventWaitNodeSetEvent(CUgraphExec hGraphExec, CUgraphN
         return ct_missing(327);
     if (__builtin_expect(ct_guard, 0))
         return real(hGraphExec, hNode, event);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hGraphExec, hNode, event);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 327, CT_FAM_NONE, r, t0, t1);
@@ -7328,9 +7328,9 @@ CUresult ct_tr_cuGraphExecExternalSemaphoresSignalNodeSetParams(CUgraphExec hGra
         return ct_missing(328);
     if (__builtin_expect(ct_guard, 0))
         return real(hGraphExec, hNode, nodeParams);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hGraphExec, hNode, nodeParams);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 328, CT_FAM_NONE, r, t0, t1);
@@ -7348,9 +7348,9 @@ CUresult ct_tr_cuGraphExecExternalSemaphoresWaitNodeSetParams(CUgraphExec hGraph
         return ct_missing(329);
     if (__builtin_expect(ct_guard, 0))
         return real(hGraphExec, hNode, nodeParams);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hGraphExec, hNode, nodeParams);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 329, CT_FAM_NONE, r, t0, t1);
@@ -7368,9 +7368,9 @@ CUresult ct_tr_cuGraphUpload_ptsz(CUgraphExec hGraphExec, CUstream hStream)
         return ct_missing(330);
     if (__builtin_expect(ct_guard, 0))
         return real(hGraphExec, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hGraphExec, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 330, CT_FAM_NONE, r, t0, t1);
@@ -7388,9 +7388,9 @@ CUresult ct_tr_cuGraphLaunch_ptsz(CUgraphExec hGraphExec, CUstream hStream)
         return ct_missing(331);
     if (__builtin_expect(ct_guard, 0))
         return real(hGraphExec, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hGraphExec, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_launch));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_launch), 331, CT_FAM_LAUNCH, r, t0, t1);
@@ -7409,9 +7409,9 @@ CUresult ct_tr_cuGraphExecDestroy(CUgraphExec hGraphExec)
         return ct_missing(332);
     if (__builtin_expect(ct_guard, 0))
         return real(hGraphExec);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hGraphExec);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 332, CT_FAM_NONE, r, t0, t1);
@@ -7429,9 +7429,9 @@ CUresult ct_tr_cuGraphDestroy(CUgraph hGraph)
         return ct_missing(333);
     if (__builtin_expect(ct_guard, 0))
         return real(hGraph);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hGraph);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 333, CT_FAM_NONE, r, t0, t1);
@@ -7449,9 +7449,9 @@ CUresult ct_tr_cuGraphExecUpdate(CUgraphExec hGraphExec, CUgraph hGraph, CUgraph
         return ct_missing(334);
     if (__builtin_expect(ct_guard, 0))
         return real(hGraphExec, hGraph, hErrorNode_out, updateResult_out);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hGraphExec, hGraph, hErrorNode_out, updateResult_out);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 334, CT_FAM_NONE, r, t0, t1);
@@ -7469,9 +7469,9 @@ CUresult ct_tr_cuGraphExecUpdate_v2(CUgraphExec hGraphExec, CUgraph hGraph, CUgr
         return ct_missing(335);
     if (__builtin_expect(ct_guard, 0))
         return real(hGraphExec, hGraph, resultInfo);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hGraphExec, hGraph, resultInfo);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 335, CT_FAM_NONE, r, t0, t1);
@@ -7489,9 +7489,9 @@ CUresult ct_tr_cuGraphKernelNodeCopyAttributes(CUgraphNode dst, CUgraphNode src)
         return ct_missing(336);
     if (__builtin_expect(ct_guard, 0))
         return real(dst, src);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dst, src);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 336, CT_FAM_NONE, r, t0, t1);
@@ -7509,9 +7509,9 @@ CUresult ct_tr_cuGraphKernelNodeGetAttribute(CUgraphNode hNode, CUkernelNodeAttr
         return ct_missing(337);
     if (__builtin_expect(ct_guard, 0))
         return real(hNode, attr, value_out);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hNode, attr, value_out);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 337, CT_FAM_NONE, r, t0, t1);
@@ -7529,9 +7529,9 @@ CUresult ct_tr_cuGraphKernelNodeSetAttribute(CUgraphNode hNode, CUkernelNodeAttr
         return ct_missing(338);
     if (__builtin_expect(ct_guard, 0))
         return real(hNode, attr, value);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hNode, attr, value);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 338, CT_FAM_NONE, r, t0, t1);
@@ -7549,9 +7549,9 @@ CUresult ct_tr_cuGraphDebugDotPrint(CUgraph hGraph, const char *path, unsigned i
         return ct_missing(339);
     if (__builtin_expect(ct_guard, 0))
         return real(hGraph, path, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hGraph, path, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 339, CT_FAM_NONE, r, t0, t1);
@@ -7569,9 +7569,9 @@ CUresult ct_tr_cuGraphAddMemAllocNode(CUgraphNode *phGraphNode, CUgraph hGraph, 
         return ct_missing(340);
     if (__builtin_expect(ct_guard, 0))
         return real(phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 340, CT_FAM_NONE, r, t0, t1);
@@ -7589,9 +7589,9 @@ CUresult ct_tr_cuGraphMemAllocNodeGetParams(CUgraphNode hNode, CUDA_MEM_ALLOC_NO
         return ct_missing(341);
     if (__builtin_expect(ct_guard, 0))
         return real(hNode, params_out);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hNode, params_out);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 341, CT_FAM_NONE, r, t0, t1);
@@ -7609,9 +7609,9 @@ CUresult ct_tr_cuGraphAddMemFreeNode(CUgraphNode *phGraphNode, CUgraph hGraph, c
         return ct_missing(342);
     if (__builtin_expect(ct_guard, 0))
         return real(phGraphNode, hGraph, dependencies, numDependencies, dptr);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(phGraphNode, hGraph, dependencies, numDependencies, dptr);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 342, CT_FAM_NONE, r, t0, t1);
@@ -7629,9 +7629,9 @@ CUresult ct_tr_cuGraphMemFreeNodeGetParams(CUgraphNode hNode, CUdeviceptr *dptr_
         return ct_missing(343);
     if (__builtin_expect(ct_guard, 0))
         return real(hNode, dptr_out);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hNode, dptr_out);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 343, CT_FAM_NONE, r, t0, t1);
@@ -7649,9 +7649,9 @@ CUresult ct_tr_cuGraphNodeSetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode, 
         return ct_missing(344);
     if (__builtin_expect(ct_guard, 0))
         return real(hGraphExec, hNode, isEnabled);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hGraphExec, hNode, isEnabled);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 344, CT_FAM_NONE, r, t0, t1);
@@ -7669,9 +7669,9 @@ CUresult ct_tr_cuGraphNodeGetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode, 
         return ct_missing(345);
     if (__builtin_expect(ct_guard, 0))
         return real(hGraphExec, hNode, isEnabled);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hGraphExec, hNode, isEnabled);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 345, CT_FAM_NONE, r, t0, t1);
@@ -7689,9 +7689,9 @@ CUresult ct_tr_cuGraphAddNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CU
         return ct_missing(346);
     if (__builtin_expect(ct_guard, 0))
         return real(phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 346, CT_FAM_NONE, r, t0, t1);
@@ -7709,9 +7709,9 @@ CUresult ct_tr_cuGraphAddNode_v2(CUgraphNode *phGraphNode, CUgraph hGraph, const
         return ct_missing(347);
     if (__builtin_expect(ct_guard, 0))
         return real(phGraphNode, hGraph, dependencies, dependencyData, numDependencies, nodeParams);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(phGraphNode, hGraph, dependencies, dependencyData, numDependencies, nodeParams);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 347, CT_FAM_NONE, r, t0, t1);
@@ -7729,9 +7729,9 @@ CUresult ct_tr_cuGraphNodeSetParams(CUgraphNode hNode, CUgraphNodeParams *nodePa
         return ct_missing(348);
     if (__builtin_expect(ct_guard, 0))
         return real(hNode, nodeParams);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hNode, nodeParams);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 348, CT_FAM_NONE, r, t0, t1);
@@ -7749,9 +7749,9 @@ CUresult ct_tr_cuGraphExecNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNod
         return ct_missing(349);
     if (__builtin_expect(ct_guard, 0))
         return real(hGraphExec, hNode, nodeParams);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hGraphExec, hNode, nodeParams);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 349, CT_FAM_NONE, r, t0, t1);
@@ -7769,9 +7769,9 @@ CUresult ct_tr_cuGraphConditionalHandleCreate(CUgraphConditionalHandle *pHandle_
         return ct_missing(350);
     if (__builtin_expect(ct_guard, 0))
         return real(pHandle_out, hGraph, ctx, defaultLaunchValue, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pHandle_out, hGraph, ctx, defaultLaunchValue, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 350, CT_FAM_NONE, r, t0, t1);
@@ -7789,9 +7789,9 @@ CUresult ct_tr_cuDeviceGraphMemTrim(CUdevice device)
         return ct_missing(351);
     if (__builtin_expect(ct_guard, 0))
         return real(device);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(device);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 351, CT_FAM_NONE, r, t0, t1);
@@ -7809,9 +7809,9 @@ CUresult ct_tr_cuDeviceGetGraphMemAttribute(CUdevice device, CUgraphMem_attribut
         return ct_missing(352);
     if (__builtin_expect(ct_guard, 0))
         return real(device, attr, value);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(device, attr, value);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 352, CT_FAM_NONE, r, t0, t1);
@@ -7829,9 +7829,9 @@ CUresult ct_tr_cuDeviceSetGraphMemAttribute(CUdevice device, CUgraphMem_attribut
         return ct_missing(353);
     if (__builtin_expect(ct_guard, 0))
         return real(device, attr, value);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(device, attr, value);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 353, CT_FAM_NONE, r, t0, t1);
@@ -7849,9 +7849,9 @@ CUresult ct_tr_cuOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, CUfun
         return ct_missing(354);
     if (__builtin_expect(ct_guard, 0))
         return real(numBlocks, func, blockSize, dynamicSMemSize);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(numBlocks, func, blockSize, dynamicSMemSize);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 354, CT_FAM_NONE, r, t0, t1);
@@ -7869,9 +7869,9 @@ CUresult ct_tr_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBloc
         return ct_missing(355);
     if (__builtin_expect(ct_guard, 0))
         return real(numBlocks, func, blockSize, dynamicSMemSize, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(numBlocks, func, blockSize, dynamicSMemSize, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 355, CT_FAM_NONE, r, t0, t1);
@@ -7889,9 +7889,9 @@ CUresult ct_tr_cuOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize
         return ct_missing(356);
     if (__builtin_expect(ct_guard, 0))
         return real(minGridSize, blockSize, func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(minGridSize, blockSize, func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 356, CT_FAM_NONE, r, t0, t1);
@@ -7909,9 +7909,9 @@ CUresult ct_tr_cuOccupancyMaxPotentialBlockSizeWithFlags(int *minGridSize, int *
         return ct_missing(357);
     if (__builtin_expect(ct_guard, 0))
         return real(minGridSize, blockSize, func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(minGridSize, blockSize, func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 357, CT_FAM_NONE, r, t0, t1);
@@ -7929,9 +7929,9 @@ CUresult ct_tr_cuOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, 
         return ct_missing(358);
     if (__builtin_expect(ct_guard, 0))
         return real(dynamicSmemSize, func, numBlocks, blockSize);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dynamicSmemSize, func, numBlocks, blockSize);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 358, CT_FAM_NONE, r, t0, t1);
@@ -7949,9 +7949,9 @@ CUresult ct_tr_cuOccupancyMaxPotentialClusterSize(int *clusterSize, CUfunction f
         return ct_missing(359);
     if (__builtin_expect(ct_guard, 0))
         return real(clusterSize, func, config);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(clusterSize, func, config);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 359, CT_FAM_NONE, r, t0, t1);
@@ -7969,9 +7969,9 @@ CUresult ct_tr_cuOccupancyMaxActiveClusters(int *numClusters, CUfunction func, c
         return ct_missing(360);
     if (__builtin_expect(ct_guard, 0))
         return real(numClusters, func, config);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(numClusters, func, config);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 360, CT_FAM_NONE, r, t0, t1);
@@ -7989,9 +7989,9 @@ CUresult ct_tr_cuTexRefSetArray(CUtexref hTexRef, CUarray hArray, unsigned int F
         return ct_missing(361);
     if (__builtin_expect(ct_guard, 0))
         return real(hTexRef, hArray, Flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hTexRef, hArray, Flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 361, CT_FAM_NONE, r, t0, t1);
@@ -8009,9 +8009,9 @@ CUresult ct_tr_cuTexRefSetMipmappedArray(CUtexref hTexRef, CUmipmappedArray hMip
         return ct_missing(362);
     if (__builtin_expect(ct_guard, 0))
         return real(hTexRef, hMipmappedArray, Flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hTexRef, hMipmappedArray, Flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 362, CT_FAM_NONE, r, t0, t1);
@@ -8029,9 +8029,9 @@ CUresult ct_tr_cuTexRefSetAddress_v2(size_t *ByteOffset, CUtexref hTexRef, CUdev
         return ct_missing(363);
     if (__builtin_expect(ct_guard, 0))
         return real(ByteOffset, hTexRef, dptr, bytes);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(ByteOffset, hTexRef, dptr, bytes);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 363, CT_FAM_NONE, r, t0, t1);
@@ -8049,9 +8049,9 @@ CUresult ct_tr_cuTexRefSetAddress2D_v3(CUtexref hTexRef, const CUDA_ARRAY_DESCRI
         return ct_missing(364);
     if (__builtin_expect(ct_guard, 0))
         return real(hTexRef, desc, dptr, Pitch);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hTexRef, desc, dptr, Pitch);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 364, CT_FAM_NONE, r, t0, t1);
@@ -8069,9 +8069,9 @@ CUresult ct_tr_cuTexRefSetFormat(CUtexref hTexRef, CUarray_format fmt, int NumPa
         return ct_missing(365);
     if (__builtin_expect(ct_guard, 0))
         return real(hTexRef, fmt, NumPackedComponents);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hTexRef, fmt, NumPackedComponents);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 365, CT_FAM_NONE, r, t0, t1);
@@ -8089,9 +8089,9 @@ CUresult ct_tr_cuTexRefSetAddressMode(CUtexref hTexRef, int dim, CUaddress_mode 
         return ct_missing(366);
     if (__builtin_expect(ct_guard, 0))
         return real(hTexRef, dim, am);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hTexRef, dim, am);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 366, CT_FAM_NONE, r, t0, t1);
@@ -8109,9 +8109,9 @@ CUresult ct_tr_cuTexRefSetFilterMode(CUtexref hTexRef, CUfilter_mode fm)
         return ct_missing(367);
     if (__builtin_expect(ct_guard, 0))
         return real(hTexRef, fm);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hTexRef, fm);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 367, CT_FAM_NONE, r, t0, t1);
@@ -8129,9 +8129,9 @@ CUresult ct_tr_cuTexRefSetMipmapFilterMode(CUtexref hTexRef, CUfilter_mode fm)
         return ct_missing(368);
     if (__builtin_expect(ct_guard, 0))
         return real(hTexRef, fm);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hTexRef, fm);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 368, CT_FAM_NONE, r, t0, t1);
@@ -8149,9 +8149,9 @@ CUresult ct_tr_cuTexRefSetMipmapLevelBias(CUtexref hTexRef, float bias)
         return ct_missing(369);
     if (__builtin_expect(ct_guard, 0))
         return real(hTexRef, bias);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hTexRef, bias);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 369, CT_FAM_NONE, r, t0, t1);
@@ -8169,9 +8169,9 @@ CUresult ct_tr_cuTexRefSetMipmapLevelClamp(CUtexref hTexRef, float minMipmapLeve
         return ct_missing(370);
     if (__builtin_expect(ct_guard, 0))
         return real(hTexRef, minMipmapLevelClamp, maxMipmapLevelClamp);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hTexRef, minMipmapLevelClamp, maxMipmapLevelClamp);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 370, CT_FAM_NONE, r, t0, t1);
@@ -8189,9 +8189,9 @@ CUresult ct_tr_cuTexRefSetMaxAnisotropy(CUtexref hTexRef, unsigned int maxAniso)
         return ct_missing(371);
     if (__builtin_expect(ct_guard, 0))
         return real(hTexRef, maxAniso);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hTexRef, maxAniso);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 371, CT_FAM_NONE, r, t0, t1);
@@ -8209,9 +8209,9 @@ CUresult ct_tr_cuTexRefSetBorderColor(CUtexref hTexRef, float *pBorderColor)
         return ct_missing(372);
     if (__builtin_expect(ct_guard, 0))
         return real(hTexRef, pBorderColor);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hTexRef, pBorderColor);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 372, CT_FAM_NONE, r, t0, t1);
@@ -8229,9 +8229,9 @@ CUresult ct_tr_cuTexRefSetFlags(CUtexref hTexRef, unsigned int Flags)
         return ct_missing(373);
     if (__builtin_expect(ct_guard, 0))
         return real(hTexRef, Flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hTexRef, Flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 373, CT_FAM_NONE, r, t0, t1);
@@ -8249,9 +8249,9 @@ CUresult ct_tr_cuTexRefGetAddress_v2(CUdeviceptr_v2 *pdptr, CUtexref hTexRef)
         return ct_missing(374);
     if (__builtin_expect(ct_guard, 0))
         return real(pdptr, hTexRef);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pdptr, hTexRef);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 374, CT_FAM_NONE, r, t0, t1);
@@ -8269,9 +8269,9 @@ CUresult ct_tr_cuTexRefGetArray(CUarray *phArray, CUtexref hTexRef)
         return ct_missing(375);
     if (__builtin_expect(ct_guard, 0))
         return real(phArray, hTexRef);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(phArray, hTexRef);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 375, CT_FAM_NONE, r, t0, t1);
@@ -8289,9 +8289,9 @@ CUresult ct_tr_cuTexRefGetMipmappedArray(CUmipmappedArray *phMipmappedArray, CUt
         return ct_missing(376);
     if (__builtin_expect(ct_guard, 0))
         return real(phMipmappedArray, hTexRef);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(phMipmappedArray, hTexRef);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 376, CT_FAM_NONE, r, t0, t1);
@@ -8309,9 +8309,9 @@ CUresult ct_tr_cuTexRefGetAddressMode(CUaddress_mode *pam, CUtexref hTexRef, int
         return ct_missing(377);
     if (__builtin_expect(ct_guard, 0))
         return real(pam, hTexRef, dim);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pam, hTexRef, dim);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 377, CT_FAM_NONE, r, t0, t1);
@@ -8329,9 +8329,9 @@ CUresult ct_tr_cuTexRefGetFilterMode(CUfilter_mode *pfm, CUtexref hTexRef)
         return ct_missing(378);
     if (__builtin_expect(ct_guard, 0))
         return real(pfm, hTexRef);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pfm, hTexRef);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 378, CT_FAM_NONE, r, t0, t1);
@@ -8349,9 +8349,9 @@ CUresult ct_tr_cuTexRefGetFormat(CUarray_format *pFormat, int *pNumChannels, CUt
         return ct_missing(379);
     if (__builtin_expect(ct_guard, 0))
         return real(pFormat, pNumChannels, hTexRef);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pFormat, pNumChannels, hTexRef);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 379, CT_FAM_NONE, r, t0, t1);
@@ -8369,9 +8369,9 @@ CUresult ct_tr_cuTexRefGetMipmapFilterMode(CUfilter_mode *pfm, CUtexref hTexRef)
         return ct_missing(380);
     if (__builtin_expect(ct_guard, 0))
         return real(pfm, hTexRef);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pfm, hTexRef);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 380, CT_FAM_NONE, r, t0, t1);
@@ -8389,9 +8389,9 @@ CUresult ct_tr_cuTexRefGetMipmapLevelBias(float *pbias, CUtexref hTexRef)
         return ct_missing(381);
     if (__builtin_expect(ct_guard, 0))
         return real(pbias, hTexRef);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pbias, hTexRef);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 381, CT_FAM_NONE, r, t0, t1);
@@ -8409,9 +8409,9 @@ CUresult ct_tr_cuTexRefGetMipmapLevelClamp(float *pminMipmapLevelClamp, float *p
         return ct_missing(382);
     if (__builtin_expect(ct_guard, 0))
         return real(pminMipmapLevelClamp, pmaxMipmapLevelClamp, hTexRef);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pminMipmapLevelClamp, pmaxMipmapLevelClamp, hTexRef);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 382, CT_FAM_NONE, r, t0, t1);
@@ -8429,9 +8429,9 @@ CUresult ct_tr_cuTexRefGetMaxAnisotropy(int *pmaxAniso, CUtexref hTexRef)
         return ct_missing(383);
     if (__builtin_expect(ct_guard, 0))
         return real(pmaxAniso, hTexRef);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pmaxAniso, hTexRef);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 383, CT_FAM_NONE, r, t0, t1);
@@ -8449,9 +8449,9 @@ CUresult ct_tr_cuTexRefGetBorderColor(float *pBorderColor, CUtexref hTexRef)
         return ct_missing(384);
     if (__builtin_expect(ct_guard, 0))
         return real(pBorderColor, hTexRef);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pBorderColor, hTexRef);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 384, CT_FAM_NONE, r, t0, t1);
@@ -8469,9 +8469,9 @@ CUresult ct_tr_cuTexRefGetFlags(unsigned int *pFlags, CUtexref hTexRef)
         return ct_missing(385);
     if (__builtin_expect(ct_guard, 0))
         return real(pFlags, hTexRef);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pFlags, hTexRef);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 385, CT_FAM_NONE, r, t0, t1);
@@ -8489,9 +8489,9 @@ CUresult ct_tr_cuTexRefCreate(CUtexref *pTexRef)
         return ct_missing(386);
     if (__builtin_expect(ct_guard, 0))
         return real(pTexRef);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pTexRef);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 386, CT_FAM_NONE, r, t0, t1);
@@ -8509,9 +8509,9 @@ CUresult ct_tr_cuTexRefDestroy(CUtexref hTexRef)
         return ct_missing(387);
     if (__builtin_expect(ct_guard, 0))
         return real(hTexRef);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hTexRef);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 387, CT_FAM_NONE, r, t0, t1);
@@ -8529,9 +8529,9 @@ CUresult ct_tr_cuSurfRefSetArray(CUsurfref hSurfRef, CUarray hArray, unsigned in
         return ct_missing(388);
     if (__builtin_expect(ct_guard, 0))
         return real(hSurfRef, hArray, Flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hSurfRef, hArray, Flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 388, CT_FAM_NONE, r, t0, t1);
@@ -8549,9 +8549,9 @@ CUresult ct_tr_cuSurfRefGetArray(CUarray *phArray, CUsurfref hSurfRef)
         return ct_missing(389);
     if (__builtin_expect(ct_guard, 0))
         return real(phArray, hSurfRef);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(phArray, hSurfRef);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 389, CT_FAM_NONE, r, t0, t1);
@@ -8569,9 +8569,9 @@ CUresult ct_tr_cuTexObjectCreate(CUtexObject_v1 *pTexObject, const CUDA_RESOURCE
         return ct_missing(390);
     if (__builtin_expect(ct_guard, 0))
         return real(pTexObject, pResDesc, pTexDesc, pResViewDesc);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pTexObject, pResDesc, pTexDesc, pResViewDesc);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 390, CT_FAM_NONE, r, t0, t1);
@@ -8589,9 +8589,9 @@ CUresult ct_tr_cuTexObjectDestroy(CUtexObject_v1 texObject)
         return ct_missing(391);
     if (__builtin_expect(ct_guard, 0))
         return real(texObject);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(texObject);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 391, CT_FAM_NONE, r, t0, t1);
@@ -8609,9 +8609,9 @@ CUresult ct_tr_cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC_v1 *pResDesc, CUtex
         return ct_missing(392);
     if (__builtin_expect(ct_guard, 0))
         return real(pResDesc, texObject);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pResDesc, texObject);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 392, CT_FAM_NONE, r, t0, t1);
@@ -8629,9 +8629,9 @@ CUresult ct_tr_cuTexObjectGetTextureDesc(CUDA_TEXTURE_DESC_v1 *pTexDesc, CUtexOb
         return ct_missing(393);
     if (__builtin_expect(ct_guard, 0))
         return real(pTexDesc, texObject);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pTexDesc, texObject);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 393, CT_FAM_NONE, r, t0, t1);
@@ -8649,9 +8649,9 @@ CUresult ct_tr_cuTexObjectGetResourceViewDesc(CUDA_RESOURCE_VIEW_DESC_v1 *pResVi
         return ct_missing(394);
     if (__builtin_expect(ct_guard, 0))
         return real(pResViewDesc, texObject);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pResViewDesc, texObject);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 394, CT_FAM_NONE, r, t0, t1);
@@ -8669,9 +8669,9 @@ CUresult ct_tr_cuSurfObjectCreate(CUsurfObject_v1 *pSurfObject, const CUDA_RESOU
         return ct_missing(395);
     if (__builtin_expect(ct_guard, 0))
         return real(pSurfObject, pResDesc);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pSurfObject, pResDesc);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 395, CT_FAM_NONE, r, t0, t1);
@@ -8689,9 +8689,9 @@ CUresult ct_tr_cuSurfObjectDestroy(CUsurfObject_v1 surfObject)
         return ct_missing(396);
     if (__builtin_expect(ct_guard, 0))
         return real(surfObject);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(surfObject);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 396, CT_FAM_NONE, r, t0, t1);
@@ -8709,9 +8709,9 @@ CUresult ct_tr_cuSurfObjectGetResourceDesc(CUDA_RESOURCE_DESC_v1 *pResDesc, CUsu
         return ct_missing(397);
     if (__builtin_expect(ct_guard, 0))
         return real(pResDesc, surfObject);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pResDesc, surfObject);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 397, CT_FAM_NONE, r, t0, t1);
@@ -8729,9 +8729,9 @@ CUresult ct_tr_cuTensorMapEncodeTiled(CUtensorMap *tensorMap, CUtensorMapDataTyp
         return ct_missing(398);
     if (__builtin_expect(ct_guard, 0))
         return real(tensorMap, tensorDataType, tensorRank, globalAddress, globalDim, globalStrides, boxDim, elementStrides, interleave, swizzle, l2Promotion, oobFill);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(tensorMap, tensorDataType, tensorRank, globalAddress, globalDim, globalStrides, boxDim, elementStrides, interleave, swizzle, l2Promotion, oobFill);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 398, CT_FAM_NONE, r, t0, t1);
@@ -8749,9 +8749,9 @@ CUresult ct_tr_cuTensorMapEncodeIm2col(CUtensorMap *tensorMap, CUtensorMapDataTy
         return ct_missing(399);
     if (__builtin_expect(ct_guard, 0))
         return real(tensorMap, tensorDataType, tensorRank, globalAddress, globalDim, globalStrides, pixelBoxLowerCorner, pixelBoxUpperCorner, channelsPerPixel, pixelsPerColumn, elementStrides, interleave, swizzle, l2Promotion, oobFill);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(tensorMap, tensorDataType, tensorRank, globalAddress, globalDim, globalStrides, pixelBoxLowerCorner, pixelBoxUpperCorner, channelsPerPixel, pixelsPerColumn, elementStrides, interleave, swizzle, l2Promotion, oobFill);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 399, CT_FAM_NONE, r, t0, t1);
@@ -8769,9 +8769,9 @@ CUresult ct_tr_cuTensorMapReplaceAddress(CUtensorMap *tensorMap, void *globalAdd
         return ct_missing(400);
     if (__builtin_expect(ct_guard, 0))
         return real(tensorMap, globalAddress);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(tensorMap, globalAddress);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 400, CT_FAM_NONE, r, t0, t1);
@@ -8789,9 +8789,9 @@ CUresult ct_tr_cuTensorMapEncodeIm2colWide(CUtensorMap *tensorMap, CUtensorMapDa
         return ct_missing(401);
     if (__builtin_expect(ct_guard, 0))
         return real(tensorMap, tensorDataType, tensorRank, globalAddress, globalDim, globalStrides, pixelBoxLowerCornerWidth, pixelBoxUpperCornerWidth, channelsPerPixel, pixelsPerColumn, elementStrides, interleave, mode, swizzle, l2Promotion, oobFill);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(tensorMap, tensorDataType, tensorRank, globalAddress, globalDim, globalStrides, pixelBoxLowerCornerWidth, pixelBoxUpperCornerWidth, channelsPerPixel, pixelsPerColumn, elementStrides, interleave, mode, swizzle, l2Promotion, oobFill);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 401, CT_FAM_NONE, r, t0, t1);
@@ -8809,9 +8809,9 @@ CUresult ct_tr_cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice_v1 dev, CUdevi
         return ct_missing(402);
     if (__builtin_expect(ct_guard, 0))
         return real(canAccessPeer, dev, peerDev);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(canAccessPeer, dev, peerDev);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 402, CT_FAM_NONE, r, t0, t1);
@@ -8829,9 +8829,9 @@ CUresult ct_tr_cuCtxEnablePeerAccess(CUcontext peerContext, unsigned int Flags)
         return ct_missing(403);
     if (__builtin_expect(ct_guard, 0))
         return real(peerContext, Flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(peerContext, Flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 403, CT_FAM_NONE, r, t0, t1);
@@ -8849,9 +8849,9 @@ CUresult ct_tr_cuCtxDisablePeerAccess(CUcontext peerContext)
         return ct_missing(404);
     if (__builtin_expect(ct_guard, 0))
         return real(peerContext);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(peerContext);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 404, CT_FAM_NONE, r, t0, t1);
@@ -8869,9 +8869,9 @@ CUresult ct_tr_cuDeviceGetP2PAttribute(int *value, CUdevice_P2PAttribute attrib,
         return ct_missing(405);
     if (__builtin_expect(ct_guard, 0))
         return real(value, attrib, srcDevice, dstDevice);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(value, attrib, srcDevice, dstDevice);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 405, CT_FAM_NONE, r, t0, t1);
@@ -8889,9 +8889,9 @@ CUresult ct_tr_cuDeviceGetP2PAtomicCapabilities(unsigned int* capabilities, cons
         return ct_missing(406);
     if (__builtin_expect(ct_guard, 0))
         return real(capabilities, operations, count, srcDevice, dstDevice);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(capabilities, operations, count, srcDevice, dstDevice);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 406, CT_FAM_NONE, r, t0, t1);
@@ -8909,9 +8909,9 @@ CUresult ct_tr_cuGraphicsUnregisterResource(CUgraphicsResource resource)
         return ct_missing(407);
     if (__builtin_expect(ct_guard, 0))
         return real(resource);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(resource);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 407, CT_FAM_NONE, r, t0, t1);
@@ -8929,9 +8929,9 @@ CUresult ct_tr_cuGraphicsSubResourceGetMappedArray(CUarray *pArray, CUgraphicsRe
         return ct_missing(408);
     if (__builtin_expect(ct_guard, 0))
         return real(pArray, resource, arrayIndex, mipLevel);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pArray, resource, arrayIndex, mipLevel);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 408, CT_FAM_NONE, r, t0, t1);
@@ -8949,9 +8949,9 @@ CUresult ct_tr_cuGraphicsResourceGetMappedMipmappedArray(CUmipmappedArray *pMipm
         return ct_missing(409);
     if (__builtin_expect(ct_guard, 0))
         return real(pMipmappedArray, resource);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pMipmappedArray, resource);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 409, CT_FAM_NONE, r, t0, t1);
@@ -8969,9 +8969,9 @@ CUresult ct_tr_cuGraphicsResourceGetMappedPointer_v2(CUdeviceptr_v2 *pDevPtr, si
         return ct_missing(410);
     if (__builtin_expect(ct_guard, 0))
         return real(pDevPtr, pSize, resource);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pDevPtr, pSize, resource);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 410, CT_FAM_NONE, r, t0, t1);
@@ -8989,9 +8989,9 @@ CUresult ct_tr_cuGraphicsResourceSetMapFlags_v2(CUgraphicsResource resource, uns
         return ct_missing(411);
     if (__builtin_expect(ct_guard, 0))
         return real(resource, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(resource, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 411, CT_FAM_NONE, r, t0, t1);
@@ -9009,9 +9009,9 @@ CUresult ct_tr_cuGraphicsMapResources_ptsz(unsigned int count, CUgraphicsResourc
         return ct_missing(412);
     if (__builtin_expect(ct_guard, 0))
         return real(count, resources, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(count, resources, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 412, CT_FAM_NONE, r, t0, t1);
@@ -9029,9 +9029,9 @@ CUresult ct_tr_cuGraphicsUnmapResources_ptsz(unsigned int count, CUgraphicsResou
         return ct_missing(413);
     if (__builtin_expect(ct_guard, 0))
         return real(count, resources, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(count, resources, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 413, CT_FAM_NONE, r, t0, t1);
@@ -9049,9 +9049,9 @@ CUresult ct_tr_cuGetExportTable(const void **ppExportTable, const CUuuid *pExpor
         return ct_missing(414);
     if (__builtin_expect(ct_guard, 0))
         return real(ppExportTable, pExportTableId);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(ppExportTable, pExportTableId);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 414, CT_FAM_NONE, r, t0, t1);
@@ -9069,9 +9069,9 @@ CUresult ct_tr_cuFuncGetModule(CUmodule *hmod, CUfunction hfunc)
         return ct_missing(415);
     if (__builtin_expect(ct_guard, 0))
         return real(hmod, hfunc);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hmod, hfunc);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 415, CT_FAM_NONE, r, t0, t1);
@@ -9089,9 +9089,9 @@ CUresult ct_tr_cuGetProcAddress(const char *symbol, void **pfn, int driverVersio
         return ct_missing(416);
     if (__builtin_expect(ct_guard, 0))
         return real(symbol, pfn, driverVersion, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(symbol, pfn, driverVersion, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     ct_hook_cuGetProcAddress_v11030(r, symbol, pfn, driverVersion, flags);
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
@@ -9110,9 +9110,9 @@ CUresult ct_tr_cuGetProcAddress_v2(const char *symbol, void **pfn, int driverVer
         return ct_missing(417);
     if (__builtin_expect(ct_guard, 0))
         return real(symbol, pfn, driverVersion, flags, symbolFound);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(symbol, pfn, driverVersion, flags, symbolFound);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     ct_hook_cuGetProcAddress_v12000(r, symbol, pfn, driverVersion, flags, symbolFound);
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
@@ -9131,9 +9131,9 @@ CUresult ct_tr_cuMemcpyHtoD_v2(CUdeviceptr_v2 dstDevice, const void *srcHost, si
         return ct_missing(418);
     if (__builtin_expect(ct_guard, 0))
         return real(dstDevice, srcHost, ByteCount);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstDevice, srcHost, ByteCount);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 418, CT_FAM_COPY, r, t0, t1);
@@ -9152,9 +9152,9 @@ CUresult ct_tr_cuMemcpyDtoH_v2(void *dstHost, CUdeviceptr_v2 srcDevice, size_t B
         return ct_missing(419);
     if (__builtin_expect(ct_guard, 0))
         return real(dstHost, srcDevice, ByteCount);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstHost, srcDevice, ByteCount);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 419, CT_FAM_COPY, r, t0, t1);
@@ -9173,9 +9173,9 @@ CUresult ct_tr_cuMemcpyDtoD_v2(CUdeviceptr_v2 dstDevice, CUdeviceptr_v2 srcDevic
         return ct_missing(420);
     if (__builtin_expect(ct_guard, 0))
         return real(dstDevice, srcDevice, ByteCount);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstDevice, srcDevice, ByteCount);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 420, CT_FAM_COPY, r, t0, t1);
@@ -9194,9 +9194,9 @@ CUresult ct_tr_cuMemcpyDtoA_v2(CUarray dstArray, size_t dstOffset, CUdeviceptr_v
         return ct_missing(421);
     if (__builtin_expect(ct_guard, 0))
         return real(dstArray, dstOffset, srcDevice, ByteCount);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstArray, dstOffset, srcDevice, ByteCount);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 421, CT_FAM_COPY, r, t0, t1);
@@ -9215,9 +9215,9 @@ CUresult ct_tr_cuMemcpyAtoD_v2(CUdeviceptr_v2 dstDevice, CUarray srcArray, size_
         return ct_missing(422);
     if (__builtin_expect(ct_guard, 0))
         return real(dstDevice, srcArray, srcOffset, ByteCount);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstDevice, srcArray, srcOffset, ByteCount);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 422, CT_FAM_COPY, r, t0, t1);
@@ -9236,9 +9236,9 @@ CUresult ct_tr_cuMemcpyHtoA_v2(CUarray dstArray, size_t dstOffset, const void *s
         return ct_missing(423);
     if (__builtin_expect(ct_guard, 0))
         return real(dstArray, dstOffset, srcHost, ByteCount);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstArray, dstOffset, srcHost, ByteCount);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 423, CT_FAM_COPY, r, t0, t1);
@@ -9257,9 +9257,9 @@ CUresult ct_tr_cuMemcpyAtoH_v2(void *dstHost, CUarray srcArray, size_t srcOffset
         return ct_missing(424);
     if (__builtin_expect(ct_guard, 0))
         return real(dstHost, srcArray, srcOffset, ByteCount);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstHost, srcArray, srcOffset, ByteCount);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 424, CT_FAM_COPY, r, t0, t1);
@@ -9278,9 +9278,9 @@ CUresult ct_tr_cuMemcpyAtoA_v2(CUarray dstArray, size_t dstOffset, CUarray srcAr
         return ct_missing(425);
     if (__builtin_expect(ct_guard, 0))
         return real(dstArray, dstOffset, srcArray, srcOffset, ByteCount);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstArray, dstOffset, srcArray, srcOffset, ByteCount);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 425, CT_FAM_COPY, r, t0, t1);
@@ -9299,9 +9299,9 @@ CUresult ct_tr_cuMemcpyHtoAAsync_v2(CUarray dstArray, size_t dstOffset, const vo
         return ct_missing(426);
     if (__builtin_expect(ct_guard, 0))
         return real(dstArray, dstOffset, srcHost, ByteCount, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstArray, dstOffset, srcHost, ByteCount, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 426, CT_FAM_COPY, r, t0, t1);
@@ -9320,9 +9320,9 @@ CUresult ct_tr_cuMemcpyAtoHAsync_v2(void *dstHost, CUarray srcArray, size_t srcO
         return ct_missing(427);
     if (__builtin_expect(ct_guard, 0))
         return real(dstHost, srcArray, srcOffset, ByteCount, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstHost, srcArray, srcOffset, ByteCount, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 427, CT_FAM_COPY, r, t0, t1);
@@ -9341,9 +9341,9 @@ CUresult ct_tr_cuMemcpy2D_v2(const CUDA_MEMCPY2D_v2 *pCopy)
         return ct_missing(428);
     if (__builtin_expect(ct_guard, 0))
         return real(pCopy);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pCopy);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 428, CT_FAM_COPY, r, t0, t1);
@@ -9362,9 +9362,9 @@ CUresult ct_tr_cuMemcpy2DUnaligned_v2(const CUDA_MEMCPY2D_v2 *pCopy)
         return ct_missing(429);
     if (__builtin_expect(ct_guard, 0))
         return real(pCopy);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pCopy);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 429, CT_FAM_COPY, r, t0, t1);
@@ -9383,9 +9383,9 @@ CUresult ct_tr_cuMemcpy3D_v2(const CUDA_MEMCPY3D_v2 *pCopy)
         return ct_missing(430);
     if (__builtin_expect(ct_guard, 0))
         return real(pCopy);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pCopy);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 430, CT_FAM_COPY, r, t0, t1);
@@ -9404,9 +9404,9 @@ CUresult ct_tr_cuMemcpyHtoDAsync_v2(CUdeviceptr_v2 dstDevice, const void *srcHos
         return ct_missing(431);
     if (__builtin_expect(ct_guard, 0))
         return real(dstDevice, srcHost, ByteCount, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstDevice, srcHost, ByteCount, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 431, CT_FAM_COPY, r, t0, t1);
@@ -9425,9 +9425,9 @@ CUresult ct_tr_cuMemcpyDtoHAsync_v2(void *dstHost, CUdeviceptr_v2 srcDevice, siz
         return ct_missing(432);
     if (__builtin_expect(ct_guard, 0))
         return real(dstHost, srcDevice, ByteCount, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstHost, srcDevice, ByteCount, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 432, CT_FAM_COPY, r, t0, t1);
@@ -9446,9 +9446,9 @@ CUresult ct_tr_cuMemcpyDtoDAsync_v2(CUdeviceptr_v2 dstDevice, CUdeviceptr_v2 src
         return ct_missing(433);
     if (__builtin_expect(ct_guard, 0))
         return real(dstDevice, srcDevice, ByteCount, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstDevice, srcDevice, ByteCount, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 433, CT_FAM_COPY, r, t0, t1);
@@ -9467,9 +9467,9 @@ CUresult ct_tr_cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D_v2 *pCopy, CUstream hStrea
         return ct_missing(434);
     if (__builtin_expect(ct_guard, 0))
         return real(pCopy, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pCopy, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 434, CT_FAM_COPY, r, t0, t1);
@@ -9488,9 +9488,9 @@ CUresult ct_tr_cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D_v2 *pCopy, CUstream hStrea
         return ct_missing(435);
     if (__builtin_expect(ct_guard, 0))
         return real(pCopy, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pCopy, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 435, CT_FAM_COPY, r, t0, t1);
@@ -9509,9 +9509,9 @@ CUresult ct_tr_cuMemsetD8_v2(CUdeviceptr_v2 dstDevice, unsigned char uc, size_t 
         return ct_missing(436);
     if (__builtin_expect(ct_guard, 0))
         return real(dstDevice, uc, N);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstDevice, uc, N);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 436, CT_FAM_COPY, r, t0, t1);
@@ -9530,9 +9530,9 @@ CUresult ct_tr_cuMemsetD16_v2(CUdeviceptr_v2 dstDevice, unsigned short us, size_
         return ct_missing(437);
     if (__builtin_expect(ct_guard, 0))
         return real(dstDevice, us, N);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstDevice, us, N);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 437, CT_FAM_COPY, r, t0, t1);
@@ -9551,9 +9551,9 @@ CUresult ct_tr_cuMemsetD32_v2(CUdeviceptr_v2 dstDevice, unsigned int ui, size_t 
         return ct_missing(438);
     if (__builtin_expect(ct_guard, 0))
         return real(dstDevice, ui, N);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstDevice, ui, N);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 438, CT_FAM_COPY, r, t0, t1);
@@ -9572,9 +9572,9 @@ CUresult ct_tr_cuMemsetD2D8_v2(CUdeviceptr_v2 dstDevice, size_t dstPitch, unsign
         return ct_missing(439);
     if (__builtin_expect(ct_guard, 0))
         return real(dstDevice, dstPitch, uc, Width, Height);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstDevice, dstPitch, uc, Width, Height);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 439, CT_FAM_COPY, r, t0, t1);
@@ -9593,9 +9593,9 @@ CUresult ct_tr_cuMemsetD2D16_v2(CUdeviceptr_v2 dstDevice, size_t dstPitch, unsig
         return ct_missing(440);
     if (__builtin_expect(ct_guard, 0))
         return real(dstDevice, dstPitch, us, Width, Height);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstDevice, dstPitch, us, Width, Height);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 440, CT_FAM_COPY, r, t0, t1);
@@ -9614,9 +9614,9 @@ CUresult ct_tr_cuMemsetD2D32_v2(CUdeviceptr_v2 dstDevice, size_t dstPitch, unsig
         return ct_missing(441);
     if (__builtin_expect(ct_guard, 0))
         return real(dstDevice, dstPitch, ui, Width, Height);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstDevice, dstPitch, ui, Width, Height);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 441, CT_FAM_COPY, r, t0, t1);
@@ -9635,9 +9635,9 @@ CUresult ct_tr_cuMemcpy(CUdeviceptr_v2 dst, CUdeviceptr_v2 src, size_t ByteCount
         return ct_missing(442);
     if (__builtin_expect(ct_guard, 0))
         return real(dst, src, ByteCount);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dst, src, ByteCount);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 442, CT_FAM_COPY, r, t0, t1);
@@ -9656,9 +9656,9 @@ CUresult ct_tr_cuMemcpyAsync(CUdeviceptr_v2 dst, CUdeviceptr_v2 src, size_t Byte
         return ct_missing(443);
     if (__builtin_expect(ct_guard, 0))
         return real(dst, src, ByteCount, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dst, src, ByteCount, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 443, CT_FAM_COPY, r, t0, t1);
@@ -9677,9 +9677,9 @@ CUresult ct_tr_cuMemcpyPeer(CUdeviceptr_v2 dstDevice, CUcontext dstContext, CUde
         return ct_missing(444);
     if (__builtin_expect(ct_guard, 0))
         return real(dstDevice, dstContext, srcDevice, srcContext, ByteCount);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstDevice, dstContext, srcDevice, srcContext, ByteCount);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 444, CT_FAM_COPY, r, t0, t1);
@@ -9698,9 +9698,9 @@ CUresult ct_tr_cuMemcpyPeerAsync(CUdeviceptr_v2 dstDevice, CUcontext dstContext,
         return ct_missing(445);
     if (__builtin_expect(ct_guard, 0))
         return real(dstDevice, dstContext, srcDevice, srcContext, ByteCount, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstDevice, dstContext, srcDevice, srcContext, ByteCount, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 445, CT_FAM_COPY, r, t0, t1);
@@ -9719,9 +9719,9 @@ CUresult ct_tr_cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER_v1 *pCopy)
         return ct_missing(446);
     if (__builtin_expect(ct_guard, 0))
         return real(pCopy);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pCopy);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 446, CT_FAM_COPY, r, t0, t1);
@@ -9740,9 +9740,9 @@ CUresult ct_tr_cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER_v1 *pCopy, CUstream 
         return ct_missing(447);
     if (__builtin_expect(ct_guard, 0))
         return real(pCopy, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pCopy, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 447, CT_FAM_COPY, r, t0, t1);
@@ -9761,9 +9761,9 @@ CUresult ct_tr_cuMemcpyBatchAsync(CUdeviceptr_v2 *dsts, CUdeviceptr_v2 *srcs, si
         return ct_missing(448);
     if (__builtin_expect(ct_guard, 0))
         return real(dsts, srcs, sizes, count, attrs, attrIdxs, numAttrs, failIdx, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dsts, srcs, sizes, count, attrs, attrIdxs, numAttrs, failIdx, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 448, CT_FAM_COPY, r, t0, t1);
@@ -9782,9 +9782,9 @@ CUresult ct_tr_cuMemcpy3DBatchAsync(size_t numParams, CUDA_MEMCPY3D_BATCH_OP_v1 
         return ct_missing(449);
     if (__builtin_expect(ct_guard, 0))
         return real(numParams, opList, failIdx, flags, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(numParams, opList, failIdx, flags, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 449, CT_FAM_COPY, r, t0, t1);
@@ -9803,9 +9803,9 @@ CUresult ct_tr_cuMemcpyBatchAsync_v2(CUdeviceptr_v2 *dsts, CUdeviceptr_v2 *srcs,
         return ct_missing(450);
     if (__builtin_expect(ct_guard, 0))
         return real(dsts, srcs, sizes, count, attrs, attrIdxs, numAttrs, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dsts, srcs, sizes, count, attrs, attrIdxs, numAttrs, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 450, CT_FAM_COPY, r, t0, t1);
@@ -9824,9 +9824,9 @@ CUresult ct_tr_cuMemcpy3DBatchAsync_v2(size_t numParams, CUDA_MEMCPY3D_BATCH_OP_
         return ct_missing(451);
     if (__builtin_expect(ct_guard, 0))
         return real(numParams, opList, flags, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(numParams, opList, flags, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 451, CT_FAM_COPY, r, t0, t1);
@@ -9845,9 +9845,9 @@ CUresult ct_tr_cuMemsetD8Async(CUdeviceptr_v2 dstDevice, unsigned char uc, size_
         return ct_missing(452);
     if (__builtin_expect(ct_guard, 0))
         return real(dstDevice, uc, N, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstDevice, uc, N, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 452, CT_FAM_COPY, r, t0, t1);
@@ -9866,9 +9866,9 @@ CUresult ct_tr_cuMemsetD16Async(CUdeviceptr_v2 dstDevice, unsigned short us, siz
         return ct_missing(453);
     if (__builtin_expect(ct_guard, 0))
         return real(dstDevice, us, N, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstDevice, us, N, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 453, CT_FAM_COPY, r, t0, t1);
@@ -9887,9 +9887,9 @@ CUresult ct_tr_cuMemsetD32Async(CUdeviceptr_v2 dstDevice, unsigned int ui, size_
         return ct_missing(454);
     if (__builtin_expect(ct_guard, 0))
         return real(dstDevice, ui, N, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstDevice, ui, N, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 454, CT_FAM_COPY, r, t0, t1);
@@ -9908,9 +9908,9 @@ CUresult ct_tr_cuMemsetD2D8Async(CUdeviceptr_v2 dstDevice, size_t dstPitch, unsi
         return ct_missing(455);
     if (__builtin_expect(ct_guard, 0))
         return real(dstDevice, dstPitch, uc, Width, Height, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstDevice, dstPitch, uc, Width, Height, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 455, CT_FAM_COPY, r, t0, t1);
@@ -9929,9 +9929,9 @@ CUresult ct_tr_cuMemsetD2D16Async(CUdeviceptr_v2 dstDevice, size_t dstPitch, uns
         return ct_missing(456);
     if (__builtin_expect(ct_guard, 0))
         return real(dstDevice, dstPitch, us, Width, Height, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstDevice, dstPitch, us, Width, Height, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 456, CT_FAM_COPY, r, t0, t1);
@@ -9950,9 +9950,9 @@ CUresult ct_tr_cuMemsetD2D32Async(CUdeviceptr_v2 dstDevice, size_t dstPitch, uns
         return ct_missing(457);
     if (__builtin_expect(ct_guard, 0))
         return real(dstDevice, dstPitch, ui, Width, Height, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstDevice, dstPitch, ui, Width, Height, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 457, CT_FAM_COPY, r, t0, t1);
@@ -9971,9 +9971,9 @@ CUresult ct_tr_cuStreamGetPriority(CUstream hStream, int *priority)
         return ct_missing(458);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream, priority);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream, priority);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 458, CT_FAM_NONE, r, t0, t1);
@@ -9991,9 +9991,9 @@ CUresult ct_tr_cuStreamGetFlags(CUstream hStream, unsigned int *flags)
         return ct_missing(459);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 459, CT_FAM_NONE, r, t0, t1);
@@ -10011,9 +10011,9 @@ CUresult ct_tr_cuStreamGetCtx(CUstream hStream, CUcontext *pctx)
         return ct_missing(460);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream, pctx);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream, pctx);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 460, CT_FAM_NONE, r, t0, t1);
@@ -10031,9 +10031,9 @@ CUresult ct_tr_cuStreamGetDevice(CUstream hStream, CUdevice *device)
         return ct_missing(461);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream, device);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream, device);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 461, CT_FAM_NONE, r, t0, t1);
@@ -10051,9 +10051,9 @@ CUresult ct_tr_cuStreamGetDevice_ptsz(CUstream hStream, CUdevice *device)
         return ct_missing(462);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream, device);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream, device);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 462, CT_FAM_NONE, r, t0, t1);
@@ -10071,9 +10071,9 @@ CUresult ct_tr_cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int 
         return ct_missing(463);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream, hEvent, Flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream, hEvent, Flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 463, CT_FAM_NONE, r, t0, t1);
@@ -10091,9 +10091,9 @@ CUresult ct_tr_cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, 
         return ct_missing(464);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream, callback, userData, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream, callback, userData, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 464, CT_FAM_NONE, r, t0, t1);
@@ -10111,9 +10111,9 @@ CUresult ct_tr_cuStreamAttachMemAsync(CUstream hStream, CUdeviceptr_v2 dptr, siz
         return ct_missing(465);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream, dptr, length, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream, dptr, length, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 465, CT_FAM_NONE, r, t0, t1);
@@ -10131,9 +10131,9 @@ CUresult ct_tr_cuStreamQuery(CUstream hStream)
         return ct_missing(466);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 466, CT_FAM_NONE, r, t0, t1);
@@ -10151,9 +10151,9 @@ CUresult ct_tr_cuStreamSynchronize(CUstream hStream)
         return ct_missing(467);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 467, CT_FAM_NONE, r, t0, t1);
@@ -10171,9 +10171,9 @@ CUresult ct_tr_cuEventRecord(CUevent hEvent, CUstream hStream)
         return ct_missing(468);
     if (__builtin_expect(ct_guard, 0))
         return real(hEvent, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hEvent, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 468, CT_FAM_NONE, r, t0, t1);
@@ -10191,9 +10191,9 @@ CUresult ct_tr_cuEventRecordWithFlags(CUevent hEvent, CUstream hStream, unsigned
         return ct_missing(469);
     if (__builtin_expect(ct_guard, 0))
         return real(hEvent, hStream, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hEvent, hStream, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 469, CT_FAM_NONE, r, t0, t1);
@@ -10211,9 +10211,9 @@ CUresult ct_tr_cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int 
         return ct_missing(470);
     if (__builtin_expect(ct_guard, 0))
         return real(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams, extra);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams, extra);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_launch));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_launch), 470, CT_FAM_LAUNCH, r, t0, t1);
@@ -10232,9 +10232,9 @@ CUresult ct_tr_cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void
         return ct_missing(471);
     if (__builtin_expect(ct_guard, 0))
         return real(config, f, kernelParams, extra);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(config, f, kernelParams, extra);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_launch));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_launch), 471, CT_FAM_LAUNCH, r, t0, t1);
@@ -10253,9 +10253,9 @@ CUresult ct_tr_cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData)
         return ct_missing(472);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream, fn, userData);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream, fn, userData);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_launch));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_launch), 472, CT_FAM_LAUNCH, r, t0, t1);
@@ -10274,9 +10274,9 @@ CUresult ct_tr_cuGraphicsMapResources(unsigned int count, CUgraphicsResource *re
         return ct_missing(473);
     if (__builtin_expect(ct_guard, 0))
         return real(count, resources, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(count, resources, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 473, CT_FAM_NONE, r, t0, t1);
@@ -10294,9 +10294,9 @@ CUresult ct_tr_cuGraphicsUnmapResources(unsigned int count, CUgraphicsResource *
         return ct_missing(474);
     if (__builtin_expect(ct_guard, 0))
         return real(count, resources, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(count, resources, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 474, CT_FAM_NONE, r, t0, t1);
@@ -10314,9 +10314,9 @@ CUresult ct_tr_cuStreamWriteValue32(CUstream stream, CUdeviceptr_v2 addr, cuuint
         return ct_missing(475);
     if (__builtin_expect(ct_guard, 0))
         return real(stream, addr, value, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(stream, addr, value, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 475, CT_FAM_NONE, r, t0, t1);
@@ -10334,9 +10334,9 @@ CUresult ct_tr_cuStreamWaitValue32(CUstream stream, CUdeviceptr_v2 addr, cuuint3
         return ct_missing(476);
     if (__builtin_expect(ct_guard, 0))
         return real(stream, addr, value, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(stream, addr, value, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 476, CT_FAM_NONE, r, t0, t1);
@@ -10354,9 +10354,9 @@ CUresult ct_tr_cuStreamWriteValue64(CUstream stream, CUdeviceptr_v2 addr, cuuint
         return ct_missing(477);
     if (__builtin_expect(ct_guard, 0))
         return real(stream, addr, value, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(stream, addr, value, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 477, CT_FAM_NONE, r, t0, t1);
@@ -10374,9 +10374,9 @@ CUresult ct_tr_cuStreamWaitValue64(CUstream stream, CUdeviceptr_v2 addr, cuuint6
         return ct_missing(478);
     if (__builtin_expect(ct_guard, 0))
         return real(stream, addr, value, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(stream, addr, value, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 478, CT_FAM_NONE, r, t0, t1);
@@ -10394,9 +10394,9 @@ CUresult ct_tr_cuStreamBatchMemOp(CUstream stream, unsigned int count, CUstreamB
         return ct_missing(479);
     if (__builtin_expect(ct_guard, 0))
         return real(stream, count, paramArray, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(stream, count, paramArray, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 479, CT_FAM_NONE, r, t0, t1);
@@ -10414,9 +10414,9 @@ CUresult ct_tr_cuStreamWriteValue32_v2(CUstream stream, CUdeviceptr_v2 addr, cuu
         return ct_missing(480);
     if (__builtin_expect(ct_guard, 0))
         return real(stream, addr, value, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(stream, addr, value, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 480, CT_FAM_NONE, r, t0, t1);
@@ -10434,9 +10434,9 @@ CUresult ct_tr_cuStreamWaitValue32_v2(CUstream stream, CUdeviceptr_v2 addr, cuui
         return ct_missing(481);
     if (__builtin_expect(ct_guard, 0))
         return real(stream, addr, value, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(stream, addr, value, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 481, CT_FAM_NONE, r, t0, t1);
@@ -10454,9 +10454,9 @@ CUresult ct_tr_cuStreamWriteValue64_v2(CUstream stream, CUdeviceptr_v2 addr, cuu
         return ct_missing(482);
     if (__builtin_expect(ct_guard, 0))
         return real(stream, addr, value, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(stream, addr, value, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 482, CT_FAM_NONE, r, t0, t1);
@@ -10474,9 +10474,9 @@ CUresult ct_tr_cuStreamWaitValue64_v2(CUstream stream, CUdeviceptr_v2 addr, cuui
         return ct_missing(483);
     if (__builtin_expect(ct_guard, 0))
         return real(stream, addr, value, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(stream, addr, value, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 483, CT_FAM_NONE, r, t0, t1);
@@ -10494,9 +10494,9 @@ CUresult ct_tr_cuStreamBatchMemOp_v2(CUstream stream, unsigned int count, CUstre
         return ct_missing(484);
     if (__builtin_expect(ct_guard, 0))
         return real(stream, count, paramArray, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(stream, count, paramArray, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 484, CT_FAM_NONE, r, t0, t1);
@@ -10514,9 +10514,9 @@ CUresult ct_tr_cuMemPrefetchAsync(CUdeviceptr_v2 devPtr, size_t count, CUdevice_
         return ct_missing(485);
     if (__builtin_expect(ct_guard, 0))
         return real(devPtr, count, dstDevice, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(devPtr, count, dstDevice, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 485, CT_FAM_NONE, r, t0, t1);
@@ -10534,9 +10534,9 @@ CUresult ct_tr_cuMemPrefetchAsync_v2(CUdeviceptr_v2 devPtr, size_t count, CUmemL
         return ct_missing(486);
     if (__builtin_expect(ct_guard, 0))
         return real(devPtr, count, location, flags, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(devPtr, count, location, flags, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 486, CT_FAM_NONE, r, t0, t1);
@@ -10554,9 +10554,9 @@ CUresult ct_tr_cuMemPrefetchBatchAsync(CUdeviceptr_v2 *dptrs, size_t *sizes, siz
         return ct_missing(487);
     if (__builtin_expect(ct_guard, 0))
         return real(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 487, CT_FAM_NONE, r, t0, t1);
@@ -10574,9 +10574,9 @@ CUresult ct_tr_cuMemDiscardBatchAsync(CUdeviceptr_v2 *dptrs, size_t *sizes, size
         return ct_missing(488);
     if (__builtin_expect(ct_guard, 0))
         return real(dptrs, sizes, count, flags, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dptrs, sizes, count, flags, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 488, CT_FAM_NONE, r, t0, t1);
@@ -10594,9 +10594,9 @@ CUresult ct_tr_cuMemDiscardAndPrefetchBatchAsync(CUdeviceptr_v2 *dptrs, size_t *
         return ct_missing(489);
     if (__builtin_expect(ct_guard, 0))
         return real(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 489, CT_FAM_NONE, r, t0, t1);
@@ -10614,9 +10614,9 @@ CUresult ct_tr_cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, un
         return ct_missing(490);
     if (__builtin_expect(ct_guard, 0))
         return real(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_launch));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_launch), 490, CT_FAM_LAUNCH, r, t0, t1);
@@ -10635,9 +10635,9 @@ CUresult ct_tr_cuSignalExternalSemaphoresAsync(const CUexternalSemaphore *extSem
         return ct_missing(491);
     if (__builtin_expect(ct_guard, 0))
         return real(extSemArray, paramsArray, numExtSems, stream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(extSemArray, paramsArray, numExtSems, stream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 491, CT_FAM_NONE, r, t0, t1);
@@ -10655,9 +10655,9 @@ CUresult ct_tr_cuWaitExternalSemaphoresAsync(const CUexternalSemaphore *extSemAr
         return ct_missing(492);
     if (__builtin_expect(ct_guard, 0))
         return real(extSemArray, paramsArray, numExtSems, stream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(extSemArray, paramsArray, numExtSems, stream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 492, CT_FAM_NONE, r, t0, t1);
@@ -10675,9 +10675,9 @@ CUresult ct_tr_cuStreamBeginCapture_v2(CUstream hStream, CUstreamCaptureMode mod
         return ct_missing(493);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream, mode);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream, mode);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 493, CT_FAM_NONE, r, t0, t1);
@@ -10695,9 +10695,9 @@ CUresult ct_tr_cuStreamBeginCaptureToGraph(CUstream hStream, CUgraph hGraph, con
         return ct_missing(494);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream, hGraph, dependencies, dependencyData, numDependencies, mode);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream, hGraph, dependencies, dependencyData, numDependencies, mode);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 494, CT_FAM_NONE, r, t0, t1);
@@ -10715,9 +10715,9 @@ CUresult ct_tr_cuStreamEndCapture(CUstream hStream, CUgraph *phGraph)
         return ct_missing(495);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream, phGraph);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream, phGraph);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 495, CT_FAM_NONE, r, t0, t1);
@@ -10735,9 +10735,9 @@ CUresult ct_tr_cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus *capt
         return ct_missing(496);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream, captureStatus);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream, captureStatus);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 496, CT_FAM_NONE, r, t0, t1);
@@ -10755,9 +10755,9 @@ CUresult ct_tr_cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus *c
         return ct_missing(497);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream, captureStatus_out, id_out);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream, captureStatus_out, id_out);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 497, CT_FAM_NONE, r, t0, t1);
@@ -10775,9 +10775,9 @@ CUresult ct_tr_cuStreamGetCaptureInfo_v2(CUstream hStream, CUstreamCaptureStatus
         return ct_missing(498);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream, captureStatus_out, id_out, graph_out, dependencies_out, numDependencies_out);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream, captureStatus_out, id_out, graph_out, dependencies_out, numDependencies_out);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 498, CT_FAM_NONE, r, t0, t1);
@@ -10795,9 +10795,9 @@ CUresult ct_tr_cuStreamGetCaptureInfo_v3(CUstream hStream, CUstreamCaptureStatus
         return ct_missing(499);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream, captureStatus_out, id_out, graph_out, dependencies_out, edgeData_out, numDependencies_out);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream, captureStatus_out, id_out, graph_out, dependencies_out, edgeData_out, numDependencies_out);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 499, CT_FAM_NONE, r, t0, t1);
@@ -10815,9 +10815,9 @@ CUresult ct_tr_cuStreamUpdateCaptureDependencies(CUstream hStream, CUgraphNode *
         return ct_missing(500);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream, dependencies, numDependencies, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream, dependencies, numDependencies, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 500, CT_FAM_NONE, r, t0, t1);
@@ -10835,9 +10835,9 @@ CUresult ct_tr_cuStreamUpdateCaptureDependencies_v2(CUstream hStream, CUgraphNod
         return ct_missing(501);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream, dependencies, dependencyData, numDependencies, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream, dependencies, dependencyData, numDependencies, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 501, CT_FAM_NONE, r, t0, t1);
@@ -10855,9 +10855,9 @@ CUresult ct_tr_cuGraphInstantiateWithParams(CUgraphExec *phGraphExec, CUgraph hG
         return ct_missing(502);
     if (__builtin_expect(ct_guard, 0))
         return real(phGraphExec, hGraph, instantiateParams);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(phGraphExec, hGraph, instantiateParams);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 502, CT_FAM_NONE, r, t0, t1);
@@ -10875,9 +10875,9 @@ CUresult ct_tr_cuGraphUpload(CUgraphExec hGraph, CUstream hStream)
         return ct_missing(503);
     if (__builtin_expect(ct_guard, 0))
         return real(hGraph, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hGraph, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 503, CT_FAM_NONE, r, t0, t1);
@@ -10895,9 +10895,9 @@ CUresult ct_tr_cuGraphLaunch(CUgraphExec hGraph, CUstream hStream)
         return ct_missing(504);
     if (__builtin_expect(ct_guard, 0))
         return real(hGraph, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hGraph, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_launch));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_launch), 504, CT_FAM_LAUNCH, r, t0, t1);
@@ -10916,9 +10916,9 @@ CUresult ct_tr_cuStreamCopyAttributes(CUstream dstStream, CUstream srcStream)
         return ct_missing(505);
     if (__builtin_expect(ct_guard, 0))
         return real(dstStream, srcStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstStream, srcStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 505, CT_FAM_NONE, r, t0, t1);
@@ -10936,9 +10936,9 @@ CUresult ct_tr_cuStreamGetAttribute(CUstream hStream, CUstreamAttrID attr, CUstr
         return ct_missing(506);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream, attr, value);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream, attr, value);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 506, CT_FAM_NONE, r, t0, t1);
@@ -10956,9 +10956,9 @@ CUresult ct_tr_cuStreamSetAttribute(CUstream hStream, CUstreamAttrID attr, const
         return ct_missing(507);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream, attr, param);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream, attr, param);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 507, CT_FAM_NONE, r, t0, t1);
@@ -10976,9 +10976,9 @@ CUresult ct_tr_cuMemMapArrayAsync(CUarrayMapInfo_v1 *mapInfoList, unsigned int c
         return ct_missing(508);
     if (__builtin_expect(ct_guard, 0))
         return real(mapInfoList, count, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(mapInfoList, count, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 508, CT_FAM_NONE, r, t0, t1);
@@ -10996,9 +10996,9 @@ CUresult ct_tr_cuMemFreeAsync(CUdeviceptr_v2 dptr, CUstream hStream)
         return ct_missing(509);
     if (__builtin_expect(ct_guard, 0))
         return real(dptr, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dptr, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_free));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_free), 509, CT_FAM_FREE, r, t0, t1);
@@ -11017,9 +11017,9 @@ CUresult ct_tr_cuMemAllocAsync(CUdeviceptr_v2 *dptr, size_t bytesize, CUstream h
         return ct_missing(510);
     if (__builtin_expect(ct_guard, 0))
         return real(dptr, bytesize, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dptr, bytesize, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_alloc));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_alloc), 510, CT_FAM_ALLOC, r, t0, t1);
@@ -11038,9 +11038,9 @@ CUresult ct_tr_cuMemAllocFromPoolAsync(CUdeviceptr_v2 *dptr, size_t bytesize, CU
         return ct_missing(511);
     if (__builtin_expect(ct_guard, 0))
         return real(dptr, bytesize, pool, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dptr, bytesize, pool, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_alloc));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_alloc), 511, CT_FAM_ALLOC, r, t0, t1);
@@ -11059,9 +11059,9 @@ CUresult ct_tr_cuFlushGPUDirectRDMAWrites(CUflushGPUDirectRDMAWritesTarget targe
         return ct_missing(512);
     if (__builtin_expect(ct_guard, 0))
         return real(target, scope);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(target, scope);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 512, CT_FAM_NONE, r, t0, t1);
@@ -11079,9 +11079,9 @@ CUresult ct_tr_cuUserObjectCreate(CUuserObject *object_out, void *ptr, CUhostFn 
         return ct_missing(513);
     if (__builtin_expect(ct_guard, 0))
         return real(object_out, ptr, destroy, initialRefcount, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(object_out, ptr, destroy, initialRefcount, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 513, CT_FAM_NONE, r, t0, t1);
@@ -11099,9 +11099,9 @@ CUresult ct_tr_cuUserObjectRetain(CUuserObject object, unsigned int count)
         return ct_missing(514);
     if (__builtin_expect(ct_guard, 0))
         return real(object, count);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(object, count);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 514, CT_FAM_NONE, r, t0, t1);
@@ -11119,9 +11119,9 @@ CUresult ct_tr_cuUserObjectRelease(CUuserObject object, unsigned int count)
         return ct_missing(515);
     if (__builtin_expect(ct_guard, 0))
         return real(object, count);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(object, count);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 515, CT_FAM_NONE, r, t0, t1);
@@ -11139,9 +11139,9 @@ CUresult ct_tr_cuGraphRetainUserObject(CUgraph graph, CUuserObject object, unsig
         return ct_missing(516);
     if (__builtin_expect(ct_guard, 0))
         return real(graph, object, count, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(graph, object, count, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 516, CT_FAM_NONE, r, t0, t1);
@@ -11159,9 +11159,9 @@ CUresult ct_tr_cuGraphReleaseUserObject(CUgraph graph, CUuserObject object, unsi
         return ct_missing(517);
     if (__builtin_expect(ct_guard, 0))
         return real(graph, object, count);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(graph, object, count);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 517, CT_FAM_NONE, r, t0, t1);
@@ -11179,9 +11179,9 @@ CUresult ct_tr_cuModuleGetLoadingMode(CUmoduleLoadingMode *mode)
         return ct_missing(518);
     if (__builtin_expect(ct_guard, 0))
         return real(mode);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(mode);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 518, CT_FAM_NONE, r, t0, t1);
@@ -11199,9 +11199,9 @@ CUresult ct_tr_cuMemGetHandleForAddressRange(void *handle, CUdeviceptr dptr, siz
         return ct_missing(519);
     if (__builtin_expect(ct_guard, 0))
         return real(handle, dptr, size, handleType, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(handle, dptr, size, handleType, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 519, CT_FAM_NONE, r, t0, t1);
@@ -11219,9 +11219,9 @@ CUresult ct_tr_cuLibraryLoadData(CUlibrary *library, const void *code, CUjit_opt
         return ct_missing(520);
     if (__builtin_expect(ct_guard, 0))
         return real(library, code, jitOptions, jitOptionsValues, numJitOptions, libraryOptions, libraryOptionValues, numLibraryOptions);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(library, code, jitOptions, jitOptionsValues, numJitOptions, libraryOptions, libraryOptionValues, numLibraryOptions);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 520, CT_FAM_NONE, r, t0, t1);
@@ -11239,9 +11239,9 @@ CUresult ct_tr_cuLibraryLoadFromFile(CUlibrary *library, const char *fileName, C
         return ct_missing(521);
     if (__builtin_expect(ct_guard, 0))
         return real(library, fileName, jitOptions, jitOptionsValues, numJitOptions, libraryOptions, libraryOptionValues, numLibraryOptions);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(library, fileName, jitOptions, jitOptionsValues, numJitOptions, libraryOptions, libraryOptionValues, numLibraryOptions);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 521, CT_FAM_NONE, r, t0, t1);
@@ -11259,9 +11259,9 @@ CUresult ct_tr_cuLibraryUnload(CUlibrary library)
         return ct_missing(522);
     if (__builtin_expect(ct_guard, 0))
         return real(library);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(library);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     ct_hook_cuLibraryUnload(r, library);
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
@@ -11280,9 +11280,9 @@ CUresult ct_tr_cuLibraryGetKernel(CUkernel *pKernel, CUlibrary library, const ch
         return ct_missing(523);
     if (__builtin_expect(ct_guard, 0))
         return real(pKernel, library, name);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pKernel, library, name);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 523, CT_FAM_NONE, r, t0, t1);
@@ -11300,9 +11300,9 @@ CUresult ct_tr_cuLibraryGetModule(CUmodule *pMod, CUlibrary library)
         return ct_missing(524);
     if (__builtin_expect(ct_guard, 0))
         return real(pMod, library);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pMod, library);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 524, CT_FAM_NONE, r, t0, t1);
@@ -11320,9 +11320,9 @@ CUresult ct_tr_cuLibraryGetKernelCount(unsigned int *count, CUlibrary lib)
         return ct_missing(525);
     if (__builtin_expect(ct_guard, 0))
         return real(count, lib);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(count, lib);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 525, CT_FAM_NONE, r, t0, t1);
@@ -11340,9 +11340,9 @@ CUresult ct_tr_cuLibraryEnumerateKernels(CUkernel *kernels, unsigned int numKern
         return ct_missing(526);
     if (__builtin_expect(ct_guard, 0))
         return real(kernels, numKernels, lib);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(kernels, numKernels, lib);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 526, CT_FAM_NONE, r, t0, t1);
@@ -11360,9 +11360,9 @@ CUresult ct_tr_cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel)
         return ct_missing(527);
     if (__builtin_expect(ct_guard, 0))
         return real(pFunc, kernel);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pFunc, kernel);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 527, CT_FAM_NONE, r, t0, t1);
@@ -11380,9 +11380,9 @@ CUresult ct_tr_cuKernelGetLibrary(CUlibrary *pLib, CUkernel kernel)
         return ct_missing(528);
     if (__builtin_expect(ct_guard, 0))
         return real(pLib, kernel);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pLib, kernel);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 528, CT_FAM_NONE, r, t0, t1);
@@ -11400,9 +11400,9 @@ CUresult ct_tr_cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUlibrary li
         return ct_missing(529);
     if (__builtin_expect(ct_guard, 0))
         return real(dptr, bytes, library, name);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dptr, bytes, library, name);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 529, CT_FAM_NONE, r, t0, t1);
@@ -11420,9 +11420,9 @@ CUresult ct_tr_cuLibraryGetManaged(CUdeviceptr *dptr, size_t *bytes, CUlibrary l
         return ct_missing(530);
     if (__builtin_expect(ct_guard, 0))
         return real(dptr, bytes, library, name);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dptr, bytes, library, name);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 530, CT_FAM_NONE, r, t0, t1);
@@ -11440,9 +11440,9 @@ CUresult ct_tr_cuKernelGetAttribute(int *pi, CUfunction_attribute attrib, CUkern
         return ct_missing(531);
     if (__builtin_expect(ct_guard, 0))
         return real(pi, attrib, kernel, dev);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pi, attrib, kernel, dev);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 531, CT_FAM_NONE, r, t0, t1);
@@ -11460,9 +11460,9 @@ CUresult ct_tr_cuKernelSetAttribute(CUfunction_attribute attrib, int val, CUkern
         return ct_missing(532);
     if (__builtin_expect(ct_guard, 0))
         return real(attrib, val, kernel, dev);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(attrib, val, kernel, dev);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 532, CT_FAM_NONE, r, t0, t1);
@@ -11480,9 +11480,9 @@ CUresult ct_tr_cuKernelSetCacheConfig(CUkernel kernel, CUfunc_cache config, CUde
         return ct_missing(533);
     if (__builtin_expect(ct_guard, 0))
         return real(kernel, config, dev);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(kernel, config, dev);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 533, CT_FAM_NONE, r, t0, t1);
@@ -11500,9 +11500,9 @@ CUresult ct_tr_cuKernelGetName(const char **name, CUkernel hfunc)
         return ct_missing(534);
     if (__builtin_expect(ct_guard, 0))
         return real(name, hfunc);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(name, hfunc);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 534, CT_FAM_NONE, r, t0, t1);
@@ -11520,9 +11520,9 @@ CUresult ct_tr_cuKernelGetParamInfo(CUkernel kernel, size_t paramIndex, size_t *
         return ct_missing(535);
     if (__builtin_expect(ct_guard, 0))
         return real(kernel, paramIndex, paramOffset, paramSize);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(kernel, paramIndex, paramOffset, paramSize);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 535, CT_FAM_NONE, r, t0, t1);
@@ -11540,9 +11540,9 @@ CUresult ct_tr_cuLibraryGetUnifiedFunction(void **fptr, CUlibrary library, const
         return ct_missing(536);
     if (__builtin_expect(ct_guard, 0))
         return real(fptr, library, symbol);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(fptr, library, symbol);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 536, CT_FAM_NONE, r, t0, t1);
@@ -11560,9 +11560,9 @@ CUresult ct_tr_cuCoredumpGetAttribute(CUcoredumpSettings get, void *value, size_
         return ct_missing(537);
     if (__builtin_expect(ct_guard, 0))
         return real(get, value, size);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(get, value, size);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 537, CT_FAM_NONE, r, t0, t1);
@@ -11580,9 +11580,9 @@ CUresult ct_tr_cuCoredumpGetAttributeGlobal(CUcoredumpSettings get, void *value,
         return ct_missing(538);
     if (__builtin_expect(ct_guard, 0))
         return real(get, value, size);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(get, value, size);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 538, CT_FAM_NONE, r, t0, t1);
@@ -11600,9 +11600,9 @@ CUresult ct_tr_cuCoredumpSetAttribute(CUcoredumpSettings set, void *value, size_
         return ct_missing(539);
     if (__builtin_expect(ct_guard, 0))
         return real(set, value, size);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(set, value, size);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 539, CT_FAM_NONE, r, t0, t1);
@@ -11620,9 +11620,9 @@ CUresult ct_tr_cuCoredumpSetAttributeGlobal(CUcoredumpSettings set, void *value,
         return ct_missing(540);
     if (__builtin_expect(ct_guard, 0))
         return real(set, value, size);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(set, value, size);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 540, CT_FAM_NONE, r, t0, t1);
@@ -11640,9 +11640,9 @@ CUresult ct_tr_cuDeviceRegisterAsyncNotification(CUdevice device, CUasyncCallbac
         return ct_missing(541);
     if (__builtin_expect(ct_guard, 0))
         return real(device, callbackFunc, userData, callback);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(device, callbackFunc, userData, callback);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 541, CT_FAM_NONE, r, t0, t1);
@@ -11660,9 +11660,9 @@ CUresult ct_tr_cuDeviceUnregisterAsyncNotification(CUdevice device, CUasyncCallb
         return ct_missing(542);
     if (__builtin_expect(ct_guard, 0))
         return real(device, callback);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(device, callback);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 542, CT_FAM_NONE, r, t0, t1);
@@ -11680,9 +11680,9 @@ CUresult ct_tr_cuGreenCtxCreate(CUgreenCtx* phCtx, CUdevResourceDesc desc, CUdev
         return ct_missing(543);
     if (__builtin_expect(ct_guard, 0))
         return real(phCtx, desc, dev, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(phCtx, desc, dev, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 543, CT_FAM_NONE, r, t0, t1);
@@ -11700,9 +11700,9 @@ CUresult ct_tr_cuGreenCtxDestroy(CUgreenCtx hCtx)
         return ct_missing(544);
     if (__builtin_expect(ct_guard, 0))
         return real(hCtx);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hCtx);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 544, CT_FAM_NONE, r, t0, t1);
@@ -11720,9 +11720,9 @@ CUresult ct_tr_cuDeviceGetDevResource(CUdevice dev, CUdevResource* result, CUdev
         return ct_missing(545);
     if (__builtin_expect(ct_guard, 0))
         return real(dev, result, type);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dev, result, type);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 545, CT_FAM_NONE, r, t0, t1);
@@ -11740,9 +11740,9 @@ CUresult ct_tr_cuCtxGetDevResource(CUcontext hCtx, CUdevResource* result, CUdevR
         return ct_missing(546);
     if (__builtin_expect(ct_guard, 0))
         return real(hCtx, result, type);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hCtx, result, type);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 546, CT_FAM_NONE, r, t0, t1);
@@ -11760,9 +11760,9 @@ CUresult ct_tr_cuGreenCtxGetDevResource(CUgreenCtx hCtx, CUdevResource* result, 
         return ct_missing(547);
     if (__builtin_expect(ct_guard, 0))
         return real(hCtx, result, type);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hCtx, result, type);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 547, CT_FAM_NONE, r, t0, t1);
@@ -11780,9 +11780,9 @@ CUresult ct_tr_cuGreenCtxRecordEvent(CUgreenCtx hCtx, CUevent hEvent)
         return ct_missing(548);
     if (__builtin_expect(ct_guard, 0))
         return real(hCtx, hEvent);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hCtx, hEvent);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 548, CT_FAM_NONE, r, t0, t1);
@@ -11800,9 +11800,9 @@ CUresult ct_tr_cuGreenCtxWaitEvent(CUgreenCtx hCtx, CUevent hEvent)
         return ct_missing(549);
     if (__builtin_expect(ct_guard, 0))
         return real(hCtx, hEvent);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hCtx, hEvent);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 549, CT_FAM_NONE, r, t0, t1);
@@ -11820,9 +11820,9 @@ CUresult ct_tr_cuDevResourceGenerateDesc(CUdevResourceDesc* phDesc, CUdevResourc
         return ct_missing(550);
     if (__builtin_expect(ct_guard, 0))
         return real(phDesc, resources, nbResources);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(phDesc, resources, nbResources);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 550, CT_FAM_NONE, r, t0, t1);
@@ -11840,9 +11840,9 @@ CUresult ct_tr_cuDevSmResourceSplitByCount(CUdevResource* result, unsigned int* 
         return ct_missing(551);
     if (__builtin_expect(ct_guard, 0))
         return real(result, nbGroups, input, remaining, useFlags, minCount);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(result, nbGroups, input, remaining, useFlags, minCount);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 551, CT_FAM_NONE, r, t0, t1);
@@ -11860,9 +11860,9 @@ CUresult ct_tr_cuStreamGetGreenCtx(CUstream hStream, CUgreenCtx *phCtx)
         return ct_missing(552);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream, phCtx);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream, phCtx);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 552, CT_FAM_NONE, r, t0, t1);
@@ -11880,9 +11880,9 @@ CUresult ct_tr_cuCtxFromGreenCtx(CUcontext *pContext, CUgreenCtx hCtx)
         return ct_missing(553);
     if (__builtin_expect(ct_guard, 0))
         return real(pContext, hCtx);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pContext, hCtx);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 553, CT_FAM_NONE, r, t0, t1);
@@ -11900,9 +11900,9 @@ CUresult ct_tr_cuGreenCtxGetId(CUgreenCtx greenCtx, unsigned long long *greenCtx
         return ct_missing(554);
     if (__builtin_expect(ct_guard, 0))
         return real(greenCtx, greenCtxId);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(greenCtx, greenCtxId);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 554, CT_FAM_NONE, r, t0, t1);
@@ -11920,9 +11920,9 @@ CUresult ct_tr_cuCtxRecordEvent(CUcontext hCtx, CUevent hEvent)
         return ct_missing(555);
     if (__builtin_expect(ct_guard, 0))
         return real(hCtx, hEvent);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hCtx, hEvent);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 555, CT_FAM_NONE, r, t0, t1);
@@ -11940,9 +11940,9 @@ CUresult ct_tr_cuCtxWaitEvent(CUcontext hCtx, CUevent hEvent)
         return ct_missing(556);
     if (__builtin_expect(ct_guard, 0))
         return real(hCtx, hEvent);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hCtx, hEvent);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 556, CT_FAM_NONE, r, t0, t1);
@@ -11960,9 +11960,9 @@ CUresult ct_tr_cuGreenCtxStreamCreate(CUstream* phStream, CUgreenCtx greenCtx, u
         return ct_missing(557);
     if (__builtin_expect(ct_guard, 0))
         return real(phStream, greenCtx, flags, priority);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(phStream, greenCtx, flags, priority);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 557, CT_FAM_NONE, r, t0, t1);
@@ -11980,9 +11980,9 @@ CUresult ct_tr_cuStreamGetCtx_v2(CUstream hStream, CUcontext *pctx, CUgreenCtx *
         return ct_missing(558);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream, pctx, pGreenCtx);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream, pctx, pGreenCtx);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 558, CT_FAM_NONE, r, t0, t1);
@@ -12000,9 +12000,9 @@ CUresult ct_tr_cuStreamGetCtx_v2_ptsz(CUstream hStream, CUcontext *pctx, CUgreen
         return ct_missing(559);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream, pctx, pGreenCtx);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream, pctx, pGreenCtx);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 559, CT_FAM_NONE, r, t0, t1);
@@ -12020,9 +12020,9 @@ CUresult ct_tr_cuMemBatchDecompressAsync(CUmemDecompressParams *paramsArray, siz
         return ct_missing(560);
     if (__builtin_expect(ct_guard, 0))
         return real(paramsArray, count, flags, errorIndex, stream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(paramsArray, count, flags, errorIndex, stream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 560, CT_FAM_NONE, r, t0, t1);
@@ -12040,9 +12040,9 @@ CUresult ct_tr_cuMemBatchDecompressAsync_ptsz(CUmemDecompressParams *paramsArray
         return ct_missing(561);
     if (__builtin_expect(ct_guard, 0))
         return real(paramsArray, count, flags, errorIndex, stream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(paramsArray, count, flags, errorIndex, stream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 561, CT_FAM_NONE, r, t0, t1);
@@ -12060,9 +12060,9 @@ CUresult ct_tr_cuLogsRegisterCallback(CUlogsCallback callbackFunc, void *userDat
         return ct_missing(562);
     if (__builtin_expect(ct_guard, 0))
         return real(callbackFunc, userData, callback);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(callbackFunc, userData, callback);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 562, CT_FAM_NONE, r, t0, t1);
@@ -12080,9 +12080,9 @@ CUresult ct_tr_cuLogsUnregisterCallback(CUlogsCallbackHandle callback)
         return ct_missing(563);
     if (__builtin_expect(ct_guard, 0))
         return real(callback);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(callback);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 563, CT_FAM_NONE, r, t0, t1);
@@ -12100,9 +12100,9 @@ CUresult ct_tr_cuLogsCurrent(CUlogIterator *iterator, unsigned int flags)
         return ct_missing(564);
     if (__builtin_expect(ct_guard, 0))
         return real(iterator, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(iterator, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 564, CT_FAM_NONE, r, t0, t1);
@@ -12120,9 +12120,9 @@ CUresult ct_tr_cuLogsDumpToFile(CUlogIterator *iterator, const char *pathToFile,
         return ct_missing(565);
     if (__builtin_expect(ct_guard, 0))
         return real(iterator, pathToFile, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(iterator, pathToFile, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 565, CT_FAM_NONE, r, t0, t1);
@@ -12140,9 +12140,9 @@ CUresult ct_tr_cuLogsDumpToMemory(CUlogIterator *iterator, char *buffer, size_t 
         return ct_missing(566);
     if (__builtin_expect(ct_guard, 0))
         return real(iterator, buffer, size, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(iterator, buffer, size, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 566, CT_FAM_NONE, r, t0, t1);
@@ -12160,9 +12160,9 @@ CUresult ct_tr_cuMemHostRegister(void *p, size_t bytesize, unsigned int Flags)
         return ct_missing(567);
     if (__builtin_expect(ct_guard, 0))
         return real(p, bytesize, Flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(p, bytesize, Flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 567, CT_FAM_NONE, r, t0, t1);
@@ -12180,9 +12180,9 @@ CUresult ct_tr_cuGraphicsResourceSetMapFlags(CUgraphicsResource resource, unsign
         return ct_missing(568);
     if (__builtin_expect(ct_guard, 0))
         return real(resource, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(resource, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 568, CT_FAM_NONE, r, t0, t1);
@@ -12200,9 +12200,9 @@ CUresult ct_tr_cuLinkCreate(unsigned int numOptions, CUjit_option *options, void
         return ct_missing(569);
     if (__builtin_expect(ct_guard, 0))
         return real(numOptions, options, optionValues, stateOut);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(numOptions, options, optionValues, stateOut);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 569, CT_FAM_NONE, r, t0, t1);
@@ -12220,9 +12220,9 @@ CUresult ct_tr_cuLinkAddData(CUlinkState state, CUjitInputType type, void *data,
         return ct_missing(570);
     if (__builtin_expect(ct_guard, 0))
         return real(state, type, data, size, name, numOptions, options, optionValues);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(state, type, data, size, name, numOptions, options, optionValues);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 570, CT_FAM_NONE, r, t0, t1);
@@ -12240,9 +12240,9 @@ CUresult ct_tr_cuLinkAddFile(CUlinkState state, CUjitInputType type, const char 
         return ct_missing(571);
     if (__builtin_expect(ct_guard, 0))
         return real(state, type, path, numOptions, options, optionValues);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(state, type, path, numOptions, options, optionValues);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 571, CT_FAM_NONE, r, t0, t1);
@@ -12260,9 +12260,9 @@ CUresult ct_tr_cuTexRefSetAddress2D_v2(CUtexref hTexRef, const CUDA_ARRAY_DESCRI
         return ct_missing(572);
     if (__builtin_expect(ct_guard, 0))
         return real(hTexRef, desc, dptr, Pitch);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hTexRef, desc, dptr, Pitch);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 572, CT_FAM_NONE, r, t0, t1);
@@ -12280,9 +12280,9 @@ CUresult ct_tr_cuDeviceTotalMem(unsigned int *bytes, CUdevice_v1 dev)
         return ct_missing(573);
     if (__builtin_expect(ct_guard, 0))
         return real(bytes, dev);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(bytes, dev);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 573, CT_FAM_NONE, r, t0, t1);
@@ -12300,9 +12300,9 @@ CUresult ct_tr_cuCtxCreate(CUcontext *pctx, unsigned int flags, CUdevice_v1 dev)
         return ct_missing(574);
     if (__builtin_expect(ct_guard, 0))
         return real(pctx, flags, dev);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pctx, flags, dev);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 574, CT_FAM_NONE, r, t0, t1);
@@ -12320,9 +12320,9 @@ CUresult ct_tr_cuModuleGetGlobal(CUdeviceptr_v1 *dptr, unsigned int *bytes, CUmo
         return ct_missing(575);
     if (__builtin_expect(ct_guard, 0))
         return real(dptr, bytes, hmod, name);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dptr, bytes, hmod, name);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 575, CT_FAM_NONE, r, t0, t1);
@@ -12340,9 +12340,9 @@ CUresult ct_tr_cuMemGetInfo(unsigned int *free, unsigned int *total)
         return ct_missing(576);
     if (__builtin_expect(ct_guard, 0))
         return real(free, total);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(free, total);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 576, CT_FAM_NONE, r, t0, t1);
@@ -12360,9 +12360,9 @@ CUresult ct_tr_cuMemAlloc(CUdeviceptr_v1 *dptr, unsigned int bytesize)
         return ct_missing(577);
     if (__builtin_expect(ct_guard, 0))
         return real(dptr, bytesize);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dptr, bytesize);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_alloc));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_alloc), 577, CT_FAM_ALLOC, r, t0, t1);
@@ -12381,9 +12381,9 @@ CUresult ct_tr_cuMemAllocPitch(CUdeviceptr_v1 *dptr, unsigned int *pPitch, unsig
         return ct_missing(578);
     if (__builtin_expect(ct_guard, 0))
         return real(dptr, pPitch, WidthInBytes, Height, ElementSizeBytes);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dptr, pPitch, WidthInBytes, Height, ElementSizeBytes);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_alloc));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_alloc), 578, CT_FAM_ALLOC, r, t0, t1);
@@ -12402,9 +12402,9 @@ CUresult ct_tr_cuMemFree(CUdeviceptr_v1 dptr)
         return ct_missing(579);
     if (__builtin_expect(ct_guard, 0))
         return real(dptr);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dptr);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_free));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_free), 579, CT_FAM_FREE, r, t0, t1);
@@ -12423,9 +12423,9 @@ CUresult ct_tr_cuMemGetAddressRange(CUdeviceptr_v1 *pbase, unsigned int *psize, 
         return ct_missing(580);
     if (__builtin_expect(ct_guard, 0))
         return real(pbase, psize, dptr);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pbase, psize, dptr);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 580, CT_FAM_NONE, r, t0, t1);
@@ -12443,9 +12443,9 @@ CUresult ct_tr_cuMemAllocHost(void **pp, unsigned int bytesize)
         return ct_missing(581);
     if (__builtin_expect(ct_guard, 0))
         return real(pp, bytesize);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pp, bytesize);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_alloc));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_alloc), 581, CT_FAM_ALLOC, r, t0, t1);
@@ -12464,9 +12464,9 @@ CUresult ct_tr_cuMemHostGetDevicePointer(CUdeviceptr_v1 *pdptr, void *p, unsigne
         return ct_missing(582);
     if (__builtin_expect(ct_guard, 0))
         return real(pdptr, p, Flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pdptr, p, Flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 582, CT_FAM_NONE, r, t0, t1);
@@ -12484,9 +12484,9 @@ CUresult ct_tr_cuMemcpyHtoD(CUdeviceptr_v1 dstDevice, const void *srcHost, unsig
         return ct_missing(583);
     if (__builtin_expect(ct_guard, 0))
         return real(dstDevice, srcHost, ByteCount);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstDevice, srcHost, ByteCount);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 583, CT_FAM_COPY, r, t0, t1);
@@ -12505,9 +12505,9 @@ CUresult ct_tr_cuMemcpyDtoH(void *dstHost, CUdeviceptr_v1 srcDevice, unsigned in
         return ct_missing(584);
     if (__builtin_expect(ct_guard, 0))
         return real(dstHost, srcDevice, ByteCount);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstHost, srcDevice, ByteCount);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 584, CT_FAM_COPY, r, t0, t1);
@@ -12526,9 +12526,9 @@ CUresult ct_tr_cuMemcpyDtoD(CUdeviceptr_v1 dstDevice, CUdeviceptr_v1 srcDevice, 
         return ct_missing(585);
     if (__builtin_expect(ct_guard, 0))
         return real(dstDevice, srcDevice, ByteCount);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstDevice, srcDevice, ByteCount);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 585, CT_FAM_COPY, r, t0, t1);
@@ -12547,9 +12547,9 @@ CUresult ct_tr_cuMemcpyDtoA(CUarray dstArray, unsigned int dstOffset, CUdevicept
         return ct_missing(586);
     if (__builtin_expect(ct_guard, 0))
         return real(dstArray, dstOffset, srcDevice, ByteCount);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstArray, dstOffset, srcDevice, ByteCount);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 586, CT_FAM_COPY, r, t0, t1);
@@ -12568,9 +12568,9 @@ CUresult ct_tr_cuMemcpyAtoD(CUdeviceptr_v1 dstDevice, CUarray srcArray, unsigned
         return ct_missing(587);
     if (__builtin_expect(ct_guard, 0))
         return real(dstDevice, srcArray, srcOffset, ByteCount);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstDevice, srcArray, srcOffset, ByteCount);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 587, CT_FAM_COPY, r, t0, t1);
@@ -12589,9 +12589,9 @@ CUresult ct_tr_cuMemcpyHtoA(CUarray dstArray, unsigned int dstOffset, const void
         return ct_missing(588);
     if (__builtin_expect(ct_guard, 0))
         return real(dstArray, dstOffset, srcHost, ByteCount);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstArray, dstOffset, srcHost, ByteCount);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 588, CT_FAM_COPY, r, t0, t1);
@@ -12610,9 +12610,9 @@ CUresult ct_tr_cuMemcpyAtoH(void *dstHost, CUarray srcArray, unsigned int srcOff
         return ct_missing(589);
     if (__builtin_expect(ct_guard, 0))
         return real(dstHost, srcArray, srcOffset, ByteCount);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstHost, srcArray, srcOffset, ByteCount);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 589, CT_FAM_COPY, r, t0, t1);
@@ -12631,9 +12631,9 @@ CUresult ct_tr_cuMemcpyAtoA(CUarray dstArray, unsigned int dstOffset, CUarray sr
         return ct_missing(590);
     if (__builtin_expect(ct_guard, 0))
         return real(dstArray, dstOffset, srcArray, srcOffset, ByteCount);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstArray, dstOffset, srcArray, srcOffset, ByteCount);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 590, CT_FAM_COPY, r, t0, t1);
@@ -12652,9 +12652,9 @@ CUresult ct_tr_cuMemcpyHtoAAsync(CUarray dstArray, unsigned int dstOffset, const
         return ct_missing(591);
     if (__builtin_expect(ct_guard, 0))
         return real(dstArray, dstOffset, srcHost, ByteCount, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstArray, dstOffset, srcHost, ByteCount, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 591, CT_FAM_COPY, r, t0, t1);
@@ -12673,9 +12673,9 @@ CUresult ct_tr_cuMemcpyAtoHAsync(void *dstHost, CUarray srcArray, unsigned int s
         return ct_missing(592);
     if (__builtin_expect(ct_guard, 0))
         return real(dstHost, srcArray, srcOffset, ByteCount, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstHost, srcArray, srcOffset, ByteCount, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 592, CT_FAM_COPY, r, t0, t1);
@@ -12694,9 +12694,9 @@ CUresult ct_tr_cuMemcpy2D(const CUDA_MEMCPY2D_v1 *pCopy)
         return ct_missing(593);
     if (__builtin_expect(ct_guard, 0))
         return real(pCopy);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pCopy);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 593, CT_FAM_COPY, r, t0, t1);
@@ -12715,9 +12715,9 @@ CUresult ct_tr_cuMemcpy2DUnaligned(const CUDA_MEMCPY2D_v1 *pCopy)
         return ct_missing(594);
     if (__builtin_expect(ct_guard, 0))
         return real(pCopy);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pCopy);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 594, CT_FAM_COPY, r, t0, t1);
@@ -12736,9 +12736,9 @@ CUresult ct_tr_cuMemcpy3D(const CUDA_MEMCPY3D_v1 *pCopy)
         return ct_missing(595);
     if (__builtin_expect(ct_guard, 0))
         return real(pCopy);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pCopy);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 595, CT_FAM_COPY, r, t0, t1);
@@ -12757,9 +12757,9 @@ CUresult ct_tr_cuMemcpyHtoDAsync(CUdeviceptr_v1 dstDevice, const void *srcHost, 
         return ct_missing(596);
     if (__builtin_expect(ct_guard, 0))
         return real(dstDevice, srcHost, ByteCount, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstDevice, srcHost, ByteCount, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 596, CT_FAM_COPY, r, t0, t1);
@@ -12778,9 +12778,9 @@ CUresult ct_tr_cuMemcpyDtoHAsync(void *dstHost, CUdeviceptr_v1 srcDevice, unsign
         return ct_missing(597);
     if (__builtin_expect(ct_guard, 0))
         return real(dstHost, srcDevice, ByteCount, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstHost, srcDevice, ByteCount, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 597, CT_FAM_COPY, r, t0, t1);
@@ -12799,9 +12799,9 @@ CUresult ct_tr_cuMemcpyDtoDAsync(CUdeviceptr_v1 dstDevice, CUdeviceptr_v1 srcDev
         return ct_missing(598);
     if (__builtin_expect(ct_guard, 0))
         return real(dstDevice, srcDevice, ByteCount, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstDevice, srcDevice, ByteCount, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 598, CT_FAM_COPY, r, t0, t1);
@@ -12820,9 +12820,9 @@ CUresult ct_tr_cuMemcpy2DAsync(const CUDA_MEMCPY2D_v1 *pCopy, CUstream hStream)
         return ct_missing(599);
     if (__builtin_expect(ct_guard, 0))
         return real(pCopy, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pCopy, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 599, CT_FAM_COPY, r, t0, t1);
@@ -12841,9 +12841,9 @@ CUresult ct_tr_cuMemcpy3DAsync(const CUDA_MEMCPY3D_v1 *pCopy, CUstream hStream)
         return ct_missing(600);
     if (__builtin_expect(ct_guard, 0))
         return real(pCopy, hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pCopy, hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 600, CT_FAM_COPY, r, t0, t1);
@@ -12862,9 +12862,9 @@ CUresult ct_tr_cuMemsetD8(CUdeviceptr_v1 dstDevice, unsigned char uc, unsigned i
         return ct_missing(601);
     if (__builtin_expect(ct_guard, 0))
         return real(dstDevice, uc, N);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstDevice, uc, N);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 601, CT_FAM_COPY, r, t0, t1);
@@ -12883,9 +12883,9 @@ CUresult ct_tr_cuMemsetD16(CUdeviceptr_v1 dstDevice, unsigned short us, unsigned
         return ct_missing(602);
     if (__builtin_expect(ct_guard, 0))
         return real(dstDevice, us, N);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstDevice, us, N);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 602, CT_FAM_COPY, r, t0, t1);
@@ -12904,9 +12904,9 @@ CUresult ct_tr_cuMemsetD32(CUdeviceptr_v1 dstDevice, unsigned int ui, unsigned i
         return ct_missing(603);
     if (__builtin_expect(ct_guard, 0))
         return real(dstDevice, ui, N);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstDevice, ui, N);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 603, CT_FAM_COPY, r, t0, t1);
@@ -12925,9 +12925,9 @@ CUresult ct_tr_cuMemsetD2D8(CUdeviceptr_v1 dstDevice, unsigned int dstPitch, uns
         return ct_missing(604);
     if (__builtin_expect(ct_guard, 0))
         return real(dstDevice, dstPitch, uc, Width, Height);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstDevice, dstPitch, uc, Width, Height);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 604, CT_FAM_COPY, r, t0, t1);
@@ -12946,9 +12946,9 @@ CUresult ct_tr_cuMemsetD2D16(CUdeviceptr_v1 dstDevice, unsigned int dstPitch, un
         return ct_missing(605);
     if (__builtin_expect(ct_guard, 0))
         return real(dstDevice, dstPitch, us, Width, Height);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstDevice, dstPitch, us, Width, Height);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 605, CT_FAM_COPY, r, t0, t1);
@@ -12967,9 +12967,9 @@ CUresult ct_tr_cuMemsetD2D32(CUdeviceptr_v1 dstDevice, unsigned int dstPitch, un
         return ct_missing(606);
     if (__builtin_expect(ct_guard, 0))
         return real(dstDevice, dstPitch, ui, Width, Height);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dstDevice, dstPitch, ui, Width, Height);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy));
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 606, CT_FAM_COPY, r, t0, t1);
@@ -12988,9 +12988,9 @@ CUresult ct_tr_cuArrayCreate(CUarray *pHandle, const CUDA_ARRAY_DESCRIPTOR_v1 *p
         return ct_missing(607);
     if (__builtin_expect(ct_guard, 0))
         return real(pHandle, pAllocateArray);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pHandle, pAllocateArray);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 607, CT_FAM_NONE, r, t0, t1);
@@ -13008,9 +13008,9 @@ CUresult ct_tr_cuArrayGetDescriptor(CUDA_ARRAY_DESCRIPTOR_v1 *pArrayDescriptor, 
         return ct_missing(608);
     if (__builtin_expect(ct_guard, 0))
         return real(pArrayDescriptor, hArray);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pArrayDescriptor, hArray);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 608, CT_FAM_NONE, r, t0, t1);
@@ -13028,9 +13028,9 @@ CUresult ct_tr_cuArray3DCreate(CUarray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR_v
         return ct_missing(609);
     if (__builtin_expect(ct_guard, 0))
         return real(pHandle, pAllocateArray);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pHandle, pAllocateArray);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 609, CT_FAM_NONE, r, t0, t1);
@@ -13048,9 +13048,9 @@ CUresult ct_tr_cuArray3DGetDescriptor(CUDA_ARRAY3D_DESCRIPTOR_v1 *pArrayDescript
         return ct_missing(610);
     if (__builtin_expect(ct_guard, 0))
         return real(pArrayDescriptor, hArray);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pArrayDescriptor, hArray);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 610, CT_FAM_NONE, r, t0, t1);
@@ -13068,9 +13068,9 @@ CUresult ct_tr_cuTexRefSetAddress(unsigned int *ByteOffset, CUtexref hTexRef, CU
         return ct_missing(611);
     if (__builtin_expect(ct_guard, 0))
         return real(ByteOffset, hTexRef, dptr, bytes);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(ByteOffset, hTexRef, dptr, bytes);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 611, CT_FAM_NONE, r, t0, t1);
@@ -13088,9 +13088,9 @@ CUresult ct_tr_cuTexRefSetAddress2D(CUtexref hTexRef, const CUDA_ARRAY_DESCRIPTO
         return ct_missing(612);
     if (__builtin_expect(ct_guard, 0))
         return real(hTexRef, desc, dptr, Pitch);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hTexRef, desc, dptr, Pitch);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 612, CT_FAM_NONE, r, t0, t1);
@@ -13108,9 +13108,9 @@ CUresult ct_tr_cuTexRefGetAddress(CUdeviceptr_v1 *pdptr, CUtexref hTexRef)
         return ct_missing(613);
     if (__builtin_expect(ct_guard, 0))
         return real(pdptr, hTexRef);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pdptr, hTexRef);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 613, CT_FAM_NONE, r, t0, t1);
@@ -13128,9 +13128,9 @@ CUresult ct_tr_cuGraphicsResourceGetMappedPointer(CUdeviceptr_v1 *pDevPtr, unsig
         return ct_missing(614);
     if (__builtin_expect(ct_guard, 0))
         return real(pDevPtr, pSize, resource);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pDevPtr, pSize, resource);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 614, CT_FAM_NONE, r, t0, t1);
@@ -13148,9 +13148,9 @@ CUresult ct_tr_cuCtxDestroy(CUcontext ctx)
         return ct_missing(615);
     if (__builtin_expect(ct_guard, 0))
         return real(ctx);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(ctx);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 615, CT_FAM_NONE, r, t0, t1);
@@ -13168,9 +13168,9 @@ CUresult ct_tr_cuCtxPopCurrent(CUcontext *pctx)
         return ct_missing(616);
     if (__builtin_expect(ct_guard, 0))
         return real(pctx);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pctx);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 616, CT_FAM_NONE, r, t0, t1);
@@ -13188,9 +13188,9 @@ CUresult ct_tr_cuCtxPushCurrent(CUcontext ctx)
         return ct_missing(617);
     if (__builtin_expect(ct_guard, 0))
         return real(ctx);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(ctx);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 617, CT_FAM_NONE, r, t0, t1);
@@ -13208,9 +13208,9 @@ CUresult ct_tr_cuStreamDestroy(CUstream hStream)
         return ct_missing(618);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 618, CT_FAM_NONE, r, t0, t1);
@@ -13228,9 +13228,9 @@ CUresult ct_tr_cuEventDestroy(CUevent hEvent)
         return ct_missing(619);
     if (__builtin_expect(ct_guard, 0))
         return real(hEvent);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hEvent);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 619, CT_FAM_NONE, r, t0, t1);
@@ -13248,9 +13248,9 @@ CUresult ct_tr_cuDevicePrimaryCtxRelease(CUdevice_v1 dev)
         return ct_missing(620);
     if (__builtin_expect(ct_guard, 0))
         return real(dev);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dev);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 620, CT_FAM_NONE, r, t0, t1);
@@ -13268,9 +13268,9 @@ CUresult ct_tr_cuDevicePrimaryCtxReset(CUdevice_v1 dev)
         return ct_missing(621);
     if (__builtin_expect(ct_guard, 0))
         return real(dev);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dev);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 621, CT_FAM_NONE, r, t0, t1);
@@ -13288,9 +13288,9 @@ CUresult ct_tr_cuDevicePrimaryCtxSetFlags(CUdevice_v1 dev, unsigned int flags)
         return ct_missing(622);
     if (__builtin_expect(ct_guard, 0))
         return real(dev, flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(dev, flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 622, CT_FAM_NONE, r, t0, t1);
@@ -13308,9 +13308,9 @@ CUresult ct_tr_cuStreamBeginCapture(CUstream hStream)
         return ct_missing(623);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 623, CT_FAM_NONE, r, t0, t1);
@@ -13328,9 +13328,9 @@ CUresult ct_tr_cuStreamBeginCapture_ptsz(CUstream hStream)
         return ct_missing(624);
     if (__builtin_expect(ct_guard, 0))
         return real(hStream);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(hStream);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 624, CT_FAM_NONE, r, t0, t1);
@@ -13348,9 +13348,9 @@ CUresult ct_tr_cuIpcOpenMemHandle(CUdeviceptr_v2 *pdptr, CUipcMemHandle_v1 handl
         return ct_missing(625);
     if (__builtin_expect(ct_guard, 0))
         return real(pdptr, handle, Flags);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pdptr, handle, Flags);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 625, CT_FAM_NONE, r, t0, t1);
@@ -13368,9 +13368,9 @@ CUresult ct_tr_cuGraphInstantiate(CUgraphExec *phGraphExec, CUgraph hGraph, CUgr
         return ct_missing(626);
     if (__builtin_expect(ct_guard, 0))
         return real(phGraphExec, hGraph, phErrorNode, logBuffer, bufferSize);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(phGraphExec, hGraph, phErrorNode, logBuffer, bufferSize);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 626, CT_FAM_NONE, r, t0, t1);
@@ -13388,9 +13388,9 @@ CUresult ct_tr_cuGraphInstantiate_v2(CUgraphExec *phGraphExec, CUgraph hGraph, C
         return ct_missing(627);
     if (__builtin_expect(ct_guard, 0))
         return real(phGraphExec, hGraph, phErrorNode, logBuffer, bufferSize);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(phGraphExec, hGraph, phErrorNode, logBuffer, bufferSize);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 627, CT_FAM_NONE, r, t0, t1);
@@ -13408,9 +13408,9 @@ CUresult ct_tr_cuCheckpointProcessGetRestoreThreadId(int pid, int *tid)
         return ct_missing(628);
     if (__builtin_expect(ct_guard, 0))
         return real(pid, tid);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pid, tid);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 628, CT_FAM_NONE, r, t0, t1);
@@ -13428,9 +13428,9 @@ CUresult ct_tr_cuCheckpointProcessGetState(int pid, CUprocessState *state)
         return ct_missing(629);
     if (__builtin_expect(ct_guard, 0))
         return real(pid, state);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pid, state);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 629, CT_FAM_NONE, r, t0, t1);
@@ -13448,9 +13448,9 @@ CUresult ct_tr_cuCheckpointProcessLock(int pid, CUcheckpointLockArgs *args)
         return ct_missing(630);
     if (__builtin_expect(ct_guard, 0))
         return real(pid, args);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pid, args);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 630, CT_FAM_NONE, r, t0, t1);
@@ -13468,9 +13468,9 @@ CUresult ct_tr_cuCheckpointProcessCheckpoint(int pid, CUcheckpointCheckpointArgs
         return ct_missing(631);
     if (__builtin_expect(ct_guard, 0))
         return real(pid, args);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pid, args);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 631, CT_FAM_NONE, r, t0, t1);
@@ -13488,9 +13488,9 @@ CUresult ct_tr_cuCheckpointProcessRestore(int pid, CUcheckpointRestoreArgs *args
         return ct_missing(632);
     if (__builtin_expect(ct_guard, 0))
         return real(pid, args);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pid, args);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 632, CT_FAM_NONE, r, t0, t1);
@@ -13508,9 +13508,9 @@ CUresult ct_tr_cuCheckpointProcessUnlock(int pid, CUcheckpointUnlockArgs *args)
         return ct_missing(633);
     if (__builtin_expect(ct_guard, 0))
         return real(pid, args);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(pid, args);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 633, CT_FAM_NONE, r, t0, t1);
@@ -13528,9 +13528,9 @@ CUresult ct_tr_cuProfilerInitialize(const char *configFile, const char *outputFi
         return ct_missing(634);
     if (__builtin_expect(ct_guard, 0))
         return real(configFile, outputFile, outputMode);
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real(configFile, outputFile, outputMode);
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 634, CT_FAM_NONE, r, t0, t1);
@@ -13548,9 +13548,9 @@ CUresult ct_tr_cuProfilerStart(void)
         return ct_missing(635);
     if (__builtin_expect(ct_guard, 0))
         return real();
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real();
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 635, CT_FAM_NONE, r, t0, t1);
@@ -13568,9 +13568,9 @@ CUresult ct_tr_cuProfilerStop(void)
         return ct_missing(636);
     if (__builtin_expect(ct_guard, 0))
         return real();
-    uint64_t t0 = ct_now_ns();
+    uint64_t t0 = ct_now();
     CUresult r = real();
-    uint64_t t1 = ct_now_ns();
+    uint64_t t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 636, CT_FAM_NONE, r, t0, t1);

@@ -35,7 +35,7 @@ static void record(unsigned api, uint64_t i)
                 : fam == CT_FAM_LAUNCH ? sizeof(struct ct_pl_launch)
                 : fam == CT_FAM_COPY   ? sizeof(struct ct_pl_copy)
                                        : 0;
-    uint64_t t0 = ct_now_ns(), t1 = ct_now_ns();
+    uint64_t t0 = ct_now(), t1 = ct_now();
     struct ct_rec_call *c = ct_rec_begin(sizeof *c + pl);
 
     if (!c)

@@ -1,0 +1,124 @@
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cudatrace/format.h"
+#include "preload/clock.h"
+#include "preload/warn.h"
+
+int ct_clock_mode;
+
+/* Calibration: ns = base_ns + (ticks - base_ticks) * ns_per_tick, with the slope measured between the
+ * first pair and the latest drain's pair (the longer the span, the better the slope). */
+static uint64_t base_ticks, base_ns;
+static double ns_per_tick;
+static int calibrated;
+
+/* The kernel trusts the TSC as its clocksource: CLOCK_MONOTONIC is then a linear function of it,
+ * synchronized across CPUs (constant and nonstop TSC), so a linear conversion is exact up to NTP slew. */
+static int kernel_uses_tsc(void)
+{
+    char buf[32] = "";
+    FILE *f = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "re");
+
+    if (!f)
+        return 0;
+    if (!fgets(buf, sizeof buf, f))
+        buf[0] = 0;
+    fclose(f);
+    return strcmp(buf, "tsc\n") == 0;
+}
+
+#if defined(__x86_64__)
+/* A (ticks, ns) pair read as close together as possible. */
+static void pair(uint64_t *ticks, uint64_t *ns)
+{
+    uint64_t a = __rdtsc();
+    *ns = ct_now_ns();
+    *ticks = a + (__rdtsc() - a) / 2;
+}
+#endif
+
+static int choose(void)
+{
+    const char *v = getenv("CUDATRACE_CLOCK");
+    int want_tsc = 1;
+
+    if (v && *v && strcmp(v, "auto") != 0) {
+        if (strcmp(v, "monotonic") == 0)
+            want_tsc = 0;
+        else if (strcmp(v, "tsc") != 0)
+            ct_warn("CUDATRACE_CLOCK=\"%s\" is not auto, tsc or monotonic; using auto", v);
+    }
+#if defined(__x86_64__)
+    if (want_tsc && kernel_uses_tsc()) {
+        pair(&base_ticks, &base_ns);
+        return CT_CLOCK_TSC;
+    }
+#else
+    (void)want_tsc;
+#endif
+    return CT_CLOCK_MONO;
+}
+
+uint64_t ct_clock_slow(void)
+{
+    int unset = CT_CLOCK_UNSET, mode = choose();
+
+    /* Two threads may race here on the first calls: the first decision wins (same answer anyway). */
+    if (!__atomic_compare_exchange_n(&ct_clock_mode, &unset, mode, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        mode = unset;
+    return ct_now();
+}
+
+void ct_clock_calibrate(void)
+{
+#if defined(__x86_64__)
+    uint64_t t, ns;
+
+    if (__atomic_load_n(&ct_clock_mode, __ATOMIC_ACQUIRE) != CT_CLOCK_TSC)
+        return;
+    /* A slope over less than 1 ms would be coarse: a short program's only drain waits for that once. */
+    do
+        pair(&t, &ns);
+    while (ns - base_ns < 1000000u);
+    ns_per_tick = (double)(ns - base_ns) / (double)(t - base_ticks);
+    calibrated = 1;
+#endif
+}
+
+uint64_t ct_clock_ns(uint64_t ticks)
+{
+    if (__atomic_load_n(&ct_clock_mode, __ATOMIC_ACQUIRE) != CT_CLOCK_TSC)
+        return ticks;
+    if (!calibrated)
+        ct_clock_calibrate();
+    /* Signed: a record read on another CPU a hair before the base pair must not wrap around. */
+    return base_ns + (uint64_t)(int64_t)((double)(int64_t)(ticks - base_ticks) * ns_per_tick);
+}
+
+void ct_clock_convert(const struct iovec *iov, int n)
+{
+    if (__atomic_load_n(&ct_clock_mode, __ATOMIC_ACQUIRE) != CT_CLOCK_TSC)
+        return;
+    for (int i = 0; i < n; i++) {
+        unsigned char *p = iov[i].iov_base, *end = p + iov[i].iov_len;
+        while (p < end) {
+            struct ct_rec_hdr *h = (struct ct_rec_hdr *)p;
+            if (h->size == 0)
+                break;
+            if (h->type == CT_REC_CALL) {
+                struct ct_rec_call *c = (struct ct_rec_call *)p;
+                c->t0_ns = ct_clock_ns(c->t0_ns);
+                c->t1_ns = ct_clock_ns(c->t1_ns);
+            } else if (h->type == CT_REC_LOST) {
+                struct ct_rec_lost *l = (struct ct_rec_lost *)p;
+                l->t_first_ns = ct_clock_ns(l->t_first_ns);
+                l->t_last_ns = ct_clock_ns(l->t_last_ns);
+            }
+            p += h->size;
+        }
+    }
+}
