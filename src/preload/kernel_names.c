@@ -96,18 +96,23 @@ static uint32_t symbol_name_id(const void *fn)
                                                                        : 0;
 }
 
+/* The last handle this thread named: loops launching one kernel skip the table. */
+static __thread struct slot last __attribute__((tls_model("initial-exec")));
+
 static uint32_t name_id(const void *handle, uint32_t (*find)(const void *))
 {
-    uint32_t id;
+    uint32_t id, gen = __atomic_load_n(&generation, __ATOMIC_ACQUIRE);
     if (!handle)
         return 0;
-    if (cached((uintptr_t)handle, &id))
-        return id;
-    uint32_t gen = __atomic_load_n(&generation, __ATOMIC_ACQUIRE);
-    ct_guard++;
-    id = find(handle);
-    ct_guard--;
-    remember((uintptr_t)handle, id, gen); /* unnamed ones too: never ask the driver on every launch */
+    if (last.key == (uintptr_t)handle && (uint32_t)(last.value >> 32) == gen)
+        return (uint32_t)last.value;
+    if (!cached((uintptr_t)handle, &id)) {
+        ct_guard++;
+        id = find(handle);
+        ct_guard--;
+        remember((uintptr_t)handle, id, gen); /* unnamed ones too: never ask the driver on every launch */
+    }
+    last = (struct slot){(uintptr_t)handle, (uint64_t)gen << 32 | id};
     return id;
 }
 
