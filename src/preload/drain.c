@@ -53,6 +53,7 @@ static void write_pending_loss(struct ct_ring *r)
 void ct_drain_all(int final, int in_signal)
 {
     ct_clock_calibrate();
+    ct_tf_verify();
     ct_meta_write(in_signal);
     for (struct ct_ring *r = ct_rings_first(); r; r = atomic_load_explicit(&r->next, memory_order_acquire)) {
         /* Seen dead, so everything the thread committed is published. */

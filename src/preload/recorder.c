@@ -275,7 +275,7 @@ void ct_rec_init(void)
 
 void ct_rec_flush(void)
 {
-    if (atomic_load(&ct_state) != CT_ST_ON || !ct_drain_acquire(-1))
+    if (atomic_load(&ct_state) != CT_ST_ON || !ct_tf_mine() || !ct_drain_acquire(-1))
         return;
     if (atomic_load(&ct_state) == CT_ST_ON)
         ct_drain_all(0, 0);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "format/record.h"
@@ -21,6 +22,9 @@
 
 static struct {
     int fd;
+    pid_t pid;          /* the process that created the file */
+    dev_t dev;          /* the file's identity, to notice a program closing or reusing our descriptor */
+    ino_t ino;
     char path[PATH_MAX];
     uint64_t off;   /* bytes in the file, all of them whole records */
     uint64_t calls; /* call records in the file */
@@ -110,6 +114,56 @@ static void pwrite_quiet(const void *buf, size_t len, uint64_t off)
         w = pwrite(tf.fd, buf, len, (off_t)off);
     while (w < 0 && errno == EINTR);
     guard_off(&g, w < 0 ? errno : 0);
+}
+
+/* ---- the descriptor: kept out of the program's way ---- */
+
+/* Programs that close "all" descriptors or dup2 over low ones rarely reach this high. */
+static int move_high(int fd)
+{
+    int hi = fcntl(fd, F_DUPFD_CLOEXEC, 512);
+    if (hi < 0)
+        return fd;
+    close(fd);
+    return hi;
+}
+
+static void remember_identity(int fd)
+{
+    struct stat st;
+    if (fstat(fd, &st) == 0) {
+        tf.dev = st.st_dev;
+        tf.ino = st.st_ino;
+    }
+}
+
+static int is_our_file(int fd)
+{
+    struct stat st;
+    return fd >= 0 && fstat(fd, &st) == 0 && st.st_dev == tf.dev && st.st_ino == tf.ino;
+}
+
+int ct_tf_mine(void)
+{
+    return tf.fd >= 0 && getpid() == tf.pid;
+}
+
+void ct_tf_verify(void)
+{
+    int fd;
+
+    if (tf.fd < 0 || tf.failed || is_our_file(tf.fd))
+        return;
+    /* The program closed our descriptor (or put a file of its own there): never write through that number
+     * again; reopen the file by name if it is still ours, else the writes fail and are counted as lost. */
+    fd = open(tf.path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd >= 0 && (!is_our_file(fd) || lseek(fd, (off_t)tf.off, SEEK_SET) < 0)) {
+        close(fd);
+        fd = -1;
+    }
+    tf.fd = fd >= 0 ? move_high(fd) : -1;
+    ct_warn("the program closed the descriptor of %s; %s", tf.path,
+            tf.fd >= 0 ? "reopened it" : "the rest of the trace is counted as lost");
 }
 
 /* ---- accounting ---- */
@@ -302,6 +356,9 @@ int ct_tf_open(const struct ct_settings *s)
         ct_warn("cannot create %s: %s; tracing disabled", name, strerror(errno));
         return -1;
     }
+    tf.fd = move_high(tf.fd);
+    tf.pid = getpid();
+    remember_identity(tf.fd);
     if (!(first = first_records(&len, host))) {
         err = ENOMEM;
     } else {

@@ -19,6 +19,11 @@ int ct_tf_open(const struct ct_settings *s);
 void ct_tf_append(const struct iovec *iov, int n);
 /* Write CT_REC_END and close; print the summary line unless quiet. `untraced`: the END total. */
 void ct_tf_close(uint64_t untraced, int quiet);
+/* Is this process the one that created the file?  Not in the child of a vfork, which shares our memory
+ * (the exec hooks run there) but not the parent's state of mind: such a child must not drain. */
+int ct_tf_mine(void);
+/* Before a drain: make sure the descriptor still refers to our file (programs close descriptors). */
+void ct_tf_verify(void);
 /* The child of a fork: close the parent's file without writing to it. */
 void ct_tf_abandon(void);
 /* This thread blocks every signal (the writer): no SIGXFSZ guard needed around its writes. */

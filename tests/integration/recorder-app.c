@@ -9,6 +9,9 @@
  *         N more
  *     -w  after recording, create READYFILE and sleep until a signal ends the process
  *     -k  leave T threads recording without end while main returns
+ *     -V  vfork after recording: the child closes every descriptor above 2 (as Python's subprocess does)
+ *         and execs /bin/true; the parent waits for it and makes N more records
+ *     -C  after recording, close every descriptor above 2 (as daemons do), wait for a drain, make N more
  *     -x  exit status of main (and of the forked child)
  *     PROG ARGS...  exec it (execv) after recording
  * Nothing on stdout. */
@@ -18,7 +21,9 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "preload/recorder.h"
@@ -72,6 +77,28 @@ static void *worker(void *arg)
     return NULL;
 }
 
+static void close_all_above_2(void)
+{
+    struct rlimit rl;
+    int max = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < 65536 ? (int)rl.rlim_cur : 65536;
+    for (int fd = 3; fd < max; fd++)
+        close(fd);
+}
+
+/* vfork: the child runs in our memory until it execs; the recorder's exec hook must leave our state be. */
+static int vfork_exec(void)
+{
+    int st;
+    pid_t pid = vfork();
+    if (pid == 0) {
+        char *const argv[] = {"true", NULL};
+        close_all_above_2();
+        execv("/bin/true", argv);
+        _exit(127);
+    }
+    return pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
 static void run_threads(int threads, long n)
 {
     pthread_t t[256];
@@ -83,17 +110,19 @@ static void run_threads(int threads, long n)
 
 int main(int argc, char **argv)
 {
-    int threads = 1, do_fork = 0, keep = 0, status = 0, opt;
+    int threads = 1, do_fork = 0, do_vfork = 0, do_close = 0, keep = 0, status = 0, opt;
     long records = 1000;
     const char *ready = NULL;
 
-    while ((opt = getopt(argc, argv, "+t:n:pmFw:kx:")) != -1) {
+    while ((opt = getopt(argc, argv, "+t:n:pmFVCw:kx:")) != -1) {
         switch (opt) {
         case 't': threads = atoi(optarg); break;
         case 'n': records = atol(optarg); break;
         case 'p': plain = 1; break;
         case 'm': with_meta = 1; break;
         case 'F': do_fork = 1; break;
+        case 'V': do_vfork = 1; break;
+        case 'C': do_close = 1; break;
         case 'w': ready = optarg; break;
         case 'k': keep = 1; break;
         case 'x': status = atoi(optarg); break;
@@ -119,6 +148,17 @@ int main(int argc, char **argv)
         }
         if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != status)
             return 65;
+        run_threads(1, records);
+    }
+    if (do_vfork) {
+        if (vfork_exec() < 0)
+            return 67;
+        run_threads(1, records);
+    }
+    if (do_close) {
+        const struct timespec drain = {0, 50 * 1000 * 1000}; /* several writer intervals */
+        close_all_above_2();
+        nanosleep(&drain, NULL);
         run_threads(1, records);
     }
     if (optind < argc) {
