@@ -2,7 +2,8 @@
 # Not built by `make check` (nvcc is slow and they only run on a GPU): `make gpu-samples` builds them, and
 # `make check-gpu` and scripts/gpu-bundle call it.  Nothing to build when configure found no nvcc.
 
-GPU_CU_SAMPLES = tests/samples/rt_vectoradd.cu tests/samples/rt_threads.cu tests/samples/rt_graph.cu
+GPU_CU_SAMPLES = tests/samples/rt_vectoradd.cu tests/samples/rt_threads.cu tests/samples/rt_graph.cu \
+	tests/samples/rt_entry_points.cu tests/samples/rt_interop.cu
 GPU_PY_SAMPLES = \
 	tests/samples/py_cuda_bindings.py \
 	tests/samples/py_torch.py \
@@ -17,13 +18,17 @@ GPU_SAMPLES = \
 	tests/samples/rt_vectoradd_shared \
 	tests/samples/rt_vectoradd_ptds \
 	tests/samples/rt_threads \
-	tests/samples/rt_graph
+	tests/samples/rt_graph \
+	tests/samples/rt_entry_points \
+	tests/samples/rt_interop
 CLEANFILES += $(GPU_SAMPLES)
 
 # Hopper code plus its PTX (the driver JIT-compiles that for newer GPUs).  Override for another GPU, e.g.
 # `make gpu-samples NVCC_GENCODE=-arch=native`.
 NVCC_GENCODE = -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90
 NVCC_SAMPLE_FLAGS = -O2 -std=c++17 -Xcompiler -Wall,-Wextra $(NVCC_GENCODE)
+# The samples that also call the driver API directly link its stub (libcuda.so.1 at run time: the driver).
+NVCC_DRIVER_LINK = -L$(CUDA_STUBS_DIR) -lcuda
 nvcc_sample = $(AM_V_GEN)$(MKDIR_P) $(@D) && $(NVCC) $(NVCC_SAMPLE_FLAGS)
 
 .PHONY: gpu-samples
@@ -47,3 +52,9 @@ tests/samples/rt_threads: $(srcdir)/tests/samples/rt_threads.cu
 	$(nvcc_sample) -o $@ $(srcdir)/tests/samples/rt_threads.cu
 tests/samples/rt_graph: $(srcdir)/tests/samples/rt_graph.cu
 	$(nvcc_sample) -o $@ $(srcdir)/tests/samples/rt_graph.cu
+# Entry points by version: the shared runtime, so that cudaGetDriverEntryPointByVersion is the exported one.
+tests/samples/rt_entry_points: $(srcdir)/tests/samples/rt_entry_points.cu
+	$(nvcc_sample) -cudart shared -Xlinker -rpath -Xlinker $(CUDA_DIR)/lib64 -o $@ \
+		$(srcdir)/tests/samples/rt_entry_points.cu $(NVCC_DRIVER_LINK)
+tests/samples/rt_interop: $(srcdir)/tests/samples/rt_interop.cu
+	$(nvcc_sample) -o $@ $(srcdir)/tests/samples/rt_interop.cu $(NVCC_DRIVER_LINK)

@@ -15,3 +15,9 @@ tests_samples_ptxjit_LDADD = $(SAMPLES_DRV_LDADD) -lm
 
 SAMPLES_DRV_PTX = tests/samples/vectoradd_kernel.ptx tests/samples/ptxjit_kernel.ptx tests/samples/ptxjit_device.ptx
 EXTRA_DIST += $(SAMPLES_DRV_PTX)
+
+# Contexts: created, handed between threads, primary, library-style push/pop (needs vectoradd_kernel.ptx).
+check_PROGRAMS += tests/samples/ctx_drv
+tests_samples_ctx_drv_SOURCES = tests/samples/ctx_drv.c tests/samples/drv_sample.c tests/samples/drv_sample.h
+tests_samples_ctx_drv_LDFLAGS = $(SAMPLES_DRV_LINK)
+tests_samples_ctx_drv_LDADD = $(SAMPLES_DRV_LDADD)
