@@ -1,8 +1,15 @@
-# The real-GPU suite: `make check-gpu` builds the library, the check programs (ctdump, the driver-API samples)
-# and the nvcc samples, then runs tests/gpu/run-gpu-tests on this machine's GPU (a skip where there is none).
-# scripts/gpu-bundle packs the same for a GPU machine without build tools.
+# The sample harness: tests/gpu/run-gpu-tests runs each sample untraced and traced and checks its trace with
+# cudatrace-report's JSON against tests/gpu/expect/<sample>.sh (helpers: checks.sh, tracequery.py).
+# `make check` runs it on the simulated driver (harness-sim.sh: the driver-API C samples); `make check-gpu`
+# builds the library, the check programs (the driver-API samples) and the nvcc samples, then runs it on this
+# machine's GPU (a skip where there is none).  scripts/gpu-bundle packs the same for a GPU machine without
+# build tools.
+TESTS += tests/integration/harness-sim.sh
 GPU_EXPECTATIONS = \
 	tests/gpu/expect/vectoradd.inc \
+	tests/gpu/expect/rt_entry_points.sh \
+	tests/gpu/expect/rt_interop.sh \
+	tests/gpu/expect/ctx_drv.sh \
 	tests/gpu/expect/rt_vectoradd.sh \
 	tests/gpu/expect/rt_vectoradd_shared.sh \
 	tests/gpu/expect/rt_vectoradd_ptds.sh \
@@ -16,7 +23,8 @@ GPU_EXPECTATIONS = \
 	tests/gpu/expect/py_jax.sh \
 	tests/gpu/expect/py_triton.sh \
 	tests/gpu/expect/py_numba.sh
-EXTRA_DIST += tests/gpu/run-gpu-tests $(GPU_EXPECTATIONS) scripts/gpu-bundle
+EXTRA_DIST += tests/gpu/run-gpu-tests tests/gpu/checks.sh tests/gpu/tracequery.py $(GPU_EXPECTATIONS) \
+	scripts/gpu-bundle tests/integration/harness-sim.sh
 
 .PHONY: check-gpu
 check-gpu: all $(check_PROGRAMS) gpu-samples
