@@ -27,6 +27,7 @@ expect_value() {
     fi
 }
 
+# shellcheck disable=SC2154 # $python and $here: set by the runner
 query() { "$python" "$here/tracequery.py" "$@"; }
 # calls FILTER...: how many calls match.  distinct FIELD FILTER...: how many values FIELD takes over them.
 calls() { query count "$CALLS" "$@"; }

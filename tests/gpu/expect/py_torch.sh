@@ -7,6 +7,6 @@ expect_calls "at least 20 GEMM (non-PyTorch) kernel launches" -ge 20 family=laun
     'kernel!=*at::native*' 'kernel!=*at6native*'
 expect_calls "at least 10 elementwise kernel launches" -ge 10 family=launch 'kernel=*elementwise_kernel*'
 expect_calls "allocations" -ge 1 family=alloc
-expect_calls "2 H2D copies of 262144 bytes" -ge 2 $H2D bytes=262144
-expect_calls "1 D2H copy of 262144 bytes" -ge 1 $D2H bytes=262144
+expect_calls "2 H2D copies of 262144 bytes" -ge 2 "$H2D" bytes=262144
+expect_calls "1 D2H copy of 262144 bytes" -ge 1 "$D2H" bytes=262144
 note_kernels

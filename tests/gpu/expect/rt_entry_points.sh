@@ -14,8 +14,8 @@ expect_calls "1 stream-ordered allocation of 16384 bytes" -eq 1 name=cuMemAllocA
 expect_freed name=cuMemAllocAsync
 # The per-thread default stream look-ups: the _ptsz/_ptds variants, each called once.
 expect_calls "1 launch through cuLaunchKernel_ptsz" -eq 1 variant=cuLaunchKernel_ptsz kernel=epAddOne
-expect_calls "1 H2D copy through cuMemcpyHtoD_v2_ptds" -eq 1 variant=cuMemcpyHtoD_v2_ptds $H2D bytes=16384
-expect_calls "1 D2H copy through cuMemcpyDtoH_v2_ptds (from the runtime)" -eq 1 variant=cuMemcpyDtoH_v2_ptds $D2H bytes=16384
+expect_calls "1 H2D copy through cuMemcpyHtoD_v2_ptds" -eq 1 variant=cuMemcpyHtoD_v2_ptds "$H2D" bytes=16384
+expect_calls "1 D2H copy through cuMemcpyDtoH_v2_ptds (from the runtime)" -eq 1 variant=cuMemcpyDtoH_v2_ptds "$D2H" bytes=16384
 # The misses: only the 4-argument cuGetProcAddress reports them as errors (3: version not sufficient,
 # misspelled name, version 9000); cuGetProcAddress_v2 and the runtime answer CUDA_SUCCESS with NULL.
 expect_calls "3 failed look-ups through the 11030 ABI: CUDA_ERROR_NOT_FOUND" -eq 3 \

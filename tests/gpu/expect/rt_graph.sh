@@ -8,5 +8,5 @@ expect_calls "1 graph instantiated" -eq 1 'name=cuGraphInstantiate*'
 expect_calls "10 graph launches" -eq 10 family=launch kind=graph
 expect_calls "1 device allocation of 32768 bytes" -eq 1 family=alloc kind=device bytes=32768
 expect_freed bytes=32768
-expect_calls "1 D2H copy of 32768 bytes" -eq 1 $D2H bytes=32768
+expect_calls "1 D2H copy of 32768 bytes" -eq 1 "$D2H" bytes=32768
 expect_no_failed_calls

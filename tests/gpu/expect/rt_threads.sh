@@ -7,6 +7,6 @@ expect_value "the launches go to 8 streams" -eq 8 "$(distinct stream 'kernel=thr
 for t in 1 2 3 4 5 6 7 8; do
     bytes=$((4096 * t))
     expect_value "thread $t: 1 allocation, 1 H2D and 1 D2H copy of $bytes bytes" -eq 3 \
-        "$(($(calls family=alloc kind=device bytes=$bytes) + $(calls $H2D bytes=$bytes) + $(calls $D2H bytes=$bytes)))"
+        "$(($(calls family=alloc kind=device bytes=$bytes) + $(calls "$H2D" bytes=$bytes) + $(calls "$D2H" bytes=$bytes)))"
 done
 expect_no_failed_calls

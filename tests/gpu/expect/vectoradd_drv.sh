@@ -12,9 +12,9 @@ expect_calls "1 launch of emptyKernel, grid 1, block 1" -eq 1 kernel=emptyKernel
 expect_calls "3 launches in all" -eq 3 family=launch
 expect_total "3 device allocations, 600000 bytes" -eq 600000 memory 'Alloc Bytes' Kind=device
 expect_total "... all freed" -eq 0 memory 'Live At Exit' Kind=device
-expect_calls "2 H2D copies of 200000 bytes" -eq 2 $H2D bytes=200000
-expect_calls "2 D2H copies of 200000 bytes (one async)" -eq 2 $D2H bytes=200000
-expect_calls "... one of them cuMemcpyDtoHAsync on a stream" -eq 1 $D2H name=cuMemcpyDtoHAsync stream!=0x0
+expect_calls "2 H2D copies of 200000 bytes" -eq 2 "$H2D" bytes=200000
+expect_calls "2 D2H copies of 200000 bytes (one async)" -eq 2 "$D2H" bytes=200000
+expect_calls "... one of them cuMemcpyDtoHAsync on a stream" -eq 1 "$D2H" name=cuMemcpyDtoHAsync stream!=0x0
 expect_total "1 memset of 200000 bytes" -eq 200000 copies 'Total Bytes' 'Operation=*memset*'
 expect_calls "legacy default-stream variants only" -eq 0 'variant=*_pt[sd][sz]'
 expect_no_failed_calls
