@@ -8,7 +8,7 @@ expect_calls "1 module loaded from PTX in memory" -eq 1 name=cuModuleLoadData
 expect_calls "2 device allocations of 32768 bytes (cudaMalloc, cuMemAlloc)" -eq 2 family=alloc kind=device bytes=32768
 expect_freed bytes=32768
 expect_calls "1 H2D copy of 32768 bytes by each API" -eq 2 "$H2D" bytes=32768
-expect_calls "... one of them cuMemcpyHtoD by the sample" -eq 1 "$H2D" bytes=32768 variant=cuMemcpyHtoD_v2
+expect_calls "... the sample's cuMemcpyHtoD among them (the runtime may use it too)" -ge 1 "$H2D" bytes=32768 variant=cuMemcpyHtoD_v2
 expect_calls "1 D2H copy of 32768 bytes by each API" -eq 2 "$D2H" bytes=32768
 expect_calls "the primary context retained once by the sample" -ge 1 name=cuDevicePrimaryCtxRetain
 expect_no_failed_calls
