@@ -34,10 +34,12 @@ struct slot {
 };
 
 static struct slot *table;
-static size_t used;
-static uint32_t next_id = 1;
 static unsigned depth, raw_depth;
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+
+#ifdef HAVE_LIBUNWIND
+static size_t used;
+static uint32_t next_id = 1;
 
 static uint64_t hash_of(void *const *raw, int n)
 {
@@ -124,7 +126,6 @@ out:
 
 uint32_t ct_stack_capture(void)
 {
-#ifdef HAVE_LIBUNWIND
     void *raw[RAW_MAX];
     int n = unw_backtrace(raw, (int)raw_depth);
 
@@ -135,10 +136,11 @@ uint32_t ct_stack_capture(void)
     if (__builtin_expect(atomic_load_explicit(&s->hash, memory_order_relaxed) != 0, 1))
         return s->id;
     return insert(h, raw, n);
-#else
-    return 0;
-#endif
 }
+#else
+/* Never called: ct_stack_start leaves ct_stack_families 0 in a build without libunwind. */
+uint32_t ct_stack_capture(void) { return 0; }
+#endif
 
 unsigned ct_stack_start(int mode, unsigned d)
 {
