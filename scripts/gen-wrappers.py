@@ -233,7 +233,13 @@ def emit_trampoline(w, i, v):
         w('    struct ct_rec_call *c = ct_rec_begin(sizeof *c);\n')
         w('    if (c) {\n')
         w('        ct_rec_fill_call(c, sizeof *c, %d, CT_FAM_NONE, r, t0, t1);\n' % i)
+    emit_stack_hook(w, v)
     w('        ct_rec_commit(c);\n    }\n    return r;\n}\n\n')
+
+
+def emit_stack_hook(w, v):
+    """Call stacks (stacks.h): an inline check of the family's bit, the capture only when it is set."""
+    w('        c->stack_id = ct_stack_id(%s);\n' % FAMILIES.get(v.family, 'CT_FAM_NONE'))
 
 
 def generate_header(variants, headers, out):

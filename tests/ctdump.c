@@ -164,7 +164,29 @@ static void dump_record(const struct ct_rec_hdr *h, const struct ct_names *n)
         printf("end calls=%" PRIu64 " lost=%" PRIu64 " untraced=%" PRIu64 "\n", r->calls, r->lost, r->untraced);
         break;
     }
-    default: /* reserved or newer record types: skipped */
+    case CT_REC_STACK: {
+        const struct ct_rec_stack *r = (const void *)h;
+        uint64_t f;
+        printf("stack id=%u trimmed=%u frames=", r->id, r->trimmed);
+        for (unsigned i = 0; i < r->nframes; i++) {
+            memcpy(&f, (const char *)(r + 1) + 8 * i, sizeof f);
+            printf("%s0x%llx", i ? "," : "", (unsigned long long)f);
+        }
+        puts(r->nframes ? "" : "none");
+        break;
+    }
+    case CT_REC_MODULE: {
+        const struct ct_rec_module *r = (const void *)h;
+        printf("module base=0x%llx lo=0x%llx hi=0x%llx flags=%s build_id=", (unsigned long long)r->base,
+               (unsigned long long)r->lo, (unsigned long long)r->hi, r->flags & CT_MOD_INTERNAL ? "internal" : "none");
+        for (unsigned i = 0; i < r->build_id_len; i++)
+            printf("%02x", r->build_id[i]);
+        fputs(r->build_id_len ? " path=" : "none path=", stdout);
+        put_word((const char *)(r + 1), r->path_len);
+        putchar('\n');
+        break;
+    }
+    default: /* newer record types: skipped */
         break;
     }
 }

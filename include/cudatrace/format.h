@@ -51,8 +51,8 @@ enum ct_rec_type {
     CT_REC_THREAD = 8,    /* a thread's name (string id) */
     CT_REC_UNTRACED = 9,  /* pointers handed back untouched because no trampoline matched */
     CT_REC_END = 10,      /* clean close: totals; absent if the process died */
-    CT_REC_STACK = 11,    /* reserved: a deduplicated call stack */
-    CT_REC_MODULE = 12,   /* reserved: a loaded module (path, base, build id) for symbolization */
+    CT_REC_STACK = 11,    /* a deduplicated call stack (CT_FEAT_STACKS) */
+    CT_REC_MODULE = 12,   /* a loaded module (path, load address, build id) for symbolization */
 };
 
 #define CT_REC_MARKER 0xC7u /* first byte of every record: a reader's cheap check against garbage */
@@ -243,5 +243,32 @@ struct ct_rec_end {
     uint64_t untraced; /* pointers handed back untraced */
     int64_t end_mono_ns;
 }; /* 40 bytes */
+
+/* CT_REC_STACK: the call stack `id` (ct_rec_call.stack_id refers to it), written once, before or after the
+ * first call that uses it.  Followed by `nframes` uint64_t return addresses, innermost first: the tracer's,
+ * the driver's and the CUDA runtime's own frames are already cut (`trimmed` of them), so the first frame is
+ * in the program or the framework that called.  Addresses are the process's; CT_REC_MODULE maps them. */
+struct ct_rec_stack {
+    struct ct_rec_hdr h;
+    uint32_t id;      /* >= 1 */
+    uint16_t nframes;
+    uint16_t trimmed; /* leading frames cut */
+}; /* 16 bytes + 8 * nframes */
+
+#define CT_MOD_INTERNAL (1u << 0) /* the tracer, the driver or the CUDA runtime: its frames are trimmed */
+#define CT_BUILD_ID_MAX 32
+
+/* CT_REC_MODULE: a loaded ELF object, followed by `path_len` bytes of its path and padding.  Written for the
+ * objects loaded at start and for each one loaded later, before the first stack that has a frame in it. */
+struct ct_rec_module {
+    struct ct_rec_hdr h;
+    uint64_t base;        /* load bias: address in the file = process address - base */
+    uint64_t lo, hi;      /* process addresses its PT_LOAD segments span, [lo, hi) */
+    uint16_t path_len;
+    uint8_t build_id_len; /* bytes of build_id used (NT_GNU_BUILD_ID), 0 when it has none */
+    uint8_t flags;        /* CT_MOD_* */
+    uint32_t reserved;
+    uint8_t build_id[CT_BUILD_ID_MAX];
+}; /* 72 bytes + path */
 
 #endif

@@ -105,6 +105,53 @@ void ct_put_process(void *rec, const char *host, size_t host_len, const char *cm
     memcpy((char *)(r + 1) + hl, cmdline, cl);
 }
 
+size_t ct_size_stack(size_t nframes)
+{
+    if (nframes > CT_STACK_MAX_FRAMES)
+        nframes = CT_STACK_MAX_FRAMES;
+    return sizeof(struct ct_rec_stack) + nframes * sizeof(uint64_t);
+}
+
+void ct_put_stack(void *rec, uint32_t tid, uint32_t id, const uint64_t *frames, size_t nframes, unsigned trimmed)
+{
+    struct ct_rec_stack *r = rec;
+    size_t size = ct_size_stack(nframes);
+
+    if (nframes > CT_STACK_MAX_FRAMES)
+        nframes = CT_STACK_MAX_FRAMES;
+    ct_put_hdr(&r->h, CT_REC_STACK, size, tid);
+    r->id = id;
+    r->nframes = (uint16_t)nframes;
+    r->trimmed = (uint16_t)(trimmed > UINT16_MAX ? UINT16_MAX : trimmed);
+    memcpy(r + 1, frames, nframes * sizeof *frames);
+}
+
+size_t ct_size_module(size_t path_len)
+{
+    return ct_pad8(sizeof(struct ct_rec_module) + cut(path_len, CT_REC_MAX_SIZE - sizeof(struct ct_rec_module)));
+}
+
+void ct_put_module(void *rec, uint64_t base, uint64_t lo, uint64_t hi, const char *path, size_t path_len,
+                   const uint8_t *build_id, size_t build_id_len, unsigned flags)
+{
+    struct ct_rec_module *r = rec;
+    size_t size = ct_size_module(path_len);
+
+    path_len = cut(path_len, CT_REC_MAX_SIZE - sizeof *r);
+    if (build_id_len > CT_BUILD_ID_MAX)
+        build_id_len = CT_BUILD_ID_MAX;
+    memset(rec, 0, size);
+    ct_put_hdr(&r->h, CT_REC_MODULE, size, 0);
+    r->base = base;
+    r->lo = lo;
+    r->hi = hi;
+    r->path_len = (uint16_t)path_len;
+    r->build_id_len = (uint8_t)build_id_len;
+    r->flags = (uint8_t)flags;
+    memcpy(r->build_id, build_id, build_id_len);
+    memcpy(r + 1, path, path_len);
+}
+
 size_t ct_rec_min_size(unsigned type)
 {
     switch (type) {
@@ -118,6 +165,8 @@ size_t ct_rec_min_size(unsigned type)
     case CT_REC_THREAD: return sizeof(struct ct_rec_thread);
     case CT_REC_UNTRACED: return sizeof(struct ct_rec_untraced);
     case CT_REC_END: return sizeof(struct ct_rec_end);
+    case CT_REC_STACK: return sizeof(struct ct_rec_stack);
+    case CT_REC_MODULE: return sizeof(struct ct_rec_module);
     default: return 0;
     }
 }
@@ -173,6 +222,22 @@ const char *ct_rec_check(const struct ct_rec_hdr *h, size_t avail)
             return "call record with an unknown payload";
         if (sizeof *r + ct_payload_size(r->payload) > h->size)
             return "call record too small for its payload";
+        break;
+    }
+    case CT_REC_STACK: {
+        const struct ct_rec_stack *r = (const void *)h;
+        if (sizeof *r + (size_t)r->nframes * sizeof(uint64_t) > h->size)
+            return "stack record frames exceed its size";
+        if (r->id == 0)
+            return "stack record with id 0";
+        break;
+    }
+    case CT_REC_MODULE: {
+        const struct ct_rec_module *r = (const void *)h;
+        if (sizeof *r + (size_t)r->path_len > h->size)
+            return "module record path exceeds its size";
+        if (r->build_id_len > CT_BUILD_ID_MAX)
+            return "module record build id too long";
         break;
     }
     default:

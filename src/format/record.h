@@ -38,6 +38,16 @@ void ct_put_api(void *rec, uint16_t api_id, const char *name, const char *varian
 size_t ct_size_process(size_t host_len, size_t cmdline_len);
 void ct_put_process(void *rec, const char *host, size_t host_len, const char *cmdline, size_t cmdline_len);
 
+/* A call stack of `nframes` addresses (at most CT_STACK_MAX_FRAMES), innermost first. */
+#define CT_STACK_MAX_FRAMES 256u
+size_t ct_size_stack(size_t nframes);
+void ct_put_stack(void *rec, uint32_t tid, uint32_t id, const uint64_t *frames, size_t nframes, unsigned trimmed);
+
+/* A module: path (cut to fit), build id (cut to CT_BUILD_ID_MAX bytes). */
+size_t ct_size_module(size_t path_len);
+void ct_put_module(void *rec, uint64_t base, uint64_t lo, uint64_t hi, const char *path, size_t path_len,
+                   const uint8_t *build_id, size_t build_id_len, unsigned flags);
+
 /* Smallest valid size of a record of a known type (0 for types this build does not know). */
 size_t ct_rec_min_size(unsigned type);
 

@@ -12,6 +12,7 @@
 #include "preload/recorder.h"
 #include "preload/recorder_int.h"
 #include "preload/settings.h"
+#include "preload/stacks.h"
 #include "preload/tracefile.h"
 #include "preload/warn.h"
 
@@ -253,7 +254,7 @@ static int start(void)
         }
         ring_key_made = 1;
     }
-    if (ct_tf_open(&cfg) < 0)
+    if (ct_tf_open(&cfg, CT_FEAT_TIME_MONO | ct_stack_start(cfg.stacks, cfg.stack_depth)) < 0)
         return -1;
     ct_lifecycle_install();
     if (ct_writer_start(cfg.flush_ms) < 0)
@@ -323,10 +324,12 @@ void ct_rec_fork_prepare(void)
     pthread_mutex_lock(&init_mu);
     pthread_mutex_lock(&rings_mu);
     ct_intern_lock();
+    ct_stack_lock();
 }
 
 void ct_rec_fork_parent(void)
 {
+    ct_stack_unlock();
     ct_intern_unlock();
     pthread_mutex_unlock(&rings_mu);
     pthread_mutex_unlock(&init_mu);
@@ -338,6 +341,7 @@ void ct_rec_fork_child(void)
 {
     struct ct_ring *mine = my_ring, *r, *next;
 
+    ct_stack_unlock();
     ct_intern_unlock();
     pthread_mutex_unlock(&rings_mu);
     pthread_mutex_unlock(&init_mu);

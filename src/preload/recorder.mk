@@ -13,6 +13,9 @@ src_preload_librecorder_la_SOURCES = \
 	src/preload/lifecycle.c src/preload/exec_hooks.c \
 	src/preload/output.c src/preload/output.h \
 	src/preload/settings.c src/preload/settings.h \
+	src/preload/stacks.c src/preload/stacks.h \
+	src/preload/modules.c src/preload/modules.h \
 	src/preload/warn.c src/preload/warn.h
-src_preload_librecorder_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
-src_preload_librecorder_la_LIBADD = src/format/libctformat.la $(DL_LIBS)
+src_preload_librecorder_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(LIBUNWIND_CFLAGS)
+# Call stacks (stacks.c) need libunwind; without it (--without-libunwind) they are simply never recorded.
+src_preload_librecorder_la_LIBADD = src/format/libctformat.la $(LIBUNWIND_LIBS) $(DL_LIBS)

@@ -90,6 +90,43 @@ static size_t round_pow2(size_t v)
     return p;
 }
 
+int ct_parse_stacks(const char *s, int *out)
+{
+    static const char *const names[] = {"none", "alloc", "all"};
+
+    for (int i = 0; s && i < 3; i++)
+        if (strcasecmp(s, names[i]) == 0)
+            return *out = i, 0;
+    return -1;
+}
+
+static void load_stacks(struct ct_settings *s)
+{
+    const char *v;
+    unsigned u;
+    int m;
+
+    if ((v = getenv("CUDATRACE_STACKS")) != NULL) {
+        if (ct_parse_stacks(v, &m) == 0)
+            s->stacks = m;
+        else
+            ct_warn("CUDATRACE_STACKS=\"%.64s\" is not none, alloc or all; using alloc", v);
+    }
+    if ((v = getenv("CUDATRACE_STACK_DEPTH")) != NULL) {
+        if (ct_parse_uint(v, &u) == 0 && u >= 1 && u <= CT_MAX_STACK_DEPTH)
+            s->stack_depth = u;
+        else
+            ct_warn("CUDATRACE_STACK_DEPTH=\"%.64s\" is not a number of frames from 1 to %u; using %u", v,
+                    CT_MAX_STACK_DEPTH, CT_DEFAULT_STACK_DEPTH);
+    }
+#ifndef HAVE_LIBUNWIND
+    /* Asked for explicitly: say why there will be none.  The default says nothing. */
+    if (s->stacks != CT_STACKS_NONE && (v = getenv("CUDATRACE_STACKS")) != NULL)
+        ct_warn("CUDATRACE_STACKS=%s: this build has no libunwind; call stacks are not recorded", v);
+    s->stacks = CT_STACKS_NONE;
+#endif
+}
+
 void ct_settings_load(struct ct_settings *s)
 {
     const char *v;
@@ -102,6 +139,8 @@ void ct_settings_load(struct ct_settings *s)
     s->buffer_size = CT_DEFAULT_BUFFER_SIZE;
     s->flush_ms = CT_DEFAULT_FLUSH_MS;
     s->file_mode = CT_DEFAULT_FILE_MODE;
+    s->stacks = CT_DEFAULT_STACKS;
+    s->stack_depth = CT_DEFAULT_STACK_DEPTH;
 
     if ((v = getenv("CUDATRACE_OUTPUT")) != NULL) {
         if (*v && strlen(v) < sizeof s->output)
@@ -134,4 +173,5 @@ void ct_settings_load(struct ct_settings *s)
         else
             ct_warn("CUDATRACE_FILE_MODE=\"%.64s\" is not an octal mode up to 0777; using 0600", v);
     }
+    load_stacks(s);
 }

@@ -13,6 +13,11 @@
 #define CT_MIN_FLUSH_MS 1u
 #define CT_MAX_FLUSH_MS 10000u
 #define CT_DEFAULT_FILE_MODE 0600u
+/* Call stacks (stacks.h): which calls get one, and how many frames of the program are kept. */
+enum ct_stack_mode { CT_STACKS_NONE = 0, CT_STACKS_ALLOC = 1, CT_STACKS_ALL = 2 };
+#define CT_DEFAULT_STACKS CT_STACKS_ALLOC
+#define CT_DEFAULT_STACK_DEPTH 16u
+#define CT_MAX_STACK_DEPTH 64u
 
 struct ct_settings {
     char output[1024];  /* CUDATRACE_OUTPUT: file name template (%p %h %q{VAR} %%) */
@@ -20,6 +25,8 @@ struct ct_settings {
     unsigned flush_ms;  /* CUDATRACE_FLUSH_MS: writer interval */
     int quiet;          /* CUDATRACE_QUIET: no summary line at exit */
     unsigned file_mode; /* CUDATRACE_FILE_MODE: permission bits of new trace files */
+    int stacks;         /* CUDATRACE_STACKS: enum ct_stack_mode in effect (none when built without libunwind) */
+    unsigned stack_depth; /* CUDATRACE_STACK_DEPTH: frames kept per stack, 1..CT_MAX_STACK_DEPTH */
 };
 
 /* Read the environment; warn once per bad variable. */
@@ -30,5 +37,6 @@ int ct_parse_size(const char *s, size_t *out);        /* "4M", "65536", "512K", 
 int ct_parse_uint(const char *s, unsigned *out);      /* decimal */
 int ct_parse_bool(const char *s, int *out);           /* 1/0, yes/no, true/false, on/off */
 int ct_parse_mode(const char *s, unsigned *out);      /* octal, at most 0777 */
+int ct_parse_stacks(const char *s, int *out);        /* none, alloc, all (any case) */
 
 #endif

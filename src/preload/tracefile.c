@@ -311,7 +311,7 @@ static int64_t clock_ns(clockid_t id)
 }
 
 /* Header, CT_REC_PROCESS and one CT_REC_API per variant, in one malloc'd block. */
-static unsigned char *first_records(size_t *len, const char *host)
+static unsigned char *first_records(size_t *len, const char *host, uint32_t features)
 {
     static char cmdline[CT_REC_MAX_SIZE];
     size_t cl = read_cmdline(cmdline, sizeof cmdline), hl = strlen(host);
@@ -322,7 +322,7 @@ static unsigned char *first_records(size_t *len, const char *host)
         size += ct_size_api(strlen(ct_variants[i].name), strlen(ct_variants[i].symbol));
     if (!(buf = malloc(size)))
         return NULL;
-    ct_file_header_init((struct ct_file_header *)buf, (uint32_t)getpid(), (uint32_t)getppid(), CT_FEAT_TIME_MONO,
+    ct_file_header_init((struct ct_file_header *)buf, (uint32_t)getpid(), (uint32_t)getppid(), features,
                         clock_ns(CLOCK_REALTIME), clock_ns(CLOCK_MONOTONIC));
     off = sizeof(struct ct_file_header);
     ct_put_process(buf + off, host, hl, cmdline, cl);
@@ -336,7 +336,7 @@ static unsigned char *first_records(size_t *len, const char *host)
     return buf;
 }
 
-int ct_tf_open(const struct ct_settings *s)
+int ct_tf_open(const struct ct_settings *s, uint32_t features)
 {
     char host[256] = "", name[PATH_MAX];
     unsigned char *first;
@@ -359,7 +359,7 @@ int ct_tf_open(const struct ct_settings *s)
     tf.fd = move_high(tf.fd);
     tf.pid = getpid();
     remember_identity(tf.fd);
-    if (!(first = first_records(&len, host))) {
+    if (!(first = first_records(&len, host, features))) {
         err = ENOMEM;
     } else {
         size_t done = write_all(&(struct iovec){first, len}, 1, &err);

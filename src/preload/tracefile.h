@@ -13,8 +13,9 @@
 
 struct ct_settings;
 
-/* Create the file named by the settings and write its first records.  0, or -1 after one warning. */
-int ct_tf_open(const struct ct_settings *s);
+/* Create the file named by the settings and write its first records; `features` are the header's CT_FEAT_*
+ * bits.  0, or -1 after one warning. */
+int ct_tf_open(const struct ct_settings *s, uint32_t features);
 /* Append spans of whole records (async-signal-safe apart from the one-time warning). */
 void ct_tf_append(const struct iovec *iov, int n);
 /* Write CT_REC_END and close; print the summary line unless quiet. `untraced`: the END total. */

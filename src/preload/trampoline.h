@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "preload/recorder.h"
+#include "preload/stacks.h"
 
 /* Symbols the program may bind to: everything else in the library is hidden (-fvisibility=hidden). */
 #define CT_EXPORT __attribute__((visibility("default")))

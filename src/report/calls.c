@@ -1,11 +1,11 @@
 /* cudatrace-report calls: one line per call in time order, with the decoded arguments and filters. */
 #include "config.h"
 
-#include <fnmatch.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/apimatch.h"
 #include "report/args.h"
 #include "report/cli.h"
 #include "report/map.h"
@@ -19,50 +19,7 @@ struct filter {
     int errors;
 };
 
-/* The display name of each (file, api id) and whether it passes --api, found once. */
-struct api_cache {
-    struct rp_u64map ids; /* (api_id, file) -> index */
-    struct api_entry {
-        char *name;
-        int match;
-    } *e;
-    size_t n, cap;
-};
-
-static const struct api_entry *api_of(struct api_cache *ac, const struct filter *f, const struct rp_call *c)
-{
-    struct rp_u64map_entry *m = rp_u64map_get(&ac->ids, c->c.api_id, c->file_index);
-    if (m)
-        return &ac->e[m->v1];
-    if (ac->n == ac->cap) {
-        size_t cap = ac->cap ? ac->cap * 2 : 32;
-        struct api_entry *e = realloc(ac->e, cap * sizeof *e);
-        if (!e)
-            return NULL;
-        ac->e = e;
-        ac->cap = cap;
-    }
-    char buf[256];
-    struct api_entry *e = &ac->e[ac->n];
-    if (!(e->name = strdup(rp_call_api_name(c, buf, sizeof buf))))
-        return NULL;
-    e->match = !f->api || fnmatch(f->api, e->name, 0) == 0 || fnmatch(f->api, rp_call_variant(c), 0) == 0;
-    if (!rp_u64map_put(&ac->ids, c->c.api_id, c->file_index, ac->n, 0)) {
-        free(e->name);
-        return NULL;
-    }
-    return &ac->e[ac->n++];
-}
-
-static void api_cache_free(struct api_cache *ac)
-{
-    for (size_t i = 0; i < ac->n; i++)
-        free(ac->e[i].name);
-    free(ac->e);
-    rp_u64map_free(&ac->ids);
-}
-
-static int keep(const struct filter *f, const struct rp_call *c, const struct api_entry *api, int64_t rel)
+static int keep(const struct filter *f, const struct rp_call *c, const struct rp_api_entry *api, int64_t rel)
 {
     if (f->errors && c->c.result == 0)
         return 0;
@@ -174,7 +131,7 @@ static int run(int argc, char **argv)
     if (rc != RP_EXIT_OK && rc != RP_EXIT_DAMAGED)
         return rc;
     struct rp_kernel_names k = {0};
-    struct api_cache ac = {0};
+    struct rp_apimatch ac = {flt.api, {0}, NULL, 0, 0};
     struct rp_merge *m = rp_merge_begin(&tr);
     FILE *out = m ? rp_output_open(&co) : NULL;
     if (!out) {
@@ -184,7 +141,7 @@ static int run(int argc, char **argv)
         header(out, fmt, &co.unit);
         for (const struct rp_call *c; (c = rp_merge_next(m));) {
             int64_t rel = c->t0 - tr.start_ns;
-            const struct api_entry *api = api_of(&ac, &flt, c);
+            const struct rp_api_entry *api = rp_apimatch_of(&ac, c);
             if (!api) {
                 fprintf(stderr, RP_PROG ": out of memory\n");
                 rc = RP_EXIT_FAILED;
@@ -195,7 +152,7 @@ static int run(int argc, char **argv)
         }
         rc = rp_output_close(out, &co, rc);
     }
-    api_cache_free(&ac);
+    rp_apimatch_free(&ac);
     rp_kernel_names_free(&k);
     rp_merge_end(m);
     rp_trace_close(&tr);

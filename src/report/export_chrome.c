@@ -1,5 +1,6 @@
 /* Chrome Trace Event JSON (Perfetto, chrome://tracing): a process per traced process, a track per thread,
- * an X slice per call with its arguments, a "device memory" counter of live bytes per process. */
+ * an X slice per call with its arguments (and its symbolized call stack, when recorded), a "device memory"
+ * counter of live bytes per process. */
 #include "config.h"
 
 #include <inttypes.h>
@@ -11,6 +12,7 @@
 #include "report/export.h"
 #include "report/memory.h"
 #include "report/names.h"
+#include "report/symbolize.h"
 #include "report/text.h"
 
 /* Microseconds with the nanoseconds as exact decimals: 1234567 ns -> 1234.567 */
@@ -51,13 +53,29 @@ static void metadata(FILE *out, const struct rp_trace *t, int *first)
     }
 }
 
+/* ,"stack":["frame", ...] innermost first, when the call has a recorded stack. */
+static void stack_arg(FILE *out, const struct rp_call *c)
+{
+    const struct rp_stack *s = rp_stacktab_get(&c->file->stacks, c->c.stack_id);
+    char buf[1024];
+    if (!s)
+        return;
+    fputs(",\"stack\":[", out);
+    for (unsigned i = 0; i < s->nframes; i++) {
+        if (i)
+            putc(',', out);
+        rp_json_string(out, rp_frame_text(&s->frames[i], buf, sizeof buf));
+    }
+    putc(']', out);
+}
+
 int rp_export_chrome(FILE *out, struct rp_trace *t)
 {
     struct rp_merge *m = rp_merge_begin(t);
     struct rp_memtrack *mem = calloc(t->nfiles, sizeof *mem); /* per process: one counter track each */
     struct rp_kernel_names k = {0};
     int first = 1, rc = 0;
-    if (!m || !mem) {
+    if (!m || !mem || rp_symbolize(t) < 0) {
         rp_merge_end(m);
         free(mem);
         return -1;
@@ -83,6 +101,7 @@ int rp_export_chrome(FILE *out, struct rp_trace *t)
         fprintf(out, ",\"pid\":%" PRIu32 ",\"tid\":%" PRIu32 ",\"args\":{\"result\":\"%s\",\"seq\":%" PRIu64, c->file->hdr.pid,
                 c->c.h.tid, rp_result_name(c->c.result, rbuf, sizeof rbuf), c->c.seq);
         rp_args_json(out, c, &k);
+        stack_arg(out, c);
         fputs("}}", out);
         struct rp_memtrack *mt = &mem[c->file_index];
         if (rp_memtrack_call(mt, c)) {

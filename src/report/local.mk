@@ -16,7 +16,14 @@ src_report_libctreport_la_SOURCES = \
 	src/report/export.c src/report/export.h \
 	src/report/export_chrome.c \
 	src/report/export_records.c \
-	src/report/info.c
+	src/report/info.c \
+	src/report/stacktab.c src/report/stacktab.h \
+	src/report/elfsym.c src/report/elfsym.h \
+	src/report/symbolize.c src/report/symbolize.h \
+	src/report/sites.c src/report/sites.h \
+	src/report/apimatch.c src/report/apimatch.h \
+	src/report/memory_report.c \
+	src/report/stacks_report.c
 nodist_src_report_libctreport_la_SOURCES = src/report/results.c
 src_report_libctreport_la_LIBADD = src/format/libctformat.la $(DL_LIBS) -lm
 

@@ -1,5 +1,8 @@
 #include "config.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "report/memory.h"
 
 #include "report/names.h"
@@ -28,11 +31,47 @@ static void shrank(struct rp_mem_stats *s, uint64_t bytes)
     s->live_bytes -= bytes;
 }
 
+/* The per-device stats of a kind (detail only); NULL when out of memory. */
+static struct rp_mem_stats *dev_stats(struct rp_memtrack *m, int32_t device, unsigned kind)
+{
+    size_t slot = device < 0 ? 0 : (size_t)device + 1;
+    if (slot >= m->ndevices) {
+        size_t n = slot + 1;
+        struct rp_mem_stats *s = realloc(m->by_device, n * RP_MEM_KINDS * sizeof *s);
+        if (!s) {
+            m->oom = 1;
+            return NULL;
+        }
+        memset(s + m->ndevices * RP_MEM_KINDS, 0, (n - m->ndevices) * RP_MEM_KINDS * sizeof *s);
+        m->by_device = s;
+        m->ndevices = n;
+    }
+    return &m->by_device[slot * RP_MEM_KINDS + kind];
+}
+
+/* Live bytes and allocations of a call site (detail only). */
+static void site_add(struct rp_memtrack *m, uint32_t stack, uint64_t file, int64_t bytes, int64_t count)
+{
+    struct rp_u64map_entry *e = rp_u64map_get(&m->sites, stack, file);
+    if (!e && !(e = rp_u64map_put(&m->sites, stack, file, 0, 0))) {
+        m->oom = 1;
+        return;
+    }
+    e->v1 += (uint64_t)bytes;
+    e->v2 += (uint64_t)count;
+}
+
 /* Remove a live allocation (freed, or replaced by a new one at the same address). */
 static int release(struct rp_memtrack *m, struct rp_u64map_entry *e)
 {
     uint64_t bytes = e->v1;
-    unsigned kind = (unsigned)e->v2;
+    unsigned kind = rp_live_kind(e);
+    if (m->detail) {
+        struct rp_mem_stats *d = dev_stats(m, rp_live_device(e), kind);
+        if (d)
+            shrank(d, bytes);
+        site_add(m, rp_live_stack(e), (e->k2 & ~(1ull << 63)) >> 2, -(int64_t)bytes, -1); /* k2: file << 2 | space, used bit */
+    }
     rp_u64map_remove(&m->live, e);
     shrank(&m->kind[kind], bytes);
     if (rp_mem_kind_on_device(kind)) {
@@ -60,11 +99,21 @@ int rp_memtrack_call(struct rp_memtrack *m, const struct rp_call *c)
         struct rp_u64map_entry *old = rp_u64map_get(&m->live, a->address, file | space_of(kind));
         if (old) /* its free was not recorded (lost records): the new allocation replaces it */
             changed |= release(m, old);
-        if (!rp_u64map_put(&m->live, a->address, file | space_of(kind), a->bytes, kind)) {
+        uint64_t tag = kind | (uint64_t)((uint32_t)(a->device + 1) & 0xffffff) << 8 | (uint64_t)c->c.stack_id << 32;
+        if (!rp_u64map_put(&m->live, a->address, file | space_of(kind), a->bytes, tag)) {
             m->oom = 1;
             return changed;
         }
         grew(&m->kind[kind], a->bytes, c->t1);
+        if (m->detail) {
+            struct rp_mem_stats *d = dev_stats(m, a->device, kind);
+            if (d) {
+                d->allocs++;
+                d->alloc_bytes += a->bytes;
+                grew(d, a->bytes, c->t1);
+            }
+            site_add(m, c->c.stack_id, c->file_index, (int64_t)a->bytes, 1);
+        }
         if (rp_mem_kind_on_device(kind)) {
             grew(&m->device, a->bytes, c->t1);
             changed = 1;
@@ -81,9 +130,14 @@ int rp_memtrack_call(struct rp_memtrack *m, const struct rp_call *c)
             m->unmatched_frees++;
             return 0;
         }
-        unsigned kind = (unsigned)e->v2; /* counted under the kind it was allocated as */
+        unsigned kind = rp_live_kind(e); /* counted under the kind it was allocated as */
         m->kind[kind].frees++;
         m->kind[kind].freed_bytes += e->v1;
+        struct rp_mem_stats *d = m->detail ? dev_stats(m, rp_live_device(e), kind) : NULL;
+        if (d) {
+            d->frees++;
+            d->freed_bytes += e->v1;
+        }
         if (rp_mem_kind_on_device(kind)) {
             m->device.frees++;
             m->device.freed_bytes += e->v1;
@@ -96,4 +150,6 @@ int rp_memtrack_call(struct rp_memtrack *m, const struct rp_call *c)
 void rp_memtrack_free(struct rp_memtrack *m)
 {
     rp_u64map_free(&m->live);
+    rp_u64map_free(&m->sites);
+    free(m->by_device);
 }

@@ -20,12 +20,23 @@ struct rp_mem_stats {
 #define RP_MEM_KINDS (CT_MEM_ARRAY + 1)
 
 struct rp_memtrack {
-    struct rp_u64map live;
+    struct rp_u64map live;      /* (address, file and name space) -> (bytes, kind | device | stack id) */
     struct rp_mem_stats kind[RP_MEM_KINDS];
     struct rp_mem_stats device; /* every kind rp_mem_kind_on_device() counts */
     uint64_t unmatched_frees;   /* frees of addresses not allocated in the trace */
     int oom;
+
+    /* Optional detail (the memory command): set `detail` before the first call. */
+    int detail;
+    struct rp_mem_stats *by_device; /* [(ordinal + 1) * RP_MEM_KINDS + kind]; ordinal -1 (unknown) first */
+    size_t ndevices;                /* ordinals + 1 covered by by_device */
+    struct rp_u64map sites;         /* (stack id, file) -> (live bytes, live allocations) */
 };
+
+/* A live allocation of the detailed tracker: its kind, device ordinal (-1 unknown) and call stack id. */
+static inline unsigned rp_live_kind(const struct rp_u64map_entry *e) { return (unsigned)(e->v2 & 0xff); }
+static inline int32_t rp_live_device(const struct rp_u64map_entry *e) { return (int32_t)((e->v2 >> 8) & 0xffffff) - 1; }
+static inline uint32_t rp_live_stack(const struct rp_u64map_entry *e) { return (uint32_t)(e->v2 >> 32); }
 
 /* Account one successful call; returns 1 when it changed the live device bytes (an alloc or free of
  * device memory), else 0.  Failed calls and other families are ignored. */

@@ -159,6 +159,9 @@ static int take_record(struct rp_file *f, const struct ct_rec_hdr *h, uint64_t o
         u[f->nuntraced_syms++] = (struct rp_untraced){r->name_id, r->count};
         return 0;
     }
+    case CT_REC_STACK:
+    case CT_REC_MODULE:
+        return rp_stacktab_add(&f->stacks, h);
     case CT_REC_END:
         f->has_end = 1;
         memcpy(&f->end, h, sizeof f->end);
@@ -242,6 +245,7 @@ static void free_file(struct rp_file *f)
     free(f->cmdline);
     free(f->devices);
     free(f->untraced_syms);
+    rp_stacktab_free(&f->stacks);
     for (size_t i = 0; i < f->nthreads; i++)
         free(f->threads[i].runs);
     free(f->threads);

@@ -15,6 +15,7 @@
 
 #include "cudatrace/format.h"
 #include "format/reader.h"
+#include "report/stacktab.h"
 
 /* Exit codes of cudatrace-report (documented in --help and the man page). */
 enum rp_exit {
@@ -78,7 +79,12 @@ struct rp_file {
 
     struct rp_thread *threads;  /* sorted by tid after pass 1 */
     size_t nthreads;
+
+    struct rp_stacktab stacks;  /* call stacks and modules (header feature CT_FEAT_STACKS) */
 };
+
+/* Were call stacks recorded in this file? */
+static inline int rp_file_has_stacks(const struct rp_file *f) { return (f->hdr.features & CT_FEAT_STACKS) != 0; }
 
 struct rp_trace {
     struct rp_file *files;

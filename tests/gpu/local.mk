@@ -16,6 +16,9 @@ GPU_EXPECTATIONS = \
 	tests/gpu/expect/rt_threads.sh \
 	tests/gpu/expect/rt_graph.sh \
 	tests/gpu/expect/vectoradd_drv.sh \
+	tests/gpu/expect/leak_drv.sh \
+	tests/gpu/expect/memory_report.inc \
+	tests/gpu/expect/py_torch_leak.sh \
 	tests/gpu/expect/ptxjit.sh \
 	tests/gpu/expect/py_cuda_bindings.sh \
 	tests/gpu/expect/py_torch.sh \

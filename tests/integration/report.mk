@@ -9,6 +9,7 @@ REPORT_TESTS = \
 	tests/integration/report-calls.sh \
 	tests/integration/report-export.sh \
 	tests/integration/report-info.sh \
-	tests/integration/report-malformed.sh
+	tests/integration/report-malformed.sh \
+	tests/integration/stacks-memory.sh
 TESTS += $(REPORT_TESTS)
 EXTRA_DIST += $(REPORT_TESTS) tests/integration/report-lib.sh

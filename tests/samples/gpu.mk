@@ -7,6 +7,7 @@ GPU_CU_SAMPLES = tests/samples/rt_vectoradd.cu tests/samples/rt_threads.cu tests
 GPU_PY_SAMPLES = \
 	tests/samples/py_cuda_bindings.py \
 	tests/samples/py_torch.py \
+	tests/samples/py_torch_leak.py \
 	tests/samples/py_cupy.py \
 	tests/samples/py_jax.py \
 	tests/samples/py_triton.py \

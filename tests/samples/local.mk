@@ -5,10 +5,13 @@
 SAMPLES_DRV_LINK = -L$(CUDA_STUBS_DIR)
 SAMPLES_DRV_LDADD = -lcuda
 
-check_PROGRAMS += tests/samples/vectoradd_drv tests/samples/ptxjit
+check_PROGRAMS += tests/samples/vectoradd_drv tests/samples/ptxjit tests/samples/leak_drv
 tests_samples_vectoradd_drv_SOURCES = tests/samples/vectoradd_drv.c tests/samples/drv_sample.c tests/samples/drv_sample.h
 tests_samples_vectoradd_drv_LDFLAGS = $(SAMPLES_DRV_LINK)
 tests_samples_vectoradd_drv_LDADD = $(SAMPLES_DRV_LDADD)
+tests_samples_leak_drv_SOURCES = tests/samples/leak_drv.c tests/samples/drv_sample.c tests/samples/drv_sample.h
+tests_samples_leak_drv_LDFLAGS = $(SAMPLES_DRV_LINK)
+tests_samples_leak_drv_LDADD = $(SAMPLES_DRV_LDADD)
 tests_samples_ptxjit_SOURCES = tests/samples/ptxjit.c tests/samples/drv_sample.c tests/samples/drv_sample.h
 tests_samples_ptxjit_LDFLAGS = $(SAMPLES_DRV_LINK)
 tests_samples_ptxjit_LDADD = $(SAMPLES_DRV_LDADD) -lm

@@ -107,6 +107,21 @@ static void test_records(void)
     PIN(ct_rec_end, lost, 16);
     PIN(ct_rec_end, untraced, 24);
     PIN(ct_rec_end, end_mono_ns, 32);
+
+    SIZE(ct_rec_stack, 16);
+    PIN(ct_rec_stack, id, 8);
+    PIN(ct_rec_stack, nframes, 12);
+    PIN(ct_rec_stack, trimmed, 14);
+
+    SIZE(ct_rec_module, 72);
+    PIN(ct_rec_module, base, 8);
+    PIN(ct_rec_module, lo, 16);
+    PIN(ct_rec_module, hi, 24);
+    PIN(ct_rec_module, path_len, 32);
+    PIN(ct_rec_module, build_id_len, 34);
+    PIN(ct_rec_module, flags, 35);
+    PIN(ct_rec_module, reserved, 36);
+    PIN(ct_rec_module, build_id, 40);
 }
 
 static void test_payloads(void)

@@ -87,6 +87,13 @@ static void build_trace(void)
     struct ct_rec_untraced *u = add(sizeof *u);
     ct_put_hdr(&u->h, CT_REC_UNTRACED, sizeof *u, 0);
     u->name_id = 9, u->count = 3;
+    static const uint64_t frames[] = {0x401234, 0x401300, 0x7f0000001000};
+    static const uint8_t bid[20] = {0xde, 0xad, 0xbe, 0xef};
+    ct_put_module(add(ct_size_module(9)), 0x400000, 0x400000, 0x402000, "/bin/app1", 9, bid, sizeof bid, 0);
+    ct_put_module(add(ct_size_module(17)), 0x7f0000000000, 0x7f0000000000, 0x7f0000100000, "/lib/libcuda.so.1",
+                  17, NULL, 0, CT_MOD_INTERNAL);
+    ct_put_stack(add(ct_size_stack(3)), 4242, 1, frames, 3, 2);
+    ct_put_stack(add(ct_size_stack(0)), 4242, 2, frames, 0, 0);
     struct ct_rec_hdr *unknown = add(24); /* a type from a newer writer: skipped, not an error */
     ct_put_hdr(unknown, 200, 24, 0);
     struct ct_rec_end *e = add(sizeof *e);
@@ -135,6 +142,59 @@ static void test_round_trip(void)
     }
     CU_ASSERT_EQUAL(i, rec_count);
     ct_reader_close(r);
+}
+
+/* Stack and module records: what was put is what is read, and their lengths are checked. */
+static void test_stack_module_records(void)
+{
+    struct ct_reader *r;
+    const struct ct_rec_hdr *h;
+    int stacks = 0, modules = 0;
+
+    write_file(trace, trace_len);
+    r = ct_reader_open(path);
+    CU_ASSERT_FATAL(r != NULL);
+    while ((h = ct_reader_next(r))) {
+        if (h->type == CT_REC_STACK) {
+            const struct ct_rec_stack *s = (const void *)h;
+            const uint64_t *f = (const void *)(s + 1);
+            if (s->id == 1) {
+                CU_ASSERT_EQUAL(s->nframes, 3);
+                CU_ASSERT_EQUAL(s->trimmed, 2);
+                CU_ASSERT_EQUAL(f[0], 0x401234);
+                CU_ASSERT_EQUAL(f[2], 0x7f0000001000);
+            } else {
+                CU_ASSERT_EQUAL(s->id, 2);
+                CU_ASSERT_EQUAL(s->nframes, 0);
+            }
+            stacks++;
+        } else if (h->type == CT_REC_MODULE) {
+            const struct ct_rec_module *m = (const void *)h;
+            if (modules++ == 0) {
+                CU_ASSERT_EQUAL(m->path_len, 9);
+                CU_ASSERT_EQUAL(memcmp(m + 1, "/bin/app1", 9), 0);
+                CU_ASSERT_EQUAL(m->build_id_len, 20);
+                CU_ASSERT_EQUAL(m->build_id[3], 0xef);
+                CU_ASSERT_EQUAL(m->hi, 0x402000);
+            } else {
+                CU_ASSERT_EQUAL(m->flags, CT_MOD_INTERNAL);
+                CU_ASSERT_EQUAL(m->build_id_len, 0);
+            }
+        }
+    }
+    CU_ASSERT_EQUAL(ct_reader_status(r), CT_READ_OK);
+    CU_ASSERT_EQUAL(stacks, 2);
+    CU_ASSERT_EQUAL(modules, 2);
+    ct_reader_close(r);
+
+    unsigned char buf[64];
+    uint64_t f = 1;
+    ct_put_stack(buf, 0, 3, &f, 1, 0);
+    ((struct ct_rec_stack *)buf)->nframes = 2; /* more frames than the record holds */
+    CU_ASSERT_PTR_NOT_NULL(ct_rec_check((void *)buf, sizeof buf));
+    ct_put_stack(buf, 0, 0, &f, 1, 0);
+    CU_ASSERT_PTR_NOT_NULL(ct_rec_check((void *)buf, sizeof buf)); /* id 0 */
+    CU_ASSERT_EQUAL(ct_size_stack(100000), sizeof(struct ct_rec_stack) + 8 * CT_STACK_MAX_FRAMES);
 }
 
 static void test_process_record(void)
@@ -387,6 +447,7 @@ int main(void)
     s = CU_add_suite("format read/write", setup, teardown);
     CU_add_test(s, "round trip of every record type", test_round_trip);
     CU_add_test(s, "process record", test_process_record);
+    CU_add_test(s, "stack and module records", test_stack_module_records);
     CU_add_test(s, "names resolved after reading", test_names);
     CU_add_test(s, "many names", test_names_many);
     CU_add_test(s, "truncated at every byte", test_truncated_everywhere);

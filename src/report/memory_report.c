@@ -1,0 +1,290 @@
+/* cudatrace-report memory: allocations, frees and peaks per device and kind; the call sites that held the
+ * most at the device peak; what was still allocated at exit (leaks) grouped by call site, in the manner of
+ * compute-sanitizer --leak-check full and heaptrack. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/cli.h"
+#include "report/memory.h"
+#include "report/names.h"
+#include "report/sites.h"
+#include "report/symbolize.h"
+#include "report/table.h"
+#include "report/trace.h"
+
+struct result {
+    struct rp_memtrack end;  /* after every call */
+    struct rp_sites peak;    /* live by site at the device peak */
+    struct rp_sites leaks;   /* live by site at exit */
+    int stacks;              /* some file recorded stacks */
+};
+
+/* Run the calls through a detailed tracker; stop after call number `stop` (0: all).  *peak_at gets the number
+ * of the call that set the device peak. */
+static int replay(struct rp_trace *t, struct rp_memtrack *m, uint64_t stop, uint64_t *peak_at)
+{
+    struct rp_merge *mg = rp_merge_begin(t);
+    uint64_t i = 0;
+    if (!mg)
+        return -1;
+    m->detail = 1;
+    for (const struct rp_call *c; (c = rp_merge_next(mg));) {
+        uint64_t before = m->device.peak_bytes;
+        if (c->family != CT_FAM_ALLOC && c->family != CT_FAM_FREE)
+            continue;
+        rp_memtrack_call(m, c);
+        i++;
+        if (peak_at && m->device.peak_bytes > before)
+            *peak_at = i;
+        if (m->oom || i == stop)
+            break;
+    }
+    rp_merge_end(mg);
+    return m->oom ? -1 : 0;
+}
+
+/* The live bytes of a tracker's sites, grouped by call site. */
+static int group(struct rp_sites *out, const struct rp_trace *t, const struct rp_memtrack *m)
+{
+    for (size_t i = 0; i < m->sites.cap; i++) {
+        const struct rp_u64map_entry *e = &m->sites.e[i];
+        if (!(e->k2 >> 63) || !e->v2)
+            continue;
+        struct rp_site *s = rp_site_of(out, t, (size_t)(e->k2 & ~(1ull << 63)), (uint32_t)e->k1, "", 0);
+        if (!s)
+            return -1;
+        s->bytes += e->v1;
+        s->count += e->v2;
+    }
+    rp_sites_sort_bytes(out);
+    return 0;
+}
+
+static const char *u64s(char *buf, uint64_t v)
+{
+    sprintf(buf, "%" PRIu64, v);
+    return buf;
+}
+
+/* ---- table and csv ---- */
+
+static void kinds_table(FILE *out, enum rp_format fmt, const struct result *r, const struct rp_trace *t,
+                        const struct rp_timeunit *u)
+{
+    struct rp_table tb;
+    char title[48];
+    snprintf(title, sizeof title, "Peak At (%s)#", u->name);
+    const char *titles[] = {"Device!", "Kind", "Allocs#", "Alloc Bytes#", "Frees#", "Freed Bytes#",
+                            "Peak Bytes#", title, "Live At Exit#", "Live Bytes At Exit#"};
+    if (rp_table_init(&tb, "memory", "Memory by device and kind (peak at: time since trace start)", 10, titles) < 0)
+        return;
+    for (size_t d = 0; d < r->end.ndevices; d++)
+        for (unsigned k = 0; k < RP_MEM_KINDS; k++) {
+            const struct rp_mem_stats *s = &r->end.by_device[d * RP_MEM_KINDS + k];
+            char c[9][48];
+            if (!s->allocs)
+                continue;
+            if (d)
+                snprintf(c[0], 48, "%zu", d - 1);
+            else
+                strcpy(c[0], "-");
+            if (s->peak_bytes)
+                rp_fmt_time(c[1], 48, (double)(s->peak_t - t->start_ns), u, 0);
+            else
+                c[1][0] = '\0';
+            const char *row[] = {c[0], rp_mem_kind_name(k), u64s(c[2], s->allocs), u64s(c[3], s->alloc_bytes),
+                                 u64s(c[4], s->frees), u64s(c[5], s->freed_bytes), u64s(c[6], s->peak_bytes), c[1],
+                                 u64s(c[7], s->live), u64s(c[8], s->live_bytes)};
+            rp_table_row(&tb, row);
+        }
+    rp_table_print(&tb, out, fmt, 1, fmt == RP_FMT_CSV);
+    rp_table_free(&tb);
+}
+
+static void sites_csv(FILE *out, const char *key, const struct rp_sites *s, unsigned long long top)
+{
+    fprintf(out, "\n# %s\nBytes,Allocations,Stack\n", key);
+    for (size_t i = 0; i < s->n && (!top || i < top); i++) {
+        char *line = rp_stack_line(s->v[i].stack);
+        fprintf(out, "%" PRIu64 ",%" PRIu64 ",", s->v[i].bytes, s->v[i].count);
+        rp_csv_field(out, line ? line : "");
+        putc('\n', out);
+        free(line);
+    }
+}
+
+static void print_text(FILE *out, const struct result *r, const struct rp_trace *t, const struct rp_timeunit *u,
+                       unsigned long long top)
+{
+    char b1[48], b2[48], b3[48];
+    kinds_table(out, RP_FMT_TABLE, r, t, u);
+    if (!r->stacks)
+        fputs("\nCall stacks were not recorded (CUDATRACE_STACKS=none, or a build without libunwind): "
+              "allocations are not attributed to call sites.\n", out);
+    if (r->end.device.peak_bytes) {
+        fprintf(out, "\nPeak device memory: %s bytes at %s %s; held by:\n",
+                rp_group_digits(b1, sizeof b1, u64s(b3, r->end.device.peak_bytes)),
+                rp_fmt_time(b2, sizeof b2, (double)(r->end.device.peak_t - t->start_ns), u, 0), u->name);
+        for (size_t i = 0; i < r->peak.n && (!top || i < top); i++) {
+            fprintf(out, "  %s bytes in %" PRIu64 " allocations at:\n",
+                    rp_group_digits(b1, sizeof b1, u64s(b3, r->peak.v[i].bytes)), r->peak.v[i].count);
+            rp_stack_text(out, r->peak.v[i].stack, "    ");
+        }
+    }
+    uint64_t bytes = 0, count = 0;
+    for (size_t i = 0; i < r->leaks.n; i++) {
+        const struct rp_site *s = &r->leaks.v[i];
+        bytes += s->bytes;
+        count += s->count;
+        if (top && i >= top)
+            continue;
+        fprintf(out, "\nLeaked %s bytes in %" PRIu64 " allocations\n", rp_group_digits(b1, sizeof b1, u64s(b3, s->bytes)),
+                s->count);
+        rp_stack_text(out, s->stack, "    ");
+    }
+    fprintf(out, "\nLEAK SUMMARY: %s bytes in %" PRIu64 " allocations from %zu call sites still allocated at exit\n",
+            rp_group_digits(b1, sizeof b1, u64s(b3, bytes)), count, r->leaks.n);
+    fprintf(out, "Frees of unknown pointers (allocated before tracing, or freed twice): %" PRIu64 "\n",
+            r->end.unmatched_frees);
+}
+
+/* ---- json ---- */
+
+static void sites_json(FILE *out, const struct rp_sites *s, unsigned long long top)
+{
+    putc('[', out);
+    for (size_t i = 0; i < s->n && (!top || i < top); i++) {
+        fprintf(out, "%s{\"bytes\":%" PRIu64 ",\"allocations\":%" PRIu64 ",\"stack\":", i ? "," : "",
+                s->v[i].bytes, s->v[i].count);
+        rp_stack_json(out, s->v[i].stack);
+        putc('}', out);
+    }
+    putc(']', out);
+}
+
+static void print_json(FILE *out, const struct result *r, const struct rp_trace *t, unsigned long long top)
+{
+    int first = 1;
+    fprintf(out, "{\"stacks_recorded\":%s,\"memory\":[", r->stacks ? "true" : "false");
+    for (size_t d = 0; d < r->end.ndevices; d++)
+        for (unsigned k = 0; k < RP_MEM_KINDS; k++) {
+            const struct rp_mem_stats *s = &r->end.by_device[d * RP_MEM_KINDS + k];
+            if (!s->allocs)
+                continue;
+            fprintf(out,
+                    "%s{\"device\":%d,\"kind\":\"%s\",\"allocs\":%" PRIu64 ",\"alloc_bytes\":%" PRIu64
+                    ",\"frees\":%" PRIu64 ",\"freed_bytes\":%" PRIu64 ",\"peak_bytes\":%" PRIu64
+                    ",\"peak_time_ns\":%" PRId64 ",\"live_at_exit\":%" PRIu64 ",\"live_bytes_at_exit\":%" PRIu64 "}",
+                    first ? "" : ",", (int)d - 1, rp_mem_kind_name(k), s->allocs, s->alloc_bytes, s->frees,
+                    s->freed_bytes, s->peak_bytes, s->peak_bytes ? s->peak_t - t->start_ns : 0, s->live,
+                    s->live_bytes);
+            first = 0;
+        }
+    fprintf(out, "],\"peak\":{\"bytes\":%" PRIu64 ",\"time_ns\":%" PRId64 ",\"sites\":", r->end.device.peak_bytes,
+            r->end.device.peak_bytes ? r->end.device.peak_t - t->start_ns : 0);
+    sites_json(out, &r->peak, top);
+    fputs("},\"leaks\":", out);
+    sites_json(out, &r->leaks, top);
+    uint64_t bytes = 0, count = 0;
+    for (size_t i = 0; i < r->leaks.n; i++)
+        bytes += r->leaks.v[i].bytes, count += r->leaks.v[i].count;
+    fprintf(out, ",\"leak_summary\":{\"bytes\":%" PRIu64 ",\"allocations\":%" PRIu64 ",\"sites\":%zu}", bytes, count,
+            r->leaks.n);
+    fprintf(out, ",\"unknown_frees\":%" PRIu64 "}\n", r->end.unmatched_frees);
+}
+
+static int run(int argc, char **argv)
+{
+    static const struct option longopts[] = {RP_COMMON_LONGOPTS, {"top", required_argument, NULL, 't'},
+                                              {NULL, 0, NULL, 0}};
+    struct rp_common co;
+    unsigned long long top = 0;
+    int opt;
+    rp_common_init(&co);
+    while ((opt = getopt_long(argc, argv, RP_COMMON_SHORTOPTS "t:", longopts, NULL)) != -1) {
+        int h = rp_common_option(&co, &rp_cmd_memory, opt, optarg, "table,csv,json");
+        if (h < 0)
+            return RP_EXIT_USAGE;
+        if (h)
+            continue;
+        switch (opt) {
+        case 'h': rp_help(&rp_cmd_memory); return RP_EXIT_OK;
+        case 't':
+            if (rp_parse_u64(&rp_cmd_memory, "--top", optarg, &top) < 0)
+                return RP_EXIT_USAGE;
+            break;
+        default: return rp_usage_error(&rp_cmd_memory, "unknown option");
+        }
+    }
+    if (optind >= argc)
+        return rp_usage_error(&rp_cmd_memory, "no trace file given");
+
+    struct rp_trace tr;
+    int rc = rp_trace_open(&tr, argv + optind, (size_t)(argc - optind));
+    if (rc != RP_EXIT_OK && rc != RP_EXIT_DAMAGED)
+        return rc;
+    struct result r;
+    memset(&r, 0, sizeof r);
+    struct rp_memtrack at_peak = {0};
+    uint64_t peak_at = 0;
+    for (size_t i = 0; i < tr.nfiles; i++)
+        r.stacks |= rp_file_has_stacks(&tr.files[i]);
+    if (rp_symbolize(&tr) < 0 || replay(&tr, &r.end, 0, &peak_at) < 0 ||
+        (peak_at && replay(&tr, &at_peak, peak_at, NULL) < 0) || group(&r.leaks, &tr, &r.end) < 0 ||
+        group(&r.peak, &tr, &at_peak) < 0) {
+        fprintf(stderr, RP_PROG ": out of memory\n");
+        rc = RP_EXIT_FAILED;
+        goto out;
+    }
+    FILE *f = rp_output_open(&co);
+    if (!f) {
+        rc = RP_EXIT_FAILED;
+        goto out;
+    }
+    enum rp_format fmt = co.format >= 0 ? (enum rp_format)co.format : rp_format_default(f);
+    if (fmt == RP_FMT_JSON) {
+        print_json(f, &r, &tr, top);
+    } else if (fmt == RP_FMT_CSV) {
+        kinds_table(f, fmt, &r, &tr, &co.unit);
+        sites_csv(f, "peak_sites", &r.peak, top);
+        sites_csv(f, "leaks", &r.leaks, top);
+    } else {
+        print_text(f, &r, &tr, &co.unit, top);
+    }
+    rc = rp_output_close(f, &co, rc);
+out:
+    rp_memtrack_free(&r.end);
+    rp_memtrack_free(&at_peak);
+    rp_sites_free(&r.peak);
+    rp_sites_free(&r.leaks);
+    rp_trace_close(&tr);
+    return rc;
+}
+
+const struct rp_command rp_cmd_memory = {
+    "memory", "allocations by device and kind, the peak and who held it, leaks by call site",
+    "Usage: " RP_PROG " memory [OPTION]... FILE...\n"
+    "GPU memory of one or more trace files, merged: per device and kind (device, pinned, managed,\n"
+    "async (stream-ordered pools), vmm, vmm_map) the allocations, frees and bytes, the peak of live bytes\n"
+    "and when it happened; at the peak of device memory (every kind but pinned host memory), the call\n"
+    "sites holding the most; the allocations still live at exit (leaks) grouped by call site, as\n"
+    "'Leaked N bytes in M allocations' with the call stack, then a LEAK SUMMARY; frees of pointers the\n"
+    "trace never saw allocated.  Call sites need the stacks of allocations (CUDATRACE_STACKS=alloc, the\n"
+    "default, or all); without them the report says so and groups everything under one site.\n"
+    "\n"
+    "Options:\n"
+    "  -f, --format=FMT     table, csv or json (default: table on a terminal, else csv)\n"
+    "  -u, --timeunit=UNIT  ns, us, ms or s, for the peak times of the table (json: always ns)\n"
+    "  -t, --top=N          at most N call sites at the peak and N leak sites (the summary counts all)\n"
+    "  -o, --output=FILE    write to FILE instead of standard output\n"
+    "  -h, --help           this help\n"
+    "\n"
+    "Frames are symbolized from the module files named in the trace (ELF symbols, demangled) and,\n"
+    "where debug information exists, addr2line's file:line (see cudatrace-report(1), SYMBOLIZATION).\n"
+    "\n"
+    "Exit status: as for summary.\n",
+    run,
+};

@@ -1,0 +1,90 @@
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/sites.h"
+#include "report/symbolize.h"
+
+struct rp_site *rp_site_of(struct rp_sites *s, const struct rp_trace *t, size_t file, uint32_t stack_id,
+                           const char *label, uint32_t label_id)
+{
+    uint64_t k2 = (uint64_t)file << 16 | label_id;
+    struct rp_u64map_entry *e = rp_u64map_get(&s->of_id, stack_id, k2);
+    if (e)
+        return &s->v[e->v1];
+    const struct rp_stack *st = rp_stacktab_get(&t->files[file].stacks, stack_id);
+    char *skey = rp_stack_key(st), *key = skey ? malloc(strlen(label) + strlen(skey) + 2) : NULL;
+    struct rp_site *site = NULL;
+    if (!key)
+        goto out;
+    sprintf(key, "%s\n%s", label, skey);
+    size_t i = rp_strmap_get(&s->by_key, key);
+    if (i == (size_t)-1) {
+        if (s->n == s->cap) {
+            size_t c = s->cap ? s->cap * 2 : 32;
+            struct rp_site *v = realloc(s->v, c * sizeof *v);
+            if (!v)
+                goto out;
+            s->v = v;
+            s->cap = c;
+        }
+        i = s->n;
+        memset(&s->v[i], 0, sizeof s->v[i]);
+        if (!(s->v[i].label = strdup(label)) || rp_strmap_put(&s->by_key, key, i) < 0) {
+            free(s->v[i].label);
+            goto out;
+        }
+        s->v[i].stack = st && st->nframes ? st : NULL;
+        s->n++;
+    }
+    if (rp_u64map_put(&s->of_id, stack_id, k2, i, 0))
+        site = &s->v[i];
+out:
+    free(skey);
+    free(key);
+    return site;
+}
+
+static int cmp3(uint64_t a1, uint64_t b1, uint64_t a2, uint64_t b2)
+{
+    if (a1 != b1)
+        return a1 < b1 ? 1 : -1;
+    return (a2 < b2) - (a2 > b2);
+}
+static int by_bytes(const void *x, const void *y)
+{
+    const struct rp_site *a = x, *b = y;
+    return cmp3(a->bytes, b->bytes, a->count, b->count);
+}
+static int by_time(const void *x, const void *y)
+{
+    const struct rp_site *a = x, *b = y;
+    return cmp3(a->total_ns, b->total_ns, a->count, b->count);
+}
+static int by_count(const void *x, const void *y)
+{
+    const struct rp_site *a = x, *b = y;
+    return cmp3(a->count, b->count, a->total_ns, b->total_ns);
+}
+
+/* Sorting moves the sites: the look-ups' indexes are stale afterwards, so they are dropped. */
+static void sort(struct rp_sites *s, int (*cmp)(const void *, const void *))
+{
+    rp_u64map_free(&s->of_id);
+    rp_strmap_free(&s->by_key);
+    qsort(s->v, s->n, sizeof *s->v, cmp);
+}
+void rp_sites_sort_bytes(struct rp_sites *s) { sort(s, by_bytes); }
+void rp_sites_sort_time(struct rp_sites *s) { sort(s, by_time); }
+void rp_sites_sort_count(struct rp_sites *s) { sort(s, by_count); }
+
+void rp_sites_free(struct rp_sites *s)
+{
+    for (size_t i = 0; i < s->n; i++)
+        free(s->v[i].label);
+    free(s->v);
+    rp_strmap_free(&s->by_key);
+    rp_u64map_free(&s->of_id);
+    memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,52 @@
+/* The call stacks and module map of one trace file (CT_REC_STACK, CT_REC_MODULE), collected in pass 1, and
+ * their frames once symbolized (symbolize.h). */
+#ifndef CT_REPORT_STACKTAB_H
+#define CT_REPORT_STACKTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cudatrace/format.h"
+#include "report/map.h"
+
+struct rp_module {
+    uint64_t base, lo, hi;
+    char *path;
+    uint8_t build_id[CT_BUILD_ID_MAX];
+    uint8_t build_id_len, flags;
+};
+
+/* One frame: a return address, and what symbolization found (NULL/0 where nothing). */
+struct rp_frame {
+    uint64_t addr;
+    const struct rp_module *module;
+    char *function;   /* demangled */
+    uint64_t offset;  /* from the function's start (from the module's base when no function) */
+    char *srcfile;    /* from the debug info */
+    unsigned line;
+};
+
+struct rp_stack {
+    uint32_t id;
+    uint16_t nframes, trimmed;
+    struct rp_frame *frames;
+};
+
+struct rp_stacktab {
+    struct rp_module *mods;
+    size_t nmods, cmods;
+    struct rp_stack *stacks;
+    size_t n, cap;
+    struct rp_u64map ids; /* stack id -> index */
+    int resolved;         /* symbolize.h has run over it */
+};
+
+/* Take a CT_REC_STACK or CT_REC_MODULE record (others are ignored).  0, or -1 when out of memory. */
+int rp_stacktab_add(struct rp_stacktab *t, const struct ct_rec_hdr *h);
+/* The stack of `id`, NULL for 0 or an id whose record is missing. */
+const struct rp_stack *rp_stacktab_get(const struct rp_stacktab *t, uint32_t id);
+/* The module holding `addr` (the newest one where several did), NULL when none. */
+const struct rp_module *rp_stacktab_module(const struct rp_stacktab *t, uint64_t addr);
+void rp_stacktab_free(struct rp_stacktab *t);
+
+#endif
