@@ -711,6 +711,7 @@ CUresult ct_tr_cuGetErrorString(CUresult error, const char **pStr)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 0, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -731,6 +732,7 @@ CUresult ct_tr_cuGetErrorName(CUresult error, const char **pStr)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 1, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -752,6 +754,7 @@ CUresult ct_tr_cuInit(unsigned int Flags)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 2, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -772,6 +775,7 @@ CUresult ct_tr_cuDriverGetVersion(int *driverVersion)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 3, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -792,6 +796,7 @@ CUresult ct_tr_cuDeviceGet(CUdevice_v1 *device, int ordinal)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 4, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -812,6 +817,7 @@ CUresult ct_tr_cuDeviceGetCount(int *count)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 5, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -832,6 +838,7 @@ CUresult ct_tr_cuDeviceGetName(char *name, int len, CUdevice_v1 dev)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 6, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -852,6 +859,7 @@ CUresult ct_tr_cuDeviceGetUuid(CUuuid *uuid, CUdevice_v1 dev)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 7, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -872,6 +880,7 @@ CUresult ct_tr_cuDeviceGetUuid_v2(CUuuid *uuid, CUdevice_v1 dev)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 8, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -892,6 +901,7 @@ CUresult ct_tr_cuDeviceGetLuid(char *luid, unsigned int *deviceNodeMask, CUdevic
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 9, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -912,6 +922,7 @@ CUresult ct_tr_cuDeviceTotalMem_v2(size_t *bytes, CUdevice_v1 dev)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 10, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -932,6 +943,7 @@ CUresult ct_tr_cuDeviceGetTexture1DLinearMaxWidth(size_t *maxWidthInElements, CU
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 11, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -952,6 +964,7 @@ CUresult ct_tr_cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 12, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -972,6 +985,7 @@ CUresult ct_tr_cuDeviceGetHostAtomicCapabilities(unsigned int* capabilities, con
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 13, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -992,6 +1006,7 @@ CUresult ct_tr_cuDeviceGetNvSciSyncAttributes(void *nvSciSyncAttrList, CUdevice_
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 14, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -1012,6 +1027,7 @@ CUresult ct_tr_cuDeviceSetMemPool(CUdevice_v1 dev, CUmemoryPool pool)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 15, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -1032,6 +1048,7 @@ CUresult ct_tr_cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice_v1 dev)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 16, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -1052,6 +1069,7 @@ CUresult ct_tr_cuDeviceGetDefaultMemPool(CUmemoryPool *pool_out, CUdevice_v1 dev
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 17, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -1072,6 +1090,7 @@ CUresult ct_tr_cuDeviceGetProperties(CUdevprop_v1 *prop, CUdevice_v1 dev)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 18, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -1092,6 +1111,7 @@ CUresult ct_tr_cuDeviceComputeCapability(int *major, int *minor, CUdevice_v1 dev
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 19, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -1112,6 +1132,7 @@ CUresult ct_tr_cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice_v1 dev)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 20, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -1132,6 +1153,7 @@ CUresult ct_tr_cuDevicePrimaryCtxRelease_v2(CUdevice_v1 dev)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 21, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -1152,6 +1174,7 @@ CUresult ct_tr_cuDevicePrimaryCtxSetFlags_v2(CUdevice_v1 dev, unsigned int flags
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 22, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -1172,6 +1195,7 @@ CUresult ct_tr_cuDevicePrimaryCtxGetState(CUdevice_v1 dev, unsigned int *flags, 
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 23, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -1192,6 +1216,7 @@ CUresult ct_tr_cuDevicePrimaryCtxReset_v2(CUdevice_v1 dev)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 24, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -1212,6 +1237,7 @@ CUresult ct_tr_cuDeviceGetExecAffinitySupport(int *pi, CUexecAffinityType type, 
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 25, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -1232,6 +1258,7 @@ CUresult ct_tr_cuCtxCreate_v2(CUcontext *pctx, unsigned int flags, CUdevice_v1 d
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 26, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -1252,6 +1279,7 @@ CUresult ct_tr_cuCtxCreate_v3(CUcontext *pctx, CUexecAffinityParam *paramsArray,
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 27, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -1272,6 +1300,7 @@ CUresult ct_tr_cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *ctxCreateParam
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 28, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -1292,6 +1321,7 @@ CUresult ct_tr_cuCtxGetId(CUcontext ctx, unsigned long long *ctxId)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 29, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -1312,6 +1342,7 @@ CUresult ct_tr_cuCtxDestroy_v2(CUcontext ctx)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 30, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -1332,6 +1363,7 @@ CUresult ct_tr_cuCtxPushCurrent_v2(CUcontext ctx)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 31, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -1352,6 +1384,7 @@ CUresult ct_tr_cuCtxPopCurrent_v2(CUcontext *pctx)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 32, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -1372,6 +1405,7 @@ CUresult ct_tr_cuCtxSetCurrent(CUcontext ctx)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 33, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -1392,6 +1426,7 @@ CUresult ct_tr_cuCtxGetCurrent(CUcontext *pctx)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 34, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -1412,6 +1447,7 @@ CUresult ct_tr_cuCtxGetDevice(CUdevice_v1 *device)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 35, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -1432,6 +1468,7 @@ CUresult ct_tr_cuCtxGetDevice_v2(CUdevice *device, CUcontext ctx)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 36, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -1452,6 +1489,7 @@ CUresult ct_tr_cuCtxGetFlags(unsigned int *flags)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 37, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -1472,6 +1510,7 @@ CUresult ct_tr_cuCtxSetFlags(unsigned int flags)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 38, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -1492,6 +1531,7 @@ CUresult ct_tr_cuCtxSynchronize(void)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 39, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -1512,6 +1552,7 @@ CUresult ct_tr_cuCtxSynchronize_v2(CUcontext ctx)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 40, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -1532,6 +1573,7 @@ CUresult ct_tr_cuCtxSetLimit(CUlimit limit, size_t value)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 41, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -1552,6 +1594,7 @@ CUresult ct_tr_cuCtxGetLimit(size_t *pvalue, CUlimit limit)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 42, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -1572,6 +1615,7 @@ CUresult ct_tr_cuCtxGetCacheConfig(CUfunc_cache *pconfig)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 43, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -1592,6 +1636,7 @@ CUresult ct_tr_cuCtxSetCacheConfig(CUfunc_cache config)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 44, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -1612,6 +1657,7 @@ CUresult ct_tr_cuCtxGetSharedMemConfig(CUsharedconfig *pConfig)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 45, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -1632,6 +1678,7 @@ CUresult ct_tr_cuCtxSetSharedMemConfig(CUsharedconfig config)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 46, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -1652,6 +1699,7 @@ CUresult ct_tr_cuCtxGetApiVersion(CUcontext ctx, unsigned int *version)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 47, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -1672,6 +1720,7 @@ CUresult ct_tr_cuCtxGetStreamPriorityRange(int *leastPriority, int *greatestPrio
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 48, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -1692,6 +1741,7 @@ CUresult ct_tr_cuCtxResetPersistingL2Cache(void)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 49, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -1712,6 +1762,7 @@ CUresult ct_tr_cuCtxAttach(CUcontext *pctx, unsigned int flags)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 50, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -1732,6 +1783,7 @@ CUresult ct_tr_cuCtxDetach(CUcontext ctx)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 51, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -1752,6 +1804,7 @@ CUresult ct_tr_cuCtxGetExecAffinity(CUexecAffinityParam *pExecAffinity, CUexecAf
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 52, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -1772,6 +1825,7 @@ CUresult ct_tr_cuModuleLoad(CUmodule *module, const char *fname)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 53, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -1792,6 +1846,7 @@ CUresult ct_tr_cuModuleLoadData(CUmodule *module, const void *image)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 54, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -1812,6 +1867,7 @@ CUresult ct_tr_cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned 
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 55, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -1832,6 +1888,7 @@ CUresult ct_tr_cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 56, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -1853,6 +1910,7 @@ CUresult ct_tr_cuModuleUnload(CUmodule hmod)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 57, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -1873,6 +1931,7 @@ CUresult ct_tr_cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char 
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 58, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -1893,6 +1952,7 @@ CUresult ct_tr_cuModuleGetGlobal_v2(CUdeviceptr_v2 *dptr, size_t *bytes, CUmodul
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 59, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -1913,6 +1973,7 @@ CUresult ct_tr_cuModuleGetTexRef(CUtexref *pTexRef, CUmodule hmod, const char *n
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 60, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -1933,6 +1994,7 @@ CUresult ct_tr_cuModuleGetSurfRef(CUsurfref *pSurfRef, CUmodule hmod, const char
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 61, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -1953,6 +2015,7 @@ CUresult ct_tr_cuModuleGetFunctionCount(unsigned int *count, CUmodule hmod)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 62, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -1973,6 +2036,7 @@ CUresult ct_tr_cuModuleEnumerateFunctions(CUfunction *functions, unsigned int nu
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 63, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -1993,6 +2057,7 @@ CUresult ct_tr_cuLinkCreate_v2(unsigned int numOptions, CUjit_option *options, v
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 64, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -2013,6 +2078,7 @@ CUresult ct_tr_cuLinkAddData_v2(CUlinkState state, CUjitInputType type, void *da
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 65, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -2033,6 +2099,7 @@ CUresult ct_tr_cuLinkAddFile_v2(CUlinkState state, CUjitInputType type, const ch
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 66, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -2053,6 +2120,7 @@ CUresult ct_tr_cuLinkComplete(CUlinkState state, void **cubinOut, size_t *sizeOu
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 67, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -2073,6 +2141,7 @@ CUresult ct_tr_cuLinkDestroy(CUlinkState state)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 68, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -2093,6 +2162,7 @@ CUresult ct_tr_cuMemGetInfo_v2(size_t *free, size_t *total)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 69, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -2114,6 +2184,7 @@ CUresult ct_tr_cuMemAlloc_v2(CUdeviceptr_v2 *dptr, size_t bytesize)
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_alloc), 70, CT_FAM_ALLOC, r, t0, t1);
         ct_dec_cuMemAlloc((struct ct_pl_alloc *)(c + 1), r, dptr, bytesize);
+        c->stack_id = ct_stack_id(CT_FAM_ALLOC);
         ct_rec_commit(c);
     }
     return r;
@@ -2135,6 +2206,7 @@ CUresult ct_tr_cuMemAllocPitch_v2(CUdeviceptr_v2 *dptr, size_t *pPitch, size_t W
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_alloc), 71, CT_FAM_ALLOC, r, t0, t1);
         ct_dec_cuMemAllocPitch((struct ct_pl_alloc *)(c + 1), r, dptr, pPitch, WidthInBytes, Height, ElementSizeBytes);
+        c->stack_id = ct_stack_id(CT_FAM_ALLOC);
         ct_rec_commit(c);
     }
     return r;
@@ -2156,6 +2228,7 @@ CUresult ct_tr_cuMemFree_v2(CUdeviceptr_v2 dptr)
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_free), 72, CT_FAM_FREE, r, t0, t1);
         ct_dec_cuMemFree((struct ct_pl_free *)(c + 1), r, dptr);
+        c->stack_id = ct_stack_id(CT_FAM_FREE);
         ct_rec_commit(c);
     }
     return r;
@@ -2176,6 +2249,7 @@ CUresult ct_tr_cuMemGetAddressRange_v2(CUdeviceptr_v2 *pbase, size_t *psize, CUd
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 73, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -2197,6 +2271,7 @@ CUresult ct_tr_cuMemAllocHost_v2(void **pp, size_t bytesize)
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_alloc), 74, CT_FAM_ALLOC, r, t0, t1);
         ct_dec_cuMemAllocHost((struct ct_pl_alloc *)(c + 1), r, pp, bytesize);
+        c->stack_id = ct_stack_id(CT_FAM_ALLOC);
         ct_rec_commit(c);
     }
     return r;
@@ -2218,6 +2293,7 @@ CUresult ct_tr_cuMemFreeHost(void *p)
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_free), 75, CT_FAM_FREE, r, t0, t1);
         ct_dec_cuMemFreeHost((struct ct_pl_free *)(c + 1), r, p);
+        c->stack_id = ct_stack_id(CT_FAM_FREE);
         ct_rec_commit(c);
     }
     return r;
@@ -2239,6 +2315,7 @@ CUresult ct_tr_cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags)
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_alloc), 76, CT_FAM_ALLOC, r, t0, t1);
         ct_dec_cuMemHostAlloc((struct ct_pl_alloc *)(c + 1), r, pp, bytesize, Flags);
+        c->stack_id = ct_stack_id(CT_FAM_ALLOC);
         ct_rec_commit(c);
     }
     return r;
@@ -2259,6 +2336,7 @@ CUresult ct_tr_cuMemHostGetDevicePointer_v2(CUdeviceptr_v2 *pdptr, void *p, unsi
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 77, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -2279,6 +2357,7 @@ CUresult ct_tr_cuMemHostGetFlags(unsigned int *pFlags, void *p)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 78, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -2300,6 +2379,7 @@ CUresult ct_tr_cuMemAllocManaged(CUdeviceptr_v2 *dptr, size_t bytesize, unsigned
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_alloc), 79, CT_FAM_ALLOC, r, t0, t1);
         ct_dec_cuMemAllocManaged((struct ct_pl_alloc *)(c + 1), r, dptr, bytesize, flags);
+        c->stack_id = ct_stack_id(CT_FAM_ALLOC);
         ct_rec_commit(c);
     }
     return r;
@@ -2320,6 +2400,7 @@ CUresult ct_tr_cuDeviceGetByPCIBusId(CUdevice_v1 *dev, const char *pciBusId)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 80, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -2340,6 +2421,7 @@ CUresult ct_tr_cuDeviceGetPCIBusId(char *pciBusId, int len, CUdevice_v1 dev)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 81, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -2360,6 +2442,7 @@ CUresult ct_tr_cuIpcGetEventHandle(CUipcEventHandle_v1 *pHandle, CUevent event)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 82, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -2380,6 +2463,7 @@ CUresult ct_tr_cuIpcOpenEventHandle(CUevent *phEvent, CUipcEventHandle_v1 handle
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 83, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -2400,6 +2484,7 @@ CUresult ct_tr_cuIpcGetMemHandle(CUipcMemHandle_v1 *pHandle, CUdeviceptr_v2 dptr
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 84, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -2420,6 +2505,7 @@ CUresult ct_tr_cuIpcOpenMemHandle_v2(CUdeviceptr_v2 *pdptr, CUipcMemHandle_v1 ha
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 85, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -2440,6 +2526,7 @@ CUresult ct_tr_cuIpcCloseMemHandle(CUdeviceptr_v2 dptr)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 86, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -2460,6 +2547,7 @@ CUresult ct_tr_cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int Flags
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 87, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -2480,6 +2568,7 @@ CUresult ct_tr_cuMemHostUnregister(void *p)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 88, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -2501,6 +2590,7 @@ CUresult ct_tr_cuMemcpy_ptds(CUdeviceptr_v2 dst, CUdeviceptr_v2 src, size_t Byte
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 89, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpy((struct ct_pl_copy *)(c + 1), r, dst, src, ByteCount);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -2522,6 +2612,7 @@ CUresult ct_tr_cuMemcpyPeer_ptds(CUdeviceptr_v2 dstDevice, CUcontext dstContext,
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 90, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpyPeer((struct ct_pl_copy *)(c + 1), r, dstDevice, dstContext, srcDevice, srcContext, ByteCount);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -2543,6 +2634,7 @@ CUresult ct_tr_cuMemcpyHtoD_v2_ptds(CUdeviceptr_v2 dstDevice, const void *srcHos
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 91, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpyHtoD((struct ct_pl_copy *)(c + 1), r, dstDevice, srcHost, ByteCount);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -2564,6 +2656,7 @@ CUresult ct_tr_cuMemcpyDtoH_v2_ptds(void *dstHost, CUdeviceptr_v2 srcDevice, siz
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 92, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpyDtoH((struct ct_pl_copy *)(c + 1), r, dstHost, srcDevice, ByteCount);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -2585,6 +2678,7 @@ CUresult ct_tr_cuMemcpyDtoD_v2_ptds(CUdeviceptr_v2 dstDevice, CUdeviceptr_v2 src
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 93, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpyDtoD((struct ct_pl_copy *)(c + 1), r, dstDevice, srcDevice, ByteCount);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -2606,6 +2700,7 @@ CUresult ct_tr_cuMemcpyDtoA_v2_ptds(CUarray dstArray, size_t dstOffset, CUdevice
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 94, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpyDtoA((struct ct_pl_copy *)(c + 1), r, dstArray, dstOffset, srcDevice, ByteCount);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -2627,6 +2722,7 @@ CUresult ct_tr_cuMemcpyAtoD_v2_ptds(CUdeviceptr_v2 dstDevice, CUarray srcArray, 
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 95, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpyAtoD((struct ct_pl_copy *)(c + 1), r, dstDevice, srcArray, srcOffset, ByteCount);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -2648,6 +2744,7 @@ CUresult ct_tr_cuMemcpyHtoA_v2_ptds(CUarray dstArray, size_t dstOffset, const vo
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 96, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpyHtoA((struct ct_pl_copy *)(c + 1), r, dstArray, dstOffset, srcHost, ByteCount);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -2669,6 +2766,7 @@ CUresult ct_tr_cuMemcpyAtoH_v2_ptds(void *dstHost, CUarray srcArray, size_t srcO
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 97, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpyAtoH((struct ct_pl_copy *)(c + 1), r, dstHost, srcArray, srcOffset, ByteCount);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -2690,6 +2788,7 @@ CUresult ct_tr_cuMemcpyAtoA_v2_ptds(CUarray dstArray, size_t dstOffset, CUarray 
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 98, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpyAtoA((struct ct_pl_copy *)(c + 1), r, dstArray, dstOffset, srcArray, srcOffset, ByteCount);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -2711,6 +2810,7 @@ CUresult ct_tr_cuMemcpy2D_v2_ptds(const CUDA_MEMCPY2D_v2 *pCopy)
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 99, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpy2D((struct ct_pl_copy *)(c + 1), r, pCopy);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -2732,6 +2832,7 @@ CUresult ct_tr_cuMemcpy2DUnaligned_v2_ptds(const CUDA_MEMCPY2D_v2 *pCopy)
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 100, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpy2DUnaligned((struct ct_pl_copy *)(c + 1), r, pCopy);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -2753,6 +2854,7 @@ CUresult ct_tr_cuMemcpy3D_v2_ptds(const CUDA_MEMCPY3D_v2 *pCopy)
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 101, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpy3D((struct ct_pl_copy *)(c + 1), r, pCopy);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -2774,6 +2876,7 @@ CUresult ct_tr_cuMemcpy3DPeer_ptds(const CUDA_MEMCPY3D_PEER_v1 *pCopy)
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 102, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpy3DPeer((struct ct_pl_copy *)(c + 1), r, pCopy);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -2795,6 +2898,7 @@ CUresult ct_tr_cuMemcpyAsync_ptsz(CUdeviceptr_v2 dst, CUdeviceptr_v2 src, size_t
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 103, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpyAsync((struct ct_pl_copy *)(c + 1), r, dst, src, ByteCount, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -2816,6 +2920,7 @@ CUresult ct_tr_cuMemcpyPeerAsync_ptsz(CUdeviceptr_v2 dstDevice, CUcontext dstCon
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 104, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpyPeerAsync((struct ct_pl_copy *)(c + 1), r, dstDevice, dstContext, srcDevice, srcContext, ByteCount, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -2837,6 +2942,7 @@ CUresult ct_tr_cuMemcpyHtoDAsync_v2_ptsz(CUdeviceptr_v2 dstDevice, const void *s
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 105, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpyHtoDAsync((struct ct_pl_copy *)(c + 1), r, dstDevice, srcHost, ByteCount, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -2858,6 +2964,7 @@ CUresult ct_tr_cuMemcpyDtoHAsync_v2_ptsz(void *dstHost, CUdeviceptr_v2 srcDevice
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 106, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpyDtoHAsync((struct ct_pl_copy *)(c + 1), r, dstHost, srcDevice, ByteCount, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -2879,6 +2986,7 @@ CUresult ct_tr_cuMemcpyDtoDAsync_v2_ptsz(CUdeviceptr_v2 dstDevice, CUdeviceptr_v
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 107, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpyDtoDAsync((struct ct_pl_copy *)(c + 1), r, dstDevice, srcDevice, ByteCount, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -2900,6 +3008,7 @@ CUresult ct_tr_cuMemcpyHtoAAsync_v2_ptsz(CUarray dstArray, size_t dstOffset, con
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 108, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpyHtoAAsync((struct ct_pl_copy *)(c + 1), r, dstArray, dstOffset, srcHost, ByteCount, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -2921,6 +3030,7 @@ CUresult ct_tr_cuMemcpyAtoHAsync_v2_ptsz(void *dstHost, CUarray srcArray, size_t
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 109, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpyAtoHAsync((struct ct_pl_copy *)(c + 1), r, dstHost, srcArray, srcOffset, ByteCount, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -2942,6 +3052,7 @@ CUresult ct_tr_cuMemcpy2DAsync_v2_ptsz(const CUDA_MEMCPY2D_v2 *pCopy, CUstream h
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 110, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpy2DAsync((struct ct_pl_copy *)(c + 1), r, pCopy, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -2963,6 +3074,7 @@ CUresult ct_tr_cuMemcpy3DAsync_v2_ptsz(const CUDA_MEMCPY3D_v2 *pCopy, CUstream h
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 111, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpy3DAsync((struct ct_pl_copy *)(c + 1), r, pCopy, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -2984,6 +3096,7 @@ CUresult ct_tr_cuMemcpy3DPeerAsync_ptsz(const CUDA_MEMCPY3D_PEER_v1 *pCopy, CUst
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 112, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpy3DPeerAsync((struct ct_pl_copy *)(c + 1), r, pCopy, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -3005,6 +3118,7 @@ CUresult ct_tr_cuMemcpyBatchAsync_ptsz(CUdeviceptr_v2 *dsts, CUdeviceptr_v2 *src
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 113, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpyBatchAsync_v12080((struct ct_pl_copy *)(c + 1), r, dsts, srcs, sizes, count, attrs, attrIdxs, numAttrs, failIdx, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -3026,6 +3140,7 @@ CUresult ct_tr_cuMemcpy3DBatchAsync_ptsz(size_t numParams, CUDA_MEMCPY3D_BATCH_O
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 114, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpy3DBatchAsync_v12080((struct ct_pl_copy *)(c + 1), r, numParams, opList, failIdx, flags, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -3047,6 +3162,7 @@ CUresult ct_tr_cuMemcpyBatchAsync_v2_ptsz(CUdeviceptr_v2 *dsts, CUdeviceptr_v2 *
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 115, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpyBatchAsync_v13000((struct ct_pl_copy *)(c + 1), r, dsts, srcs, sizes, count, attrs, attrIdxs, numAttrs, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -3068,6 +3184,7 @@ CUresult ct_tr_cuMemcpy3DBatchAsync_v2_ptsz(size_t numParams, CUDA_MEMCPY3D_BATC
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 116, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpy3DBatchAsync_v13000((struct ct_pl_copy *)(c + 1), r, numParams, opList, flags, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -3089,6 +3206,7 @@ CUresult ct_tr_cuMemsetD8_v2_ptds(CUdeviceptr_v2 dstDevice, unsigned char uc, si
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 117, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemsetD8((struct ct_pl_copy *)(c + 1), r, dstDevice, uc, N);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -3110,6 +3228,7 @@ CUresult ct_tr_cuMemsetD16_v2_ptds(CUdeviceptr_v2 dstDevice, unsigned short us, 
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 118, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemsetD16((struct ct_pl_copy *)(c + 1), r, dstDevice, us, N);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -3131,6 +3250,7 @@ CUresult ct_tr_cuMemsetD32_v2_ptds(CUdeviceptr_v2 dstDevice, unsigned int ui, si
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 119, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemsetD32((struct ct_pl_copy *)(c + 1), r, dstDevice, ui, N);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -3152,6 +3272,7 @@ CUresult ct_tr_cuMemsetD2D8_v2_ptds(CUdeviceptr_v2 dstDevice, size_t dstPitch, u
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 120, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemsetD2D8((struct ct_pl_copy *)(c + 1), r, dstDevice, dstPitch, uc, Width, Height);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -3173,6 +3294,7 @@ CUresult ct_tr_cuMemsetD2D16_v2_ptds(CUdeviceptr_v2 dstDevice, size_t dstPitch, 
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 121, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemsetD2D16((struct ct_pl_copy *)(c + 1), r, dstDevice, dstPitch, us, Width, Height);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -3194,6 +3316,7 @@ CUresult ct_tr_cuMemsetD2D32_v2_ptds(CUdeviceptr_v2 dstDevice, size_t dstPitch, 
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 122, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemsetD2D32((struct ct_pl_copy *)(c + 1), r, dstDevice, dstPitch, ui, Width, Height);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -3215,6 +3338,7 @@ CUresult ct_tr_cuMemsetD8Async_ptsz(CUdeviceptr_v2 dstDevice, unsigned char uc, 
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 123, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemsetD8Async((struct ct_pl_copy *)(c + 1), r, dstDevice, uc, N, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -3236,6 +3360,7 @@ CUresult ct_tr_cuMemsetD16Async_ptsz(CUdeviceptr_v2 dstDevice, unsigned short us
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 124, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemsetD16Async((struct ct_pl_copy *)(c + 1), r, dstDevice, us, N, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -3257,6 +3382,7 @@ CUresult ct_tr_cuMemsetD32Async_ptsz(CUdeviceptr_v2 dstDevice, unsigned int ui, 
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 125, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemsetD32Async((struct ct_pl_copy *)(c + 1), r, dstDevice, ui, N, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -3278,6 +3404,7 @@ CUresult ct_tr_cuMemsetD2D8Async_ptsz(CUdeviceptr_v2 dstDevice, size_t dstPitch,
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 126, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemsetD2D8Async((struct ct_pl_copy *)(c + 1), r, dstDevice, dstPitch, uc, Width, Height, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -3299,6 +3426,7 @@ CUresult ct_tr_cuMemsetD2D16Async_ptsz(CUdeviceptr_v2 dstDevice, size_t dstPitch
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 127, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemsetD2D16Async((struct ct_pl_copy *)(c + 1), r, dstDevice, dstPitch, us, Width, Height, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -3320,6 +3448,7 @@ CUresult ct_tr_cuMemsetD2D32Async_ptsz(CUdeviceptr_v2 dstDevice, size_t dstPitch
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 128, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemsetD2D32Async((struct ct_pl_copy *)(c + 1), r, dstDevice, dstPitch, ui, Width, Height, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -3340,6 +3469,7 @@ CUresult ct_tr_cuArrayCreate_v2(CUarray *pHandle, const CUDA_ARRAY_DESCRIPTOR_v2
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 129, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -3360,6 +3490,7 @@ CUresult ct_tr_cuArrayGetDescriptor_v2(CUDA_ARRAY_DESCRIPTOR_v2 *pArrayDescripto
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 130, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -3380,6 +3511,7 @@ CUresult ct_tr_cuArrayGetSparseProperties(CUDA_ARRAY_SPARSE_PROPERTIES_v1 *spars
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 131, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -3400,6 +3532,7 @@ CUresult ct_tr_cuMipmappedArrayGetSparseProperties(CUDA_ARRAY_SPARSE_PROPERTIES_
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 132, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -3420,6 +3553,7 @@ CUresult ct_tr_cuArrayGetMemoryRequirements(CUDA_ARRAY_MEMORY_REQUIREMENTS_v1 *m
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 133, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -3440,6 +3574,7 @@ CUresult ct_tr_cuMipmappedArrayGetMemoryRequirements(CUDA_ARRAY_MEMORY_REQUIREME
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 134, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -3460,6 +3595,7 @@ CUresult ct_tr_cuArrayGetPlane(CUarray *pPlaneArray, CUarray hArray, unsigned in
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 135, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -3480,6 +3616,7 @@ CUresult ct_tr_cuArrayDestroy(CUarray hArray)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 136, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -3500,6 +3637,7 @@ CUresult ct_tr_cuArray3DCreate_v2(CUarray *pHandle, const CUDA_ARRAY3D_DESCRIPTO
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 137, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -3520,6 +3658,7 @@ CUresult ct_tr_cuArray3DGetDescriptor_v2(CUDA_ARRAY3D_DESCRIPTOR_v2 *pArrayDescr
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 138, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -3540,6 +3679,7 @@ CUresult ct_tr_cuMipmappedArrayCreate(CUmipmappedArray *pHandle, const CUDA_ARRA
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 139, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -3560,6 +3700,7 @@ CUresult ct_tr_cuMipmappedArrayGetLevel(CUarray *pLevelArray, CUmipmappedArray h
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 140, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -3580,6 +3721,7 @@ CUresult ct_tr_cuMipmappedArrayDestroy(CUmipmappedArray hMipmappedArray)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 141, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -3600,6 +3742,7 @@ CUresult ct_tr_cuMemAddressReserve(CUdeviceptr_v2 *ptr, size_t size, size_t alig
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 142, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -3620,6 +3763,7 @@ CUresult ct_tr_cuMemAddressFree(CUdeviceptr_v2 ptr, size_t size)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 143, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -3641,6 +3785,7 @@ CUresult ct_tr_cuMemCreate(CUmemGenericAllocationHandle_v1 *handle, size_t size,
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_alloc), 144, CT_FAM_ALLOC, r, t0, t1);
         ct_dec_cuMemCreate((struct ct_pl_alloc *)(c + 1), r, handle, size, prop, flags);
+        c->stack_id = ct_stack_id(CT_FAM_ALLOC);
         ct_rec_commit(c);
     }
     return r;
@@ -3662,6 +3807,7 @@ CUresult ct_tr_cuMemRelease(CUmemGenericAllocationHandle_v1 handle)
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_free), 145, CT_FAM_FREE, r, t0, t1);
         ct_dec_cuMemRelease((struct ct_pl_free *)(c + 1), r, handle);
+        c->stack_id = ct_stack_id(CT_FAM_FREE);
         ct_rec_commit(c);
     }
     return r;
@@ -3683,6 +3829,7 @@ CUresult ct_tr_cuMemMap(CUdeviceptr_v2 ptr, size_t size, size_t offset, CUmemGen
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_alloc), 146, CT_FAM_ALLOC, r, t0, t1);
         ct_dec_cuMemMap((struct ct_pl_alloc *)(c + 1), r, ptr, size, offset, handle, flags);
+        c->stack_id = ct_stack_id(CT_FAM_ALLOC);
         ct_rec_commit(c);
     }
     return r;
@@ -3703,6 +3850,7 @@ CUresult ct_tr_cuMemMapArrayAsync_ptsz(CUarrayMapInfo_v1 *mapInfoList, unsigned 
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 147, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -3724,6 +3872,7 @@ CUresult ct_tr_cuMemUnmap(CUdeviceptr_v2 ptr, size_t size)
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_free), 148, CT_FAM_FREE, r, t0, t1);
         ct_dec_cuMemUnmap((struct ct_pl_free *)(c + 1), r, ptr, size);
+        c->stack_id = ct_stack_id(CT_FAM_FREE);
         ct_rec_commit(c);
     }
     return r;
@@ -3744,6 +3893,7 @@ CUresult ct_tr_cuMemSetAccess(CUdeviceptr_v2 ptr, size_t size, const CUmemAccess
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 149, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -3764,6 +3914,7 @@ CUresult ct_tr_cuMemGetAccess(unsigned long long *flags, const CUmemLocation_v1 
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 150, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -3784,6 +3935,7 @@ CUresult ct_tr_cuMemExportToShareableHandle(void *shareableHandle, CUmemGenericA
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 151, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -3804,6 +3956,7 @@ CUresult ct_tr_cuMemImportFromShareableHandle(CUmemGenericAllocationHandle_v1 *h
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 152, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -3824,6 +3977,7 @@ CUresult ct_tr_cuMemGetAllocationGranularity(size_t *granularity, const CUmemAll
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 153, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -3844,6 +3998,7 @@ CUresult ct_tr_cuMemGetAllocationPropertiesFromHandle(CUmemAllocationProp_v1 *pr
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 154, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -3864,6 +4019,7 @@ CUresult ct_tr_cuMemRetainAllocationHandle(CUmemGenericAllocationHandle_v1 *hand
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 155, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -3885,6 +4041,7 @@ CUresult ct_tr_cuMemFreeAsync_ptsz(CUdeviceptr_v2 dptr, CUstream hStream)
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_free), 156, CT_FAM_FREE, r, t0, t1);
         ct_dec_cuMemFreeAsync((struct ct_pl_free *)(c + 1), r, dptr, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_FREE);
         ct_rec_commit(c);
     }
     return r;
@@ -3906,6 +4063,7 @@ CUresult ct_tr_cuMemAllocAsync_ptsz(CUdeviceptr_v2 *dptr, size_t bytesize, CUstr
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_alloc), 157, CT_FAM_ALLOC, r, t0, t1);
         ct_dec_cuMemAllocAsync((struct ct_pl_alloc *)(c + 1), r, dptr, bytesize, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_ALLOC);
         ct_rec_commit(c);
     }
     return r;
@@ -3926,6 +4084,7 @@ CUresult ct_tr_cuMemPoolTrimTo(CUmemoryPool pool, size_t minBytesToKeep)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 158, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -3946,6 +4105,7 @@ CUresult ct_tr_cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 159, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -3966,6 +4126,7 @@ CUresult ct_tr_cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 160, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -3986,6 +4147,7 @@ CUresult ct_tr_cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc_v1 *m
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 161, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -4006,6 +4168,7 @@ CUresult ct_tr_cuMemPoolGetAccess(CUmemAccess_flags *flags, CUmemoryPool memPool
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 162, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -4026,6 +4189,7 @@ CUresult ct_tr_cuMemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps_v1 *pool
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 163, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -4046,6 +4210,7 @@ CUresult ct_tr_cuMemPoolDestroy(CUmemoryPool pool)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 164, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -4066,6 +4231,7 @@ CUresult ct_tr_cuMemGetDefaultMemPool(CUmemoryPool *pool_out, CUmemLocation *loc
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 165, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -4086,6 +4252,7 @@ CUresult ct_tr_cuMemGetMemPool(CUmemoryPool *pool_out, CUmemLocation *location, 
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 166, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -4106,6 +4273,7 @@ CUresult ct_tr_cuMemSetMemPool(CUmemLocation *location, CUmemAllocationType type
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 167, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -4127,6 +4295,7 @@ CUresult ct_tr_cuMemAllocFromPoolAsync_ptsz(CUdeviceptr_v2 *dptr, size_t bytesiz
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_alloc), 168, CT_FAM_ALLOC, r, t0, t1);
         ct_dec_cuMemAllocFromPoolAsync((struct ct_pl_alloc *)(c + 1), r, dptr, bytesize, pool, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_ALLOC);
         ct_rec_commit(c);
     }
     return r;
@@ -4147,6 +4316,7 @@ CUresult ct_tr_cuMemPoolExportToShareableHandle(void *handle_out, CUmemoryPool p
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 169, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -4167,6 +4337,7 @@ CUresult ct_tr_cuMemPoolImportFromShareableHandle(CUmemoryPool *pool_out, void *
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 170, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -4187,6 +4358,7 @@ CUresult ct_tr_cuMemPoolExportPointer(CUmemPoolPtrExportData_v1 *shareData_out, 
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 171, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -4207,6 +4379,7 @@ CUresult ct_tr_cuMemPoolImportPointer(CUdeviceptr_v2 *ptr_out, CUmemoryPool pool
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 172, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -4227,6 +4400,7 @@ CUresult ct_tr_cuPointerGetAttribute(void *data, CUpointer_attribute attribute, 
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 173, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -4247,6 +4421,7 @@ CUresult ct_tr_cuMemPrefetchAsync_ptsz(CUdeviceptr_v2 devPtr, size_t count, CUde
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 174, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -4267,6 +4442,7 @@ CUresult ct_tr_cuMemAdvise(CUdeviceptr_v2 devPtr, size_t count, CUmem_advise adv
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 175, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -4287,6 +4463,7 @@ CUresult ct_tr_cuMemAdvise_v2(CUdeviceptr_v2 devPtr, size_t count, CUmem_advise 
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 176, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -4307,6 +4484,7 @@ CUresult ct_tr_cuMemPrefetchAsync_v2_ptsz(CUdeviceptr_v2 devPtr, size_t count, C
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 177, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -4327,6 +4505,7 @@ CUresult ct_tr_cuMemPrefetchBatchAsync_ptsz(CUdeviceptr_v2 *dptrs, size_t *sizes
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 178, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -4347,6 +4526,7 @@ CUresult ct_tr_cuMemDiscardBatchAsync_ptsz(CUdeviceptr_v2 *dptrs, size_t *sizes,
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 179, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -4367,6 +4547,7 @@ CUresult ct_tr_cuMemDiscardAndPrefetchBatchAsync_ptsz(CUdeviceptr_v2 *dptrs, siz
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 180, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -4387,6 +4568,7 @@ CUresult ct_tr_cuMemRangeGetAttribute(void *data, size_t dataSize, CUmem_range_a
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 181, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -4407,6 +4589,7 @@ CUresult ct_tr_cuMemRangeGetAttributes(void **data, size_t *dataSizes, CUmem_ran
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 182, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -4427,6 +4610,7 @@ CUresult ct_tr_cuMulticastCreate(CUmemGenericAllocationHandle *mcHandle, const C
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 183, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -4447,6 +4631,7 @@ CUresult ct_tr_cuMulticastAddDevice(CUmemGenericAllocationHandle mcHandle, CUdev
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 184, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -4467,6 +4652,7 @@ CUresult ct_tr_cuMulticastBindMem(CUmemGenericAllocationHandle mcHandle, size_t 
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 185, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -4487,6 +4673,7 @@ CUresult ct_tr_cuMulticastBindAddr(CUmemGenericAllocationHandle mcHandle, size_t
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 186, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -4507,6 +4694,7 @@ CUresult ct_tr_cuMulticastUnbind(CUmemGenericAllocationHandle mcHandle, CUdevice
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 187, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -4527,6 +4715,7 @@ CUresult ct_tr_cuMulticastGetGranularity(size_t *granularity, const CUmulticastO
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 188, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -4547,6 +4736,7 @@ CUresult ct_tr_cuPointerSetAttribute(const void *value, CUpointer_attribute attr
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 189, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -4567,6 +4757,7 @@ CUresult ct_tr_cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attr
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 190, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -4587,6 +4778,7 @@ CUresult ct_tr_cuStreamCreate(CUstream *phStream, unsigned int Flags)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 191, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -4607,6 +4799,7 @@ CUresult ct_tr_cuStreamCreateWithPriority(CUstream *phStream, unsigned int flags
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 192, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -4627,6 +4820,7 @@ CUresult ct_tr_cuStreamGetId(CUstream hStream, unsigned long long *streamId)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 193, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -4647,6 +4841,7 @@ CUresult ct_tr_cuStreamGetId_ptsz(CUstream hStream, unsigned long long *streamId
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 194, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -4667,6 +4862,7 @@ CUresult ct_tr_cuStreamGetPriority_ptsz(CUstream hStream, int *priority)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 195, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -4687,6 +4883,7 @@ CUresult ct_tr_cuStreamGetFlags_ptsz(CUstream hStream, unsigned int *flags)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 196, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -4707,6 +4904,7 @@ CUresult ct_tr_cuStreamGetCtx_ptsz(CUstream hStream, CUcontext *pctx)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 197, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -4727,6 +4925,7 @@ CUresult ct_tr_cuStreamWaitEvent_ptsz(CUstream hStream, CUevent hEvent, unsigned
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 198, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -4747,6 +4946,7 @@ CUresult ct_tr_cuStreamAddCallback_ptsz(CUstream hStream, CUstreamCallback callb
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 199, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -4767,6 +4967,7 @@ CUresult ct_tr_cuStreamBeginCapture_v2_ptsz(CUstream hStream, CUstreamCaptureMod
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 200, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -4787,6 +4988,7 @@ CUresult ct_tr_cuStreamBeginCaptureToGraph_ptsz(CUstream hStream, CUgraph hGraph
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 201, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -4807,6 +5009,7 @@ CUresult ct_tr_cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode *mode)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 202, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -4827,6 +5030,7 @@ CUresult ct_tr_cuStreamEndCapture_ptsz(CUstream hStream, CUgraph *phGraph)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 203, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -4847,6 +5051,7 @@ CUresult ct_tr_cuStreamIsCapturing_ptsz(CUstream hStream, CUstreamCaptureStatus 
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 204, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -4867,6 +5072,7 @@ CUresult ct_tr_cuStreamGetCaptureInfo_ptsz(CUstream hStream, CUstreamCaptureStat
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 205, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -4887,6 +5093,7 @@ CUresult ct_tr_cuStreamGetCaptureInfo_v2_ptsz(CUstream hStream, CUstreamCaptureS
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 206, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -4907,6 +5114,7 @@ CUresult ct_tr_cuStreamGetCaptureInfo_v3_ptsz(CUstream hStream, CUstreamCaptureS
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 207, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -4927,6 +5135,7 @@ CUresult ct_tr_cuStreamUpdateCaptureDependencies_ptsz(CUstream hStream, CUgraphN
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 208, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -4947,6 +5156,7 @@ CUresult ct_tr_cuStreamUpdateCaptureDependencies_v2_ptsz(CUstream hStream, CUgra
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 209, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -4967,6 +5177,7 @@ CUresult ct_tr_cuStreamAttachMemAsync_ptsz(CUstream hStream, CUdeviceptr_v2 dptr
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 210, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -4987,6 +5198,7 @@ CUresult ct_tr_cuStreamQuery_ptsz(CUstream hStream)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 211, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -5007,6 +5219,7 @@ CUresult ct_tr_cuStreamSynchronize_ptsz(CUstream hStream)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 212, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -5027,6 +5240,7 @@ CUresult ct_tr_cuStreamDestroy_v2(CUstream hStream)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 213, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -5047,6 +5261,7 @@ CUresult ct_tr_cuStreamCopyAttributes_ptsz(CUstream dst, CUstream src)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 214, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -5067,6 +5282,7 @@ CUresult ct_tr_cuStreamGetAttribute_ptsz(CUstream hStream, CUstreamAttrID attr, 
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 215, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -5087,6 +5303,7 @@ CUresult ct_tr_cuStreamSetAttribute_ptsz(CUstream hStream, CUstreamAttrID attr, 
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 216, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -5107,6 +5324,7 @@ CUresult ct_tr_cuEventCreate(CUevent *phEvent, unsigned int Flags)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 217, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -5127,6 +5345,7 @@ CUresult ct_tr_cuEventRecord_ptsz(CUevent hEvent, CUstream hStream)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 218, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -5147,6 +5366,7 @@ CUresult ct_tr_cuEventRecordWithFlags_ptsz(CUevent hEvent, CUstream hStream, uns
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 219, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -5167,6 +5387,7 @@ CUresult ct_tr_cuEventQuery(CUevent hEvent)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 220, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -5187,6 +5408,7 @@ CUresult ct_tr_cuEventSynchronize(CUevent hEvent)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 221, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -5207,6 +5429,7 @@ CUresult ct_tr_cuEventDestroy_v2(CUevent hEvent)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 222, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -5227,6 +5450,7 @@ CUresult ct_tr_cuEventElapsedTime(float *pMilliseconds, CUevent hStart, CUevent 
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 223, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -5247,6 +5471,7 @@ CUresult ct_tr_cuEventElapsedTime_v2(float *pMilliseconds, CUevent hStart, CUeve
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 224, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -5267,6 +5492,7 @@ CUresult ct_tr_cuImportExternalMemory(CUexternalMemory *extMem_out, const CUDA_E
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 225, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -5287,6 +5513,7 @@ CUresult ct_tr_cuExternalMemoryGetMappedBuffer(CUdeviceptr_v2 *devPtr, CUexterna
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 226, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -5307,6 +5534,7 @@ CUresult ct_tr_cuExternalMemoryGetMappedMipmappedArray(CUmipmappedArray *mipmap,
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 227, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -5327,6 +5555,7 @@ CUresult ct_tr_cuDestroyExternalMemory(CUexternalMemory extMem)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 228, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -5347,6 +5576,7 @@ CUresult ct_tr_cuImportExternalSemaphore(CUexternalSemaphore *extSem_out, const 
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 229, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -5367,6 +5597,7 @@ CUresult ct_tr_cuSignalExternalSemaphoresAsync_ptsz(const CUexternalSemaphore *e
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 230, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -5387,6 +5618,7 @@ CUresult ct_tr_cuWaitExternalSemaphoresAsync_ptsz(const CUexternalSemaphore *ext
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 231, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -5407,6 +5639,7 @@ CUresult ct_tr_cuDestroyExternalSemaphore(CUexternalSemaphore extSem)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 232, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -5427,6 +5660,7 @@ CUresult ct_tr_cuStreamWaitValue32_ptsz(CUstream stream, CUdeviceptr_v2 addr, cu
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 233, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -5447,6 +5681,7 @@ CUresult ct_tr_cuStreamWaitValue64_ptsz(CUstream stream, CUdeviceptr_v2 addr, cu
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 234, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -5467,6 +5702,7 @@ CUresult ct_tr_cuStreamWriteValue32_ptsz(CUstream stream, CUdeviceptr_v2 addr, c
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 235, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -5487,6 +5723,7 @@ CUresult ct_tr_cuStreamWriteValue64_ptsz(CUstream stream, CUdeviceptr_v2 addr, c
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 236, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -5507,6 +5744,7 @@ CUresult ct_tr_cuStreamBatchMemOp_ptsz(CUstream stream, unsigned int count, CUst
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 237, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -5527,6 +5765,7 @@ CUresult ct_tr_cuStreamWaitValue32_v2_ptsz(CUstream stream, CUdeviceptr_v2 addr,
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 238, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -5547,6 +5786,7 @@ CUresult ct_tr_cuStreamWaitValue64_v2_ptsz(CUstream stream, CUdeviceptr_v2 addr,
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 239, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -5567,6 +5807,7 @@ CUresult ct_tr_cuStreamWriteValue32_v2_ptsz(CUstream stream, CUdeviceptr_v2 addr
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 240, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -5587,6 +5828,7 @@ CUresult ct_tr_cuStreamWriteValue64_v2_ptsz(CUstream stream, CUdeviceptr_v2 addr
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 241, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -5607,6 +5849,7 @@ CUresult ct_tr_cuStreamBatchMemOp_v2_ptsz(CUstream stream, unsigned int count, C
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 242, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -5627,6 +5870,7 @@ CUresult ct_tr_cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfuncti
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 243, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -5647,6 +5891,7 @@ CUresult ct_tr_cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib,
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 244, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -5667,6 +5912,7 @@ CUresult ct_tr_cuFuncSetCacheConfig(CUfunction hfunc, CUfunc_cache config)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 245, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -5687,6 +5933,7 @@ CUresult ct_tr_cuFuncSetSharedMemConfig(CUfunction hfunc, CUsharedconfig config)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 246, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -5707,6 +5954,7 @@ CUresult ct_tr_cuFuncGetName(const char **name, CUfunction hfunc)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 247, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -5727,6 +5975,7 @@ CUresult ct_tr_cuFuncGetParamInfo(CUfunction func, size_t paramIndex, size_t *pa
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 248, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -5747,6 +5996,7 @@ CUresult ct_tr_cuFuncIsLoaded(CUfunctionLoadingState *state, CUfunction hfunc)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 249, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -5767,6 +6017,7 @@ CUresult ct_tr_cuFuncLoad(CUfunction hfunc)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 250, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -5788,6 +6039,7 @@ CUresult ct_tr_cuLaunchKernel_ptsz(CUfunction f, unsigned int gridDimX, unsigned
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_launch), 251, CT_FAM_LAUNCH, r, t0, t1);
         ct_dec_cuLaunchKernel((struct ct_pl_launch *)(c + 1), r, f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams, extra);
+        c->stack_id = ct_stack_id(CT_FAM_LAUNCH);
         ct_rec_commit(c);
     }
     return r;
@@ -5809,6 +6061,7 @@ CUresult ct_tr_cuLaunchKernelEx_ptsz(const CUlaunchConfig *config, CUfunction f,
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_launch), 252, CT_FAM_LAUNCH, r, t0, t1);
         ct_dec_cuLaunchKernelEx((struct ct_pl_launch *)(c + 1), r, config, f, kernelParams, extra);
+        c->stack_id = ct_stack_id(CT_FAM_LAUNCH);
         ct_rec_commit(c);
     }
     return r;
@@ -5830,6 +6083,7 @@ CUresult ct_tr_cuLaunchCooperativeKernel_ptsz(CUfunction f, unsigned int gridDim
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_launch), 253, CT_FAM_LAUNCH, r, t0, t1);
         ct_dec_cuLaunchCooperativeKernel((struct ct_pl_launch *)(c + 1), r, f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams);
+        c->stack_id = ct_stack_id(CT_FAM_LAUNCH);
         ct_rec_commit(c);
     }
     return r;
@@ -5850,6 +6104,7 @@ CUresult ct_tr_cuLaunchCooperativeKernelMultiDevice(CUDA_LAUNCH_PARAMS_v1 *launc
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 254, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -5871,6 +6126,7 @@ CUresult ct_tr_cuLaunchHostFunc_ptsz(CUstream hStream, CUhostFn fn, void *userDa
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_launch), 255, CT_FAM_LAUNCH, r, t0, t1);
         ct_dec_cuLaunchHostFunc((struct ct_pl_launch *)(c + 1), r, hStream, fn, userData);
+        c->stack_id = ct_stack_id(CT_FAM_LAUNCH);
         ct_rec_commit(c);
     }
     return r;
@@ -5891,6 +6147,7 @@ CUresult ct_tr_cuFuncSetBlockShape(CUfunction hfunc, int x, int y, int z)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 256, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -5911,6 +6168,7 @@ CUresult ct_tr_cuFuncSetSharedSize(CUfunction hfunc, unsigned int bytes)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 257, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -5931,6 +6189,7 @@ CUresult ct_tr_cuParamSetSize(CUfunction hfunc, unsigned int numbytes)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 258, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -5951,6 +6210,7 @@ CUresult ct_tr_cuParamSeti(CUfunction hfunc, int offset, unsigned int value)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 259, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -5971,6 +6231,7 @@ CUresult ct_tr_cuParamSetf(CUfunction hfunc, int offset, float value)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 260, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -5991,6 +6252,7 @@ CUresult ct_tr_cuParamSetv(CUfunction hfunc, int offset, void *ptr, unsigned int
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 261, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -6012,6 +6274,7 @@ CUresult ct_tr_cuLaunch(CUfunction f)
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_launch), 262, CT_FAM_LAUNCH, r, t0, t1);
         ct_dec_cuLaunch((struct ct_pl_launch *)(c + 1), r, f);
+        c->stack_id = ct_stack_id(CT_FAM_LAUNCH);
         ct_rec_commit(c);
     }
     return r;
@@ -6033,6 +6296,7 @@ CUresult ct_tr_cuLaunchGrid(CUfunction f, int grid_width, int grid_height)
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_launch), 263, CT_FAM_LAUNCH, r, t0, t1);
         ct_dec_cuLaunchGrid((struct ct_pl_launch *)(c + 1), r, f, grid_width, grid_height);
+        c->stack_id = ct_stack_id(CT_FAM_LAUNCH);
         ct_rec_commit(c);
     }
     return r;
@@ -6054,6 +6318,7 @@ CUresult ct_tr_cuLaunchGridAsync(CUfunction f, int grid_width, int grid_height, 
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_launch), 264, CT_FAM_LAUNCH, r, t0, t1);
         ct_dec_cuLaunchGridAsync((struct ct_pl_launch *)(c + 1), r, f, grid_width, grid_height, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_LAUNCH);
         ct_rec_commit(c);
     }
     return r;
@@ -6074,6 +6339,7 @@ CUresult ct_tr_cuParamSetTexRef(CUfunction hfunc, int texunit, CUtexref hTexRef)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 265, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -6094,6 +6360,7 @@ CUresult ct_tr_cuGraphCreate(CUgraph *phGraph, unsigned int flags)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 266, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -6114,6 +6381,7 @@ CUresult ct_tr_cuGraphAddKernelNode(CUgraphNode *phGraphNode, CUgraph hGraph, co
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 267, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -6134,6 +6402,7 @@ CUresult ct_tr_cuGraphKernelNodeGetParams(CUgraphNode hNode, CUDA_KERNEL_NODE_PA
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 268, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -6154,6 +6423,7 @@ CUresult ct_tr_cuGraphKernelNodeSetParams(CUgraphNode hNode, const CUDA_KERNEL_N
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 269, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -6174,6 +6444,7 @@ CUresult ct_tr_cuGraphAddKernelNode_v2(CUgraphNode *phGraphNode, CUgraph hGraph,
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 270, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -6194,6 +6465,7 @@ CUresult ct_tr_cuGraphKernelNodeGetParams_v2(CUgraphNode hNode, CUDA_KERNEL_NODE
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 271, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -6214,6 +6486,7 @@ CUresult ct_tr_cuGraphKernelNodeSetParams_v2(CUgraphNode hNode, const CUDA_KERNE
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 272, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -6234,6 +6507,7 @@ CUresult ct_tr_cuGraphAddMemcpyNode(CUgraphNode *phGraphNode, CUgraph hGraph, co
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 273, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -6254,6 +6528,7 @@ CUresult ct_tr_cuGraphMemcpyNodeGetParams(CUgraphNode hNode, CUDA_MEMCPY3D_v2 *n
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 274, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -6274,6 +6549,7 @@ CUresult ct_tr_cuGraphMemcpyNodeSetParams(CUgraphNode hNode, const CUDA_MEMCPY3D
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 275, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -6294,6 +6570,7 @@ CUresult ct_tr_cuGraphAddMemsetNode(CUgraphNode *phGraphNode, CUgraph hGraph, co
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 276, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -6314,6 +6591,7 @@ CUresult ct_tr_cuGraphMemsetNodeGetParams(CUgraphNode hNode, CUDA_MEMSET_NODE_PA
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 277, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -6334,6 +6612,7 @@ CUresult ct_tr_cuGraphMemsetNodeSetParams(CUgraphNode hNode, const CUDA_MEMSET_N
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 278, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -6354,6 +6633,7 @@ CUresult ct_tr_cuGraphAddHostNode(CUgraphNode *phGraphNode, CUgraph hGraph, cons
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 279, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -6374,6 +6654,7 @@ CUresult ct_tr_cuGraphHostNodeGetParams(CUgraphNode hNode, CUDA_HOST_NODE_PARAMS
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 280, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -6394,6 +6675,7 @@ CUresult ct_tr_cuGraphHostNodeSetParams(CUgraphNode hNode, const CUDA_HOST_NODE_
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 281, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -6414,6 +6696,7 @@ CUresult ct_tr_cuGraphAddChildGraphNode(CUgraphNode *phGraphNode, CUgraph hGraph
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 282, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -6434,6 +6717,7 @@ CUresult ct_tr_cuGraphChildGraphNodeGetGraph(CUgraphNode hNode, CUgraph *phGraph
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 283, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -6454,6 +6738,7 @@ CUresult ct_tr_cuGraphAddEmptyNode(CUgraphNode *phGraphNode, CUgraph hGraph, con
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 284, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -6474,6 +6759,7 @@ CUresult ct_tr_cuGraphAddEventRecordNode(CUgraphNode *phGraphNode, CUgraph hGrap
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 285, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -6494,6 +6780,7 @@ CUresult ct_tr_cuGraphEventRecordNodeGetEvent(CUgraphNode hNode, CUevent *event_
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 286, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -6514,6 +6801,7 @@ CUresult ct_tr_cuGraphEventRecordNodeSetEvent(CUgraphNode hNode, CUevent event)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 287, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -6534,6 +6822,7 @@ CUresult ct_tr_cuGraphAddEventWaitNode(CUgraphNode *phGraphNode, CUgraph hGraph,
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 288, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -6554,6 +6843,7 @@ CUresult ct_tr_cuGraphEventWaitNodeGetEvent(CUgraphNode hNode, CUevent *event_ou
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 289, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -6574,6 +6864,7 @@ CUresult ct_tr_cuGraphEventWaitNodeSetEvent(CUgraphNode hNode, CUevent event)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 290, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -6594,6 +6885,7 @@ CUresult ct_tr_cuGraphAddExternalSemaphoresSignalNode(CUgraphNode *phGraphNode, 
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 291, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -6614,6 +6906,7 @@ CUresult ct_tr_cuGraphExternalSemaphoresSignalNodeGetParams(CUgraphNode hNode, C
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 292, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -6634,6 +6927,7 @@ CUresult ct_tr_cuGraphExternalSemaphoresSignalNodeSetParams(CUgraphNode hNode, c
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 293, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -6654,6 +6948,7 @@ CUresult ct_tr_cuGraphAddExternalSemaphoresWaitNode(CUgraphNode *phGraphNode, CU
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 294, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -6674,6 +6969,7 @@ CUresult ct_tr_cuGraphExternalSemaphoresWaitNodeGetParams(CUgraphNode hNode, CUD
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 295, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -6694,6 +6990,7 @@ CUresult ct_tr_cuGraphExternalSemaphoresWaitNodeSetParams(CUgraphNode hNode, con
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 296, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -6714,6 +7011,7 @@ CUresult ct_tr_cuGraphAddBatchMemOpNode(CUgraphNode *phGraphNode, CUgraph hGraph
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 297, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -6734,6 +7032,7 @@ CUresult ct_tr_cuGraphBatchMemOpNodeGetParams(CUgraphNode hNode, CUDA_BATCH_MEM_
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 298, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -6754,6 +7053,7 @@ CUresult ct_tr_cuGraphBatchMemOpNodeSetParams(CUgraphNode hNode, const CUDA_BATC
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 299, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -6774,6 +7074,7 @@ CUresult ct_tr_cuGraphExecBatchMemOpNodeSetParams(CUgraphExec graphExec, CUgraph
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 300, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -6794,6 +7095,7 @@ CUresult ct_tr_cuGraphClone(CUgraph *phGraphClone, CUgraph originalGraph)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 301, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -6814,6 +7116,7 @@ CUresult ct_tr_cuGraphNodeFindInClone(CUgraphNode *phNode, CUgraphNode hOriginal
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 302, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -6834,6 +7137,7 @@ CUresult ct_tr_cuGraphNodeGetType(CUgraphNode hNode, CUgraphNodeType *type)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 303, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -6854,6 +7158,7 @@ CUresult ct_tr_cuGraphGetNodes(CUgraph hGraph, CUgraphNode *nodes, size_t *numNo
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 304, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -6874,6 +7179,7 @@ CUresult ct_tr_cuGraphGetRootNodes(CUgraph hGraph, CUgraphNode *rootNodes, size_
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 305, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -6894,6 +7200,7 @@ CUresult ct_tr_cuGraphGetEdges(CUgraph hGraph, CUgraphNode *from, CUgraphNode *t
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 306, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -6914,6 +7221,7 @@ CUresult ct_tr_cuGraphGetEdges_v2(CUgraph hGraph, CUgraphNode *from, CUgraphNode
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 307, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -6934,6 +7242,7 @@ CUresult ct_tr_cuGraphNodeGetDependencies(CUgraphNode hNode, CUgraphNode *depend
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 308, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -6954,6 +7263,7 @@ CUresult ct_tr_cuGraphNodeGetDependencies_v2(CUgraphNode hNode, CUgraphNode *dep
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 309, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -6974,6 +7284,7 @@ CUresult ct_tr_cuGraphNodeGetDependentNodes(CUgraphNode hNode, CUgraphNode *depe
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 310, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -6994,6 +7305,7 @@ CUresult ct_tr_cuGraphNodeGetDependentNodes_v2(CUgraphNode hNode, CUgraphNode *d
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 311, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -7014,6 +7326,7 @@ CUresult ct_tr_cuGraphAddDependencies(CUgraph hGraph, const CUgraphNode *from, c
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 312, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -7034,6 +7347,7 @@ CUresult ct_tr_cuGraphAddDependencies_v2(CUgraph hGraph, const CUgraphNode *from
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 313, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -7054,6 +7368,7 @@ CUresult ct_tr_cuGraphRemoveDependencies(CUgraph hGraph, const CUgraphNode *from
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 314, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -7074,6 +7389,7 @@ CUresult ct_tr_cuGraphRemoveDependencies_v2(CUgraph hGraph, const CUgraphNode *f
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 315, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -7094,6 +7410,7 @@ CUresult ct_tr_cuGraphDestroyNode(CUgraphNode hNode)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 316, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -7114,6 +7431,7 @@ CUresult ct_tr_cuGraphInstantiateWithFlags(CUgraphExec *phGraphExec, CUgraph hGr
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 317, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -7134,6 +7452,7 @@ CUresult ct_tr_cuGraphInstantiateWithParams_ptsz(CUgraphExec *phGraphExec, CUgra
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 318, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -7154,6 +7473,7 @@ CUresult ct_tr_cuGraphExecGetFlags(CUgraphExec hGraphExec, cuuint64_t *flags)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 319, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -7174,6 +7494,7 @@ CUresult ct_tr_cuGraphExecKernelNodeSetParams(CUgraphExec hGraphExec, CUgraphNod
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 320, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -7194,6 +7515,7 @@ CUresult ct_tr_cuGraphExecKernelNodeSetParams_v2(CUgraphExec hGraphExec, CUgraph
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 321, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -7214,6 +7536,7 @@ CUresult ct_tr_cuGraphExecMemcpyNodeSetParams(CUgraphExec hGraphExec, CUgraphNod
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 322, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -7234,6 +7557,7 @@ CUresult ct_tr_cuGraphExecMemsetNodeSetParams(CUgraphExec hGraphExec, CUgraphNod
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 323, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -7254,6 +7578,7 @@ CUresult ct_tr_cuGraphExecHostNodeSetParams(CUgraphExec hGraphExec, CUgraphNode 
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 324, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -7274,6 +7599,7 @@ CUresult ct_tr_cuGraphExecChildGraphNodeSetParams(CUgraphExec hGraphExec, CUgrap
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 325, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -7294,6 +7620,7 @@ CUresult ct_tr_cuGraphExecEventRecordNodeSetEvent(CUgraphExec hGraphExec, CUgrap
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 326, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -7314,6 +7641,7 @@ CUresult ct_tr_cuGraphExecEventWaitNodeSetEvent(CUgraphExec hGraphExec, CUgraphN
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 327, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -7334,6 +7662,7 @@ CUresult ct_tr_cuGraphExecExternalSemaphoresSignalNodeSetParams(CUgraphExec hGra
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 328, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -7354,6 +7683,7 @@ CUresult ct_tr_cuGraphExecExternalSemaphoresWaitNodeSetParams(CUgraphExec hGraph
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 329, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -7374,6 +7704,7 @@ CUresult ct_tr_cuGraphUpload_ptsz(CUgraphExec hGraphExec, CUstream hStream)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 330, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -7395,6 +7726,7 @@ CUresult ct_tr_cuGraphLaunch_ptsz(CUgraphExec hGraphExec, CUstream hStream)
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_launch), 331, CT_FAM_LAUNCH, r, t0, t1);
         ct_dec_cuGraphLaunch((struct ct_pl_launch *)(c + 1), r, hGraphExec, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_LAUNCH);
         ct_rec_commit(c);
     }
     return r;
@@ -7415,6 +7747,7 @@ CUresult ct_tr_cuGraphExecDestroy(CUgraphExec hGraphExec)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 332, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -7435,6 +7768,7 @@ CUresult ct_tr_cuGraphDestroy(CUgraph hGraph)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 333, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -7455,6 +7789,7 @@ CUresult ct_tr_cuGraphExecUpdate(CUgraphExec hGraphExec, CUgraph hGraph, CUgraph
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 334, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -7475,6 +7810,7 @@ CUresult ct_tr_cuGraphExecUpdate_v2(CUgraphExec hGraphExec, CUgraph hGraph, CUgr
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 335, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -7495,6 +7831,7 @@ CUresult ct_tr_cuGraphKernelNodeCopyAttributes(CUgraphNode dst, CUgraphNode src)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 336, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -7515,6 +7852,7 @@ CUresult ct_tr_cuGraphKernelNodeGetAttribute(CUgraphNode hNode, CUkernelNodeAttr
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 337, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -7535,6 +7873,7 @@ CUresult ct_tr_cuGraphKernelNodeSetAttribute(CUgraphNode hNode, CUkernelNodeAttr
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 338, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -7555,6 +7894,7 @@ CUresult ct_tr_cuGraphDebugDotPrint(CUgraph hGraph, const char *path, unsigned i
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 339, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -7575,6 +7915,7 @@ CUresult ct_tr_cuGraphAddMemAllocNode(CUgraphNode *phGraphNode, CUgraph hGraph, 
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 340, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -7595,6 +7936,7 @@ CUresult ct_tr_cuGraphMemAllocNodeGetParams(CUgraphNode hNode, CUDA_MEM_ALLOC_NO
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 341, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -7615,6 +7957,7 @@ CUresult ct_tr_cuGraphAddMemFreeNode(CUgraphNode *phGraphNode, CUgraph hGraph, c
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 342, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -7635,6 +7978,7 @@ CUresult ct_tr_cuGraphMemFreeNodeGetParams(CUgraphNode hNode, CUdeviceptr *dptr_
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 343, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -7655,6 +7999,7 @@ CUresult ct_tr_cuGraphNodeSetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode, 
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 344, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -7675,6 +8020,7 @@ CUresult ct_tr_cuGraphNodeGetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode, 
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 345, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -7695,6 +8041,7 @@ CUresult ct_tr_cuGraphAddNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CU
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 346, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -7715,6 +8062,7 @@ CUresult ct_tr_cuGraphAddNode_v2(CUgraphNode *phGraphNode, CUgraph hGraph, const
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 347, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -7735,6 +8083,7 @@ CUresult ct_tr_cuGraphNodeSetParams(CUgraphNode hNode, CUgraphNodeParams *nodePa
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 348, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -7755,6 +8104,7 @@ CUresult ct_tr_cuGraphExecNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNod
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 349, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -7775,6 +8125,7 @@ CUresult ct_tr_cuGraphConditionalHandleCreate(CUgraphConditionalHandle *pHandle_
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 350, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -7795,6 +8146,7 @@ CUresult ct_tr_cuDeviceGraphMemTrim(CUdevice device)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 351, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -7815,6 +8167,7 @@ CUresult ct_tr_cuDeviceGetGraphMemAttribute(CUdevice device, CUgraphMem_attribut
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 352, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -7835,6 +8188,7 @@ CUresult ct_tr_cuDeviceSetGraphMemAttribute(CUdevice device, CUgraphMem_attribut
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 353, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -7855,6 +8209,7 @@ CUresult ct_tr_cuOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, CUfun
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 354, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -7875,6 +8230,7 @@ CUresult ct_tr_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBloc
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 355, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -7895,6 +8251,7 @@ CUresult ct_tr_cuOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 356, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -7915,6 +8272,7 @@ CUresult ct_tr_cuOccupancyMaxPotentialBlockSizeWithFlags(int *minGridSize, int *
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 357, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -7935,6 +8293,7 @@ CUresult ct_tr_cuOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, 
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 358, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -7955,6 +8314,7 @@ CUresult ct_tr_cuOccupancyMaxPotentialClusterSize(int *clusterSize, CUfunction f
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 359, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -7975,6 +8335,7 @@ CUresult ct_tr_cuOccupancyMaxActiveClusters(int *numClusters, CUfunction func, c
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 360, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -7995,6 +8356,7 @@ CUresult ct_tr_cuTexRefSetArray(CUtexref hTexRef, CUarray hArray, unsigned int F
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 361, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -8015,6 +8377,7 @@ CUresult ct_tr_cuTexRefSetMipmappedArray(CUtexref hTexRef, CUmipmappedArray hMip
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 362, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -8035,6 +8398,7 @@ CUresult ct_tr_cuTexRefSetAddress_v2(size_t *ByteOffset, CUtexref hTexRef, CUdev
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 363, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -8055,6 +8419,7 @@ CUresult ct_tr_cuTexRefSetAddress2D_v3(CUtexref hTexRef, const CUDA_ARRAY_DESCRI
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 364, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -8075,6 +8440,7 @@ CUresult ct_tr_cuTexRefSetFormat(CUtexref hTexRef, CUarray_format fmt, int NumPa
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 365, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -8095,6 +8461,7 @@ CUresult ct_tr_cuTexRefSetAddressMode(CUtexref hTexRef, int dim, CUaddress_mode 
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 366, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -8115,6 +8482,7 @@ CUresult ct_tr_cuTexRefSetFilterMode(CUtexref hTexRef, CUfilter_mode fm)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 367, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -8135,6 +8503,7 @@ CUresult ct_tr_cuTexRefSetMipmapFilterMode(CUtexref hTexRef, CUfilter_mode fm)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 368, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -8155,6 +8524,7 @@ CUresult ct_tr_cuTexRefSetMipmapLevelBias(CUtexref hTexRef, float bias)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 369, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -8175,6 +8545,7 @@ CUresult ct_tr_cuTexRefSetMipmapLevelClamp(CUtexref hTexRef, float minMipmapLeve
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 370, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -8195,6 +8566,7 @@ CUresult ct_tr_cuTexRefSetMaxAnisotropy(CUtexref hTexRef, unsigned int maxAniso)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 371, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -8215,6 +8587,7 @@ CUresult ct_tr_cuTexRefSetBorderColor(CUtexref hTexRef, float *pBorderColor)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 372, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -8235,6 +8608,7 @@ CUresult ct_tr_cuTexRefSetFlags(CUtexref hTexRef, unsigned int Flags)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 373, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -8255,6 +8629,7 @@ CUresult ct_tr_cuTexRefGetAddress_v2(CUdeviceptr_v2 *pdptr, CUtexref hTexRef)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 374, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -8275,6 +8650,7 @@ CUresult ct_tr_cuTexRefGetArray(CUarray *phArray, CUtexref hTexRef)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 375, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -8295,6 +8671,7 @@ CUresult ct_tr_cuTexRefGetMipmappedArray(CUmipmappedArray *phMipmappedArray, CUt
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 376, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -8315,6 +8692,7 @@ CUresult ct_tr_cuTexRefGetAddressMode(CUaddress_mode *pam, CUtexref hTexRef, int
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 377, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -8335,6 +8713,7 @@ CUresult ct_tr_cuTexRefGetFilterMode(CUfilter_mode *pfm, CUtexref hTexRef)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 378, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -8355,6 +8734,7 @@ CUresult ct_tr_cuTexRefGetFormat(CUarray_format *pFormat, int *pNumChannels, CUt
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 379, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -8375,6 +8755,7 @@ CUresult ct_tr_cuTexRefGetMipmapFilterMode(CUfilter_mode *pfm, CUtexref hTexRef)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 380, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -8395,6 +8776,7 @@ CUresult ct_tr_cuTexRefGetMipmapLevelBias(float *pbias, CUtexref hTexRef)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 381, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -8415,6 +8797,7 @@ CUresult ct_tr_cuTexRefGetMipmapLevelClamp(float *pminMipmapLevelClamp, float *p
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 382, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -8435,6 +8818,7 @@ CUresult ct_tr_cuTexRefGetMaxAnisotropy(int *pmaxAniso, CUtexref hTexRef)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 383, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -8455,6 +8839,7 @@ CUresult ct_tr_cuTexRefGetBorderColor(float *pBorderColor, CUtexref hTexRef)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 384, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -8475,6 +8860,7 @@ CUresult ct_tr_cuTexRefGetFlags(unsigned int *pFlags, CUtexref hTexRef)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 385, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -8495,6 +8881,7 @@ CUresult ct_tr_cuTexRefCreate(CUtexref *pTexRef)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 386, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -8515,6 +8902,7 @@ CUresult ct_tr_cuTexRefDestroy(CUtexref hTexRef)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 387, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -8535,6 +8923,7 @@ CUresult ct_tr_cuSurfRefSetArray(CUsurfref hSurfRef, CUarray hArray, unsigned in
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 388, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -8555,6 +8944,7 @@ CUresult ct_tr_cuSurfRefGetArray(CUarray *phArray, CUsurfref hSurfRef)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 389, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -8575,6 +8965,7 @@ CUresult ct_tr_cuTexObjectCreate(CUtexObject_v1 *pTexObject, const CUDA_RESOURCE
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 390, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -8595,6 +8986,7 @@ CUresult ct_tr_cuTexObjectDestroy(CUtexObject_v1 texObject)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 391, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -8615,6 +9007,7 @@ CUresult ct_tr_cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC_v1 *pResDesc, CUtex
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 392, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -8635,6 +9028,7 @@ CUresult ct_tr_cuTexObjectGetTextureDesc(CUDA_TEXTURE_DESC_v1 *pTexDesc, CUtexOb
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 393, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -8655,6 +9049,7 @@ CUresult ct_tr_cuTexObjectGetResourceViewDesc(CUDA_RESOURCE_VIEW_DESC_v1 *pResVi
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 394, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -8675,6 +9070,7 @@ CUresult ct_tr_cuSurfObjectCreate(CUsurfObject_v1 *pSurfObject, const CUDA_RESOU
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 395, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -8695,6 +9091,7 @@ CUresult ct_tr_cuSurfObjectDestroy(CUsurfObject_v1 surfObject)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 396, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -8715,6 +9112,7 @@ CUresult ct_tr_cuSurfObjectGetResourceDesc(CUDA_RESOURCE_DESC_v1 *pResDesc, CUsu
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 397, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -8735,6 +9133,7 @@ CUresult ct_tr_cuTensorMapEncodeTiled(CUtensorMap *tensorMap, CUtensorMapDataTyp
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 398, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -8755,6 +9154,7 @@ CUresult ct_tr_cuTensorMapEncodeIm2col(CUtensorMap *tensorMap, CUtensorMapDataTy
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 399, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -8775,6 +9175,7 @@ CUresult ct_tr_cuTensorMapReplaceAddress(CUtensorMap *tensorMap, void *globalAdd
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 400, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -8795,6 +9196,7 @@ CUresult ct_tr_cuTensorMapEncodeIm2colWide(CUtensorMap *tensorMap, CUtensorMapDa
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 401, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -8815,6 +9217,7 @@ CUresult ct_tr_cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice_v1 dev, CUdevi
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 402, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -8835,6 +9238,7 @@ CUresult ct_tr_cuCtxEnablePeerAccess(CUcontext peerContext, unsigned int Flags)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 403, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -8855,6 +9259,7 @@ CUresult ct_tr_cuCtxDisablePeerAccess(CUcontext peerContext)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 404, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -8875,6 +9280,7 @@ CUresult ct_tr_cuDeviceGetP2PAttribute(int *value, CUdevice_P2PAttribute attrib,
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 405, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -8895,6 +9301,7 @@ CUresult ct_tr_cuDeviceGetP2PAtomicCapabilities(unsigned int* capabilities, cons
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 406, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -8915,6 +9322,7 @@ CUresult ct_tr_cuGraphicsUnregisterResource(CUgraphicsResource resource)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 407, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -8935,6 +9343,7 @@ CUresult ct_tr_cuGraphicsSubResourceGetMappedArray(CUarray *pArray, CUgraphicsRe
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 408, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -8955,6 +9364,7 @@ CUresult ct_tr_cuGraphicsResourceGetMappedMipmappedArray(CUmipmappedArray *pMipm
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 409, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -8975,6 +9385,7 @@ CUresult ct_tr_cuGraphicsResourceGetMappedPointer_v2(CUdeviceptr_v2 *pDevPtr, si
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 410, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -8995,6 +9406,7 @@ CUresult ct_tr_cuGraphicsResourceSetMapFlags_v2(CUgraphicsResource resource, uns
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 411, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -9015,6 +9427,7 @@ CUresult ct_tr_cuGraphicsMapResources_ptsz(unsigned int count, CUgraphicsResourc
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 412, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -9035,6 +9448,7 @@ CUresult ct_tr_cuGraphicsUnmapResources_ptsz(unsigned int count, CUgraphicsResou
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 413, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -9055,6 +9469,7 @@ CUresult ct_tr_cuGetExportTable(const void **ppExportTable, const CUuuid *pExpor
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 414, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -9075,6 +9490,7 @@ CUresult ct_tr_cuFuncGetModule(CUmodule *hmod, CUfunction hfunc)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 415, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -9096,6 +9512,7 @@ CUresult ct_tr_cuGetProcAddress(const char *symbol, void **pfn, int driverVersio
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 416, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -9117,6 +9534,7 @@ CUresult ct_tr_cuGetProcAddress_v2(const char *symbol, void **pfn, int driverVer
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 417, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -9138,6 +9556,7 @@ CUresult ct_tr_cuMemcpyHtoD_v2(CUdeviceptr_v2 dstDevice, const void *srcHost, si
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 418, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpyHtoD((struct ct_pl_copy *)(c + 1), r, dstDevice, srcHost, ByteCount);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -9159,6 +9578,7 @@ CUresult ct_tr_cuMemcpyDtoH_v2(void *dstHost, CUdeviceptr_v2 srcDevice, size_t B
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 419, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpyDtoH((struct ct_pl_copy *)(c + 1), r, dstHost, srcDevice, ByteCount);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -9180,6 +9600,7 @@ CUresult ct_tr_cuMemcpyDtoD_v2(CUdeviceptr_v2 dstDevice, CUdeviceptr_v2 srcDevic
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 420, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpyDtoD((struct ct_pl_copy *)(c + 1), r, dstDevice, srcDevice, ByteCount);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -9201,6 +9622,7 @@ CUresult ct_tr_cuMemcpyDtoA_v2(CUarray dstArray, size_t dstOffset, CUdeviceptr_v
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 421, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpyDtoA((struct ct_pl_copy *)(c + 1), r, dstArray, dstOffset, srcDevice, ByteCount);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -9222,6 +9644,7 @@ CUresult ct_tr_cuMemcpyAtoD_v2(CUdeviceptr_v2 dstDevice, CUarray srcArray, size_
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 422, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpyAtoD((struct ct_pl_copy *)(c + 1), r, dstDevice, srcArray, srcOffset, ByteCount);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -9243,6 +9666,7 @@ CUresult ct_tr_cuMemcpyHtoA_v2(CUarray dstArray, size_t dstOffset, const void *s
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 423, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpyHtoA((struct ct_pl_copy *)(c + 1), r, dstArray, dstOffset, srcHost, ByteCount);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -9264,6 +9688,7 @@ CUresult ct_tr_cuMemcpyAtoH_v2(void *dstHost, CUarray srcArray, size_t srcOffset
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 424, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpyAtoH((struct ct_pl_copy *)(c + 1), r, dstHost, srcArray, srcOffset, ByteCount);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -9285,6 +9710,7 @@ CUresult ct_tr_cuMemcpyAtoA_v2(CUarray dstArray, size_t dstOffset, CUarray srcAr
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 425, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpyAtoA((struct ct_pl_copy *)(c + 1), r, dstArray, dstOffset, srcArray, srcOffset, ByteCount);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -9306,6 +9732,7 @@ CUresult ct_tr_cuMemcpyHtoAAsync_v2(CUarray dstArray, size_t dstOffset, const vo
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 426, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpyHtoAAsync((struct ct_pl_copy *)(c + 1), r, dstArray, dstOffset, srcHost, ByteCount, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -9327,6 +9754,7 @@ CUresult ct_tr_cuMemcpyAtoHAsync_v2(void *dstHost, CUarray srcArray, size_t srcO
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 427, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpyAtoHAsync((struct ct_pl_copy *)(c + 1), r, dstHost, srcArray, srcOffset, ByteCount, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -9348,6 +9776,7 @@ CUresult ct_tr_cuMemcpy2D_v2(const CUDA_MEMCPY2D_v2 *pCopy)
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 428, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpy2D((struct ct_pl_copy *)(c + 1), r, pCopy);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -9369,6 +9798,7 @@ CUresult ct_tr_cuMemcpy2DUnaligned_v2(const CUDA_MEMCPY2D_v2 *pCopy)
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 429, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpy2DUnaligned((struct ct_pl_copy *)(c + 1), r, pCopy);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -9390,6 +9820,7 @@ CUresult ct_tr_cuMemcpy3D_v2(const CUDA_MEMCPY3D_v2 *pCopy)
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 430, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpy3D((struct ct_pl_copy *)(c + 1), r, pCopy);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -9411,6 +9842,7 @@ CUresult ct_tr_cuMemcpyHtoDAsync_v2(CUdeviceptr_v2 dstDevice, const void *srcHos
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 431, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpyHtoDAsync((struct ct_pl_copy *)(c + 1), r, dstDevice, srcHost, ByteCount, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -9432,6 +9864,7 @@ CUresult ct_tr_cuMemcpyDtoHAsync_v2(void *dstHost, CUdeviceptr_v2 srcDevice, siz
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 432, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpyDtoHAsync((struct ct_pl_copy *)(c + 1), r, dstHost, srcDevice, ByteCount, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -9453,6 +9886,7 @@ CUresult ct_tr_cuMemcpyDtoDAsync_v2(CUdeviceptr_v2 dstDevice, CUdeviceptr_v2 src
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 433, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpyDtoDAsync((struct ct_pl_copy *)(c + 1), r, dstDevice, srcDevice, ByteCount, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -9474,6 +9908,7 @@ CUresult ct_tr_cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D_v2 *pCopy, CUstream hStrea
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 434, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpy2DAsync((struct ct_pl_copy *)(c + 1), r, pCopy, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -9495,6 +9930,7 @@ CUresult ct_tr_cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D_v2 *pCopy, CUstream hStrea
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 435, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpy3DAsync((struct ct_pl_copy *)(c + 1), r, pCopy, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -9516,6 +9952,7 @@ CUresult ct_tr_cuMemsetD8_v2(CUdeviceptr_v2 dstDevice, unsigned char uc, size_t 
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 436, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemsetD8((struct ct_pl_copy *)(c + 1), r, dstDevice, uc, N);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -9537,6 +9974,7 @@ CUresult ct_tr_cuMemsetD16_v2(CUdeviceptr_v2 dstDevice, unsigned short us, size_
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 437, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemsetD16((struct ct_pl_copy *)(c + 1), r, dstDevice, us, N);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -9558,6 +9996,7 @@ CUresult ct_tr_cuMemsetD32_v2(CUdeviceptr_v2 dstDevice, unsigned int ui, size_t 
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 438, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemsetD32((struct ct_pl_copy *)(c + 1), r, dstDevice, ui, N);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -9579,6 +10018,7 @@ CUresult ct_tr_cuMemsetD2D8_v2(CUdeviceptr_v2 dstDevice, size_t dstPitch, unsign
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 439, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemsetD2D8((struct ct_pl_copy *)(c + 1), r, dstDevice, dstPitch, uc, Width, Height);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -9600,6 +10040,7 @@ CUresult ct_tr_cuMemsetD2D16_v2(CUdeviceptr_v2 dstDevice, size_t dstPitch, unsig
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 440, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemsetD2D16((struct ct_pl_copy *)(c + 1), r, dstDevice, dstPitch, us, Width, Height);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -9621,6 +10062,7 @@ CUresult ct_tr_cuMemsetD2D32_v2(CUdeviceptr_v2 dstDevice, size_t dstPitch, unsig
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 441, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemsetD2D32((struct ct_pl_copy *)(c + 1), r, dstDevice, dstPitch, ui, Width, Height);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -9642,6 +10084,7 @@ CUresult ct_tr_cuMemcpy(CUdeviceptr_v2 dst, CUdeviceptr_v2 src, size_t ByteCount
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 442, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpy((struct ct_pl_copy *)(c + 1), r, dst, src, ByteCount);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -9663,6 +10106,7 @@ CUresult ct_tr_cuMemcpyAsync(CUdeviceptr_v2 dst, CUdeviceptr_v2 src, size_t Byte
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 443, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpyAsync((struct ct_pl_copy *)(c + 1), r, dst, src, ByteCount, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -9684,6 +10128,7 @@ CUresult ct_tr_cuMemcpyPeer(CUdeviceptr_v2 dstDevice, CUcontext dstContext, CUde
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 444, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpyPeer((struct ct_pl_copy *)(c + 1), r, dstDevice, dstContext, srcDevice, srcContext, ByteCount);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -9705,6 +10150,7 @@ CUresult ct_tr_cuMemcpyPeerAsync(CUdeviceptr_v2 dstDevice, CUcontext dstContext,
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 445, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpyPeerAsync((struct ct_pl_copy *)(c + 1), r, dstDevice, dstContext, srcDevice, srcContext, ByteCount, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -9726,6 +10172,7 @@ CUresult ct_tr_cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER_v1 *pCopy)
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 446, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpy3DPeer((struct ct_pl_copy *)(c + 1), r, pCopy);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -9747,6 +10194,7 @@ CUresult ct_tr_cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER_v1 *pCopy, CUstream 
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 447, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpy3DPeerAsync((struct ct_pl_copy *)(c + 1), r, pCopy, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -9768,6 +10216,7 @@ CUresult ct_tr_cuMemcpyBatchAsync(CUdeviceptr_v2 *dsts, CUdeviceptr_v2 *srcs, si
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 448, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpyBatchAsync_v12080((struct ct_pl_copy *)(c + 1), r, dsts, srcs, sizes, count, attrs, attrIdxs, numAttrs, failIdx, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -9789,6 +10238,7 @@ CUresult ct_tr_cuMemcpy3DBatchAsync(size_t numParams, CUDA_MEMCPY3D_BATCH_OP_v1 
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 449, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpy3DBatchAsync_v12080((struct ct_pl_copy *)(c + 1), r, numParams, opList, failIdx, flags, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -9810,6 +10260,7 @@ CUresult ct_tr_cuMemcpyBatchAsync_v2(CUdeviceptr_v2 *dsts, CUdeviceptr_v2 *srcs,
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 450, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpyBatchAsync_v13000((struct ct_pl_copy *)(c + 1), r, dsts, srcs, sizes, count, attrs, attrIdxs, numAttrs, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -9831,6 +10282,7 @@ CUresult ct_tr_cuMemcpy3DBatchAsync_v2(size_t numParams, CUDA_MEMCPY3D_BATCH_OP_
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 451, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpy3DBatchAsync_v13000((struct ct_pl_copy *)(c + 1), r, numParams, opList, flags, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -9852,6 +10304,7 @@ CUresult ct_tr_cuMemsetD8Async(CUdeviceptr_v2 dstDevice, unsigned char uc, size_
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 452, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemsetD8Async((struct ct_pl_copy *)(c + 1), r, dstDevice, uc, N, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -9873,6 +10326,7 @@ CUresult ct_tr_cuMemsetD16Async(CUdeviceptr_v2 dstDevice, unsigned short us, siz
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 453, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemsetD16Async((struct ct_pl_copy *)(c + 1), r, dstDevice, us, N, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -9894,6 +10348,7 @@ CUresult ct_tr_cuMemsetD32Async(CUdeviceptr_v2 dstDevice, unsigned int ui, size_
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 454, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemsetD32Async((struct ct_pl_copy *)(c + 1), r, dstDevice, ui, N, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -9915,6 +10370,7 @@ CUresult ct_tr_cuMemsetD2D8Async(CUdeviceptr_v2 dstDevice, size_t dstPitch, unsi
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 455, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemsetD2D8Async((struct ct_pl_copy *)(c + 1), r, dstDevice, dstPitch, uc, Width, Height, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -9936,6 +10392,7 @@ CUresult ct_tr_cuMemsetD2D16Async(CUdeviceptr_v2 dstDevice, size_t dstPitch, uns
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 456, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemsetD2D16Async((struct ct_pl_copy *)(c + 1), r, dstDevice, dstPitch, us, Width, Height, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -9957,6 +10414,7 @@ CUresult ct_tr_cuMemsetD2D32Async(CUdeviceptr_v2 dstDevice, size_t dstPitch, uns
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 457, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemsetD2D32Async((struct ct_pl_copy *)(c + 1), r, dstDevice, dstPitch, ui, Width, Height, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -9977,6 +10435,7 @@ CUresult ct_tr_cuStreamGetPriority(CUstream hStream, int *priority)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 458, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -9997,6 +10456,7 @@ CUresult ct_tr_cuStreamGetFlags(CUstream hStream, unsigned int *flags)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 459, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -10017,6 +10477,7 @@ CUresult ct_tr_cuStreamGetCtx(CUstream hStream, CUcontext *pctx)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 460, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -10037,6 +10498,7 @@ CUresult ct_tr_cuStreamGetDevice(CUstream hStream, CUdevice *device)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 461, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -10057,6 +10519,7 @@ CUresult ct_tr_cuStreamGetDevice_ptsz(CUstream hStream, CUdevice *device)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 462, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -10077,6 +10540,7 @@ CUresult ct_tr_cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int 
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 463, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -10097,6 +10561,7 @@ CUresult ct_tr_cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, 
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 464, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -10117,6 +10582,7 @@ CUresult ct_tr_cuStreamAttachMemAsync(CUstream hStream, CUdeviceptr_v2 dptr, siz
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 465, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -10137,6 +10603,7 @@ CUresult ct_tr_cuStreamQuery(CUstream hStream)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 466, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -10157,6 +10624,7 @@ CUresult ct_tr_cuStreamSynchronize(CUstream hStream)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 467, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -10177,6 +10645,7 @@ CUresult ct_tr_cuEventRecord(CUevent hEvent, CUstream hStream)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 468, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -10197,6 +10666,7 @@ CUresult ct_tr_cuEventRecordWithFlags(CUevent hEvent, CUstream hStream, unsigned
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 469, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -10218,6 +10688,7 @@ CUresult ct_tr_cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int 
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_launch), 470, CT_FAM_LAUNCH, r, t0, t1);
         ct_dec_cuLaunchKernel((struct ct_pl_launch *)(c + 1), r, f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams, extra);
+        c->stack_id = ct_stack_id(CT_FAM_LAUNCH);
         ct_rec_commit(c);
     }
     return r;
@@ -10239,6 +10710,7 @@ CUresult ct_tr_cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_launch), 471, CT_FAM_LAUNCH, r, t0, t1);
         ct_dec_cuLaunchKernelEx((struct ct_pl_launch *)(c + 1), r, config, f, kernelParams, extra);
+        c->stack_id = ct_stack_id(CT_FAM_LAUNCH);
         ct_rec_commit(c);
     }
     return r;
@@ -10260,6 +10732,7 @@ CUresult ct_tr_cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData)
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_launch), 472, CT_FAM_LAUNCH, r, t0, t1);
         ct_dec_cuLaunchHostFunc((struct ct_pl_launch *)(c + 1), r, hStream, fn, userData);
+        c->stack_id = ct_stack_id(CT_FAM_LAUNCH);
         ct_rec_commit(c);
     }
     return r;
@@ -10280,6 +10753,7 @@ CUresult ct_tr_cuGraphicsMapResources(unsigned int count, CUgraphicsResource *re
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 473, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -10300,6 +10774,7 @@ CUresult ct_tr_cuGraphicsUnmapResources(unsigned int count, CUgraphicsResource *
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 474, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -10320,6 +10795,7 @@ CUresult ct_tr_cuStreamWriteValue32(CUstream stream, CUdeviceptr_v2 addr, cuuint
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 475, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -10340,6 +10816,7 @@ CUresult ct_tr_cuStreamWaitValue32(CUstream stream, CUdeviceptr_v2 addr, cuuint3
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 476, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -10360,6 +10837,7 @@ CUresult ct_tr_cuStreamWriteValue64(CUstream stream, CUdeviceptr_v2 addr, cuuint
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 477, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -10380,6 +10858,7 @@ CUresult ct_tr_cuStreamWaitValue64(CUstream stream, CUdeviceptr_v2 addr, cuuint6
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 478, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -10400,6 +10879,7 @@ CUresult ct_tr_cuStreamBatchMemOp(CUstream stream, unsigned int count, CUstreamB
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 479, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -10420,6 +10900,7 @@ CUresult ct_tr_cuStreamWriteValue32_v2(CUstream stream, CUdeviceptr_v2 addr, cuu
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 480, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -10440,6 +10921,7 @@ CUresult ct_tr_cuStreamWaitValue32_v2(CUstream stream, CUdeviceptr_v2 addr, cuui
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 481, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -10460,6 +10942,7 @@ CUresult ct_tr_cuStreamWriteValue64_v2(CUstream stream, CUdeviceptr_v2 addr, cuu
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 482, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -10480,6 +10963,7 @@ CUresult ct_tr_cuStreamWaitValue64_v2(CUstream stream, CUdeviceptr_v2 addr, cuui
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 483, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -10500,6 +10984,7 @@ CUresult ct_tr_cuStreamBatchMemOp_v2(CUstream stream, unsigned int count, CUstre
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 484, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -10520,6 +11005,7 @@ CUresult ct_tr_cuMemPrefetchAsync(CUdeviceptr_v2 devPtr, size_t count, CUdevice_
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 485, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -10540,6 +11026,7 @@ CUresult ct_tr_cuMemPrefetchAsync_v2(CUdeviceptr_v2 devPtr, size_t count, CUmemL
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 486, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -10560,6 +11047,7 @@ CUresult ct_tr_cuMemPrefetchBatchAsync(CUdeviceptr_v2 *dptrs, size_t *sizes, siz
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 487, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -10580,6 +11068,7 @@ CUresult ct_tr_cuMemDiscardBatchAsync(CUdeviceptr_v2 *dptrs, size_t *sizes, size
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 488, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -10600,6 +11089,7 @@ CUresult ct_tr_cuMemDiscardAndPrefetchBatchAsync(CUdeviceptr_v2 *dptrs, size_t *
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 489, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -10621,6 +11111,7 @@ CUresult ct_tr_cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, un
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_launch), 490, CT_FAM_LAUNCH, r, t0, t1);
         ct_dec_cuLaunchCooperativeKernel((struct ct_pl_launch *)(c + 1), r, f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams);
+        c->stack_id = ct_stack_id(CT_FAM_LAUNCH);
         ct_rec_commit(c);
     }
     return r;
@@ -10641,6 +11132,7 @@ CUresult ct_tr_cuSignalExternalSemaphoresAsync(const CUexternalSemaphore *extSem
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 491, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -10661,6 +11153,7 @@ CUresult ct_tr_cuWaitExternalSemaphoresAsync(const CUexternalSemaphore *extSemAr
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 492, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -10681,6 +11174,7 @@ CUresult ct_tr_cuStreamBeginCapture_v2(CUstream hStream, CUstreamCaptureMode mod
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 493, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -10701,6 +11195,7 @@ CUresult ct_tr_cuStreamBeginCaptureToGraph(CUstream hStream, CUgraph hGraph, con
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 494, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -10721,6 +11216,7 @@ CUresult ct_tr_cuStreamEndCapture(CUstream hStream, CUgraph *phGraph)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 495, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -10741,6 +11237,7 @@ CUresult ct_tr_cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus *capt
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 496, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -10761,6 +11258,7 @@ CUresult ct_tr_cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus *c
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 497, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -10781,6 +11279,7 @@ CUresult ct_tr_cuStreamGetCaptureInfo_v2(CUstream hStream, CUstreamCaptureStatus
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 498, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -10801,6 +11300,7 @@ CUresult ct_tr_cuStreamGetCaptureInfo_v3(CUstream hStream, CUstreamCaptureStatus
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 499, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -10821,6 +11321,7 @@ CUresult ct_tr_cuStreamUpdateCaptureDependencies(CUstream hStream, CUgraphNode *
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 500, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -10841,6 +11342,7 @@ CUresult ct_tr_cuStreamUpdateCaptureDependencies_v2(CUstream hStream, CUgraphNod
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 501, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -10861,6 +11363,7 @@ CUresult ct_tr_cuGraphInstantiateWithParams(CUgraphExec *phGraphExec, CUgraph hG
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 502, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -10881,6 +11384,7 @@ CUresult ct_tr_cuGraphUpload(CUgraphExec hGraph, CUstream hStream)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 503, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -10902,6 +11406,7 @@ CUresult ct_tr_cuGraphLaunch(CUgraphExec hGraph, CUstream hStream)
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_launch), 504, CT_FAM_LAUNCH, r, t0, t1);
         ct_dec_cuGraphLaunch((struct ct_pl_launch *)(c + 1), r, hGraph, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_LAUNCH);
         ct_rec_commit(c);
     }
     return r;
@@ -10922,6 +11427,7 @@ CUresult ct_tr_cuStreamCopyAttributes(CUstream dstStream, CUstream srcStream)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 505, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -10942,6 +11448,7 @@ CUresult ct_tr_cuStreamGetAttribute(CUstream hStream, CUstreamAttrID attr, CUstr
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 506, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -10962,6 +11469,7 @@ CUresult ct_tr_cuStreamSetAttribute(CUstream hStream, CUstreamAttrID attr, const
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 507, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -10982,6 +11490,7 @@ CUresult ct_tr_cuMemMapArrayAsync(CUarrayMapInfo_v1 *mapInfoList, unsigned int c
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 508, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -11003,6 +11512,7 @@ CUresult ct_tr_cuMemFreeAsync(CUdeviceptr_v2 dptr, CUstream hStream)
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_free), 509, CT_FAM_FREE, r, t0, t1);
         ct_dec_cuMemFreeAsync((struct ct_pl_free *)(c + 1), r, dptr, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_FREE);
         ct_rec_commit(c);
     }
     return r;
@@ -11024,6 +11534,7 @@ CUresult ct_tr_cuMemAllocAsync(CUdeviceptr_v2 *dptr, size_t bytesize, CUstream h
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_alloc), 510, CT_FAM_ALLOC, r, t0, t1);
         ct_dec_cuMemAllocAsync((struct ct_pl_alloc *)(c + 1), r, dptr, bytesize, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_ALLOC);
         ct_rec_commit(c);
     }
     return r;
@@ -11045,6 +11556,7 @@ CUresult ct_tr_cuMemAllocFromPoolAsync(CUdeviceptr_v2 *dptr, size_t bytesize, CU
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_alloc), 511, CT_FAM_ALLOC, r, t0, t1);
         ct_dec_cuMemAllocFromPoolAsync((struct ct_pl_alloc *)(c + 1), r, dptr, bytesize, pool, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_ALLOC);
         ct_rec_commit(c);
     }
     return r;
@@ -11065,6 +11577,7 @@ CUresult ct_tr_cuFlushGPUDirectRDMAWrites(CUflushGPUDirectRDMAWritesTarget targe
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 512, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -11085,6 +11598,7 @@ CUresult ct_tr_cuUserObjectCreate(CUuserObject *object_out, void *ptr, CUhostFn 
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 513, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -11105,6 +11619,7 @@ CUresult ct_tr_cuUserObjectRetain(CUuserObject object, unsigned int count)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 514, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -11125,6 +11640,7 @@ CUresult ct_tr_cuUserObjectRelease(CUuserObject object, unsigned int count)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 515, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -11145,6 +11661,7 @@ CUresult ct_tr_cuGraphRetainUserObject(CUgraph graph, CUuserObject object, unsig
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 516, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -11165,6 +11682,7 @@ CUresult ct_tr_cuGraphReleaseUserObject(CUgraph graph, CUuserObject object, unsi
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 517, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -11185,6 +11703,7 @@ CUresult ct_tr_cuModuleGetLoadingMode(CUmoduleLoadingMode *mode)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 518, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -11205,6 +11724,7 @@ CUresult ct_tr_cuMemGetHandleForAddressRange(void *handle, CUdeviceptr dptr, siz
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 519, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -11225,6 +11745,7 @@ CUresult ct_tr_cuLibraryLoadData(CUlibrary *library, const void *code, CUjit_opt
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 520, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -11245,6 +11766,7 @@ CUresult ct_tr_cuLibraryLoadFromFile(CUlibrary *library, const char *fileName, C
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 521, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -11266,6 +11788,7 @@ CUresult ct_tr_cuLibraryUnload(CUlibrary library)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 522, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -11286,6 +11809,7 @@ CUresult ct_tr_cuLibraryGetKernel(CUkernel *pKernel, CUlibrary library, const ch
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 523, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -11306,6 +11830,7 @@ CUresult ct_tr_cuLibraryGetModule(CUmodule *pMod, CUlibrary library)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 524, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -11326,6 +11851,7 @@ CUresult ct_tr_cuLibraryGetKernelCount(unsigned int *count, CUlibrary lib)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 525, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -11346,6 +11872,7 @@ CUresult ct_tr_cuLibraryEnumerateKernels(CUkernel *kernels, unsigned int numKern
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 526, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -11366,6 +11893,7 @@ CUresult ct_tr_cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 527, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -11386,6 +11914,7 @@ CUresult ct_tr_cuKernelGetLibrary(CUlibrary *pLib, CUkernel kernel)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 528, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -11406,6 +11935,7 @@ CUresult ct_tr_cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUlibrary li
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 529, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -11426,6 +11956,7 @@ CUresult ct_tr_cuLibraryGetManaged(CUdeviceptr *dptr, size_t *bytes, CUlibrary l
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 530, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -11446,6 +11977,7 @@ CUresult ct_tr_cuKernelGetAttribute(int *pi, CUfunction_attribute attrib, CUkern
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 531, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -11466,6 +11998,7 @@ CUresult ct_tr_cuKernelSetAttribute(CUfunction_attribute attrib, int val, CUkern
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 532, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -11486,6 +12019,7 @@ CUresult ct_tr_cuKernelSetCacheConfig(CUkernel kernel, CUfunc_cache config, CUde
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 533, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -11506,6 +12040,7 @@ CUresult ct_tr_cuKernelGetName(const char **name, CUkernel hfunc)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 534, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -11526,6 +12061,7 @@ CUresult ct_tr_cuKernelGetParamInfo(CUkernel kernel, size_t paramIndex, size_t *
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 535, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -11546,6 +12082,7 @@ CUresult ct_tr_cuLibraryGetUnifiedFunction(void **fptr, CUlibrary library, const
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 536, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -11566,6 +12103,7 @@ CUresult ct_tr_cuCoredumpGetAttribute(CUcoredumpSettings get, void *value, size_
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 537, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -11586,6 +12124,7 @@ CUresult ct_tr_cuCoredumpGetAttributeGlobal(CUcoredumpSettings get, void *value,
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 538, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -11606,6 +12145,7 @@ CUresult ct_tr_cuCoredumpSetAttribute(CUcoredumpSettings set, void *value, size_
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 539, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -11626,6 +12166,7 @@ CUresult ct_tr_cuCoredumpSetAttributeGlobal(CUcoredumpSettings set, void *value,
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 540, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -11646,6 +12187,7 @@ CUresult ct_tr_cuDeviceRegisterAsyncNotification(CUdevice device, CUasyncCallbac
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 541, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -11666,6 +12208,7 @@ CUresult ct_tr_cuDeviceUnregisterAsyncNotification(CUdevice device, CUasyncCallb
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 542, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -11686,6 +12229,7 @@ CUresult ct_tr_cuGreenCtxCreate(CUgreenCtx* phCtx, CUdevResourceDesc desc, CUdev
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 543, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -11706,6 +12250,7 @@ CUresult ct_tr_cuGreenCtxDestroy(CUgreenCtx hCtx)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 544, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -11726,6 +12271,7 @@ CUresult ct_tr_cuDeviceGetDevResource(CUdevice dev, CUdevResource* result, CUdev
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 545, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -11746,6 +12292,7 @@ CUresult ct_tr_cuCtxGetDevResource(CUcontext hCtx, CUdevResource* result, CUdevR
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 546, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -11766,6 +12313,7 @@ CUresult ct_tr_cuGreenCtxGetDevResource(CUgreenCtx hCtx, CUdevResource* result, 
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 547, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -11786,6 +12334,7 @@ CUresult ct_tr_cuGreenCtxRecordEvent(CUgreenCtx hCtx, CUevent hEvent)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 548, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -11806,6 +12355,7 @@ CUresult ct_tr_cuGreenCtxWaitEvent(CUgreenCtx hCtx, CUevent hEvent)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 549, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -11826,6 +12376,7 @@ CUresult ct_tr_cuDevResourceGenerateDesc(CUdevResourceDesc* phDesc, CUdevResourc
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 550, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -11846,6 +12397,7 @@ CUresult ct_tr_cuDevSmResourceSplitByCount(CUdevResource* result, unsigned int* 
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 551, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -11866,6 +12418,7 @@ CUresult ct_tr_cuStreamGetGreenCtx(CUstream hStream, CUgreenCtx *phCtx)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 552, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -11886,6 +12439,7 @@ CUresult ct_tr_cuCtxFromGreenCtx(CUcontext *pContext, CUgreenCtx hCtx)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 553, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -11906,6 +12460,7 @@ CUresult ct_tr_cuGreenCtxGetId(CUgreenCtx greenCtx, unsigned long long *greenCtx
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 554, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -11926,6 +12481,7 @@ CUresult ct_tr_cuCtxRecordEvent(CUcontext hCtx, CUevent hEvent)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 555, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -11946,6 +12502,7 @@ CUresult ct_tr_cuCtxWaitEvent(CUcontext hCtx, CUevent hEvent)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 556, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -11966,6 +12523,7 @@ CUresult ct_tr_cuGreenCtxStreamCreate(CUstream* phStream, CUgreenCtx greenCtx, u
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 557, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -11986,6 +12544,7 @@ CUresult ct_tr_cuStreamGetCtx_v2(CUstream hStream, CUcontext *pctx, CUgreenCtx *
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 558, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -12006,6 +12565,7 @@ CUresult ct_tr_cuStreamGetCtx_v2_ptsz(CUstream hStream, CUcontext *pctx, CUgreen
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 559, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -12026,6 +12586,7 @@ CUresult ct_tr_cuMemBatchDecompressAsync(CUmemDecompressParams *paramsArray, siz
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 560, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -12046,6 +12607,7 @@ CUresult ct_tr_cuMemBatchDecompressAsync_ptsz(CUmemDecompressParams *paramsArray
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 561, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -12066,6 +12628,7 @@ CUresult ct_tr_cuLogsRegisterCallback(CUlogsCallback callbackFunc, void *userDat
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 562, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -12086,6 +12649,7 @@ CUresult ct_tr_cuLogsUnregisterCallback(CUlogsCallbackHandle callback)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 563, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -12106,6 +12670,7 @@ CUresult ct_tr_cuLogsCurrent(CUlogIterator *iterator, unsigned int flags)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 564, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -12126,6 +12691,7 @@ CUresult ct_tr_cuLogsDumpToFile(CUlogIterator *iterator, const char *pathToFile,
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 565, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -12146,6 +12712,7 @@ CUresult ct_tr_cuLogsDumpToMemory(CUlogIterator *iterator, char *buffer, size_t 
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 566, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -12166,6 +12733,7 @@ CUresult ct_tr_cuMemHostRegister(void *p, size_t bytesize, unsigned int Flags)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 567, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -12186,6 +12754,7 @@ CUresult ct_tr_cuGraphicsResourceSetMapFlags(CUgraphicsResource resource, unsign
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 568, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -12206,6 +12775,7 @@ CUresult ct_tr_cuLinkCreate(unsigned int numOptions, CUjit_option *options, void
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 569, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -12226,6 +12796,7 @@ CUresult ct_tr_cuLinkAddData(CUlinkState state, CUjitInputType type, void *data,
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 570, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -12246,6 +12817,7 @@ CUresult ct_tr_cuLinkAddFile(CUlinkState state, CUjitInputType type, const char 
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 571, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -12266,6 +12838,7 @@ CUresult ct_tr_cuTexRefSetAddress2D_v2(CUtexref hTexRef, const CUDA_ARRAY_DESCRI
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 572, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -12286,6 +12859,7 @@ CUresult ct_tr_cuDeviceTotalMem(unsigned int *bytes, CUdevice_v1 dev)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 573, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -12306,6 +12880,7 @@ CUresult ct_tr_cuCtxCreate(CUcontext *pctx, unsigned int flags, CUdevice_v1 dev)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 574, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -12326,6 +12901,7 @@ CUresult ct_tr_cuModuleGetGlobal(CUdeviceptr_v1 *dptr, unsigned int *bytes, CUmo
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 575, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -12346,6 +12922,7 @@ CUresult ct_tr_cuMemGetInfo(unsigned int *free, unsigned int *total)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 576, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -12367,6 +12944,7 @@ CUresult ct_tr_cuMemAlloc(CUdeviceptr_v1 *dptr, unsigned int bytesize)
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_alloc), 577, CT_FAM_ALLOC, r, t0, t1);
         ct_dec_cuMemAlloc_v2000((struct ct_pl_alloc *)(c + 1), r, dptr, bytesize);
+        c->stack_id = ct_stack_id(CT_FAM_ALLOC);
         ct_rec_commit(c);
     }
     return r;
@@ -12388,6 +12966,7 @@ CUresult ct_tr_cuMemAllocPitch(CUdeviceptr_v1 *dptr, unsigned int *pPitch, unsig
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_alloc), 578, CT_FAM_ALLOC, r, t0, t1);
         ct_dec_cuMemAllocPitch_v2000((struct ct_pl_alloc *)(c + 1), r, dptr, pPitch, WidthInBytes, Height, ElementSizeBytes);
+        c->stack_id = ct_stack_id(CT_FAM_ALLOC);
         ct_rec_commit(c);
     }
     return r;
@@ -12409,6 +12988,7 @@ CUresult ct_tr_cuMemFree(CUdeviceptr_v1 dptr)
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_free), 579, CT_FAM_FREE, r, t0, t1);
         ct_dec_cuMemFree((struct ct_pl_free *)(c + 1), r, dptr);
+        c->stack_id = ct_stack_id(CT_FAM_FREE);
         ct_rec_commit(c);
     }
     return r;
@@ -12429,6 +13009,7 @@ CUresult ct_tr_cuMemGetAddressRange(CUdeviceptr_v1 *pbase, unsigned int *psize, 
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 580, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -12450,6 +13031,7 @@ CUresult ct_tr_cuMemAllocHost(void **pp, unsigned int bytesize)
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_alloc), 581, CT_FAM_ALLOC, r, t0, t1);
         ct_dec_cuMemAllocHost((struct ct_pl_alloc *)(c + 1), r, pp, bytesize);
+        c->stack_id = ct_stack_id(CT_FAM_ALLOC);
         ct_rec_commit(c);
     }
     return r;
@@ -12470,6 +13052,7 @@ CUresult ct_tr_cuMemHostGetDevicePointer(CUdeviceptr_v1 *pdptr, void *p, unsigne
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 582, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -12491,6 +13074,7 @@ CUresult ct_tr_cuMemcpyHtoD(CUdeviceptr_v1 dstDevice, const void *srcHost, unsig
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 583, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpyHtoD((struct ct_pl_copy *)(c + 1), r, dstDevice, srcHost, ByteCount);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -12512,6 +13096,7 @@ CUresult ct_tr_cuMemcpyDtoH(void *dstHost, CUdeviceptr_v1 srcDevice, unsigned in
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 584, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpyDtoH((struct ct_pl_copy *)(c + 1), r, dstHost, srcDevice, ByteCount);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -12533,6 +13118,7 @@ CUresult ct_tr_cuMemcpyDtoD(CUdeviceptr_v1 dstDevice, CUdeviceptr_v1 srcDevice, 
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 585, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpyDtoD((struct ct_pl_copy *)(c + 1), r, dstDevice, srcDevice, ByteCount);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -12554,6 +13140,7 @@ CUresult ct_tr_cuMemcpyDtoA(CUarray dstArray, unsigned int dstOffset, CUdevicept
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 586, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpyDtoA((struct ct_pl_copy *)(c + 1), r, dstArray, dstOffset, srcDevice, ByteCount);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -12575,6 +13162,7 @@ CUresult ct_tr_cuMemcpyAtoD(CUdeviceptr_v1 dstDevice, CUarray srcArray, unsigned
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 587, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpyAtoD((struct ct_pl_copy *)(c + 1), r, dstDevice, srcArray, srcOffset, ByteCount);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -12596,6 +13184,7 @@ CUresult ct_tr_cuMemcpyHtoA(CUarray dstArray, unsigned int dstOffset, const void
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 588, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpyHtoA((struct ct_pl_copy *)(c + 1), r, dstArray, dstOffset, srcHost, ByteCount);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -12617,6 +13206,7 @@ CUresult ct_tr_cuMemcpyAtoH(void *dstHost, CUarray srcArray, unsigned int srcOff
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 589, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpyAtoH((struct ct_pl_copy *)(c + 1), r, dstHost, srcArray, srcOffset, ByteCount);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -12638,6 +13228,7 @@ CUresult ct_tr_cuMemcpyAtoA(CUarray dstArray, unsigned int dstOffset, CUarray sr
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 590, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpyAtoA((struct ct_pl_copy *)(c + 1), r, dstArray, dstOffset, srcArray, srcOffset, ByteCount);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -12659,6 +13250,7 @@ CUresult ct_tr_cuMemcpyHtoAAsync(CUarray dstArray, unsigned int dstOffset, const
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 591, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpyHtoAAsync((struct ct_pl_copy *)(c + 1), r, dstArray, dstOffset, srcHost, ByteCount, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -12680,6 +13272,7 @@ CUresult ct_tr_cuMemcpyAtoHAsync(void *dstHost, CUarray srcArray, unsigned int s
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 592, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpyAtoHAsync((struct ct_pl_copy *)(c + 1), r, dstHost, srcArray, srcOffset, ByteCount, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -12701,6 +13294,7 @@ CUresult ct_tr_cuMemcpy2D(const CUDA_MEMCPY2D_v1 *pCopy)
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 593, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpy2D_v2000((struct ct_pl_copy *)(c + 1), r, pCopy);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -12722,6 +13316,7 @@ CUresult ct_tr_cuMemcpy2DUnaligned(const CUDA_MEMCPY2D_v1 *pCopy)
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 594, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpy2DUnaligned_v2000((struct ct_pl_copy *)(c + 1), r, pCopy);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -12743,6 +13338,7 @@ CUresult ct_tr_cuMemcpy3D(const CUDA_MEMCPY3D_v1 *pCopy)
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 595, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpy3D_v2000((struct ct_pl_copy *)(c + 1), r, pCopy);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -12764,6 +13360,7 @@ CUresult ct_tr_cuMemcpyHtoDAsync(CUdeviceptr_v1 dstDevice, const void *srcHost, 
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 596, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpyHtoDAsync((struct ct_pl_copy *)(c + 1), r, dstDevice, srcHost, ByteCount, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -12785,6 +13382,7 @@ CUresult ct_tr_cuMemcpyDtoHAsync(void *dstHost, CUdeviceptr_v1 srcDevice, unsign
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 597, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpyDtoHAsync((struct ct_pl_copy *)(c + 1), r, dstHost, srcDevice, ByteCount, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -12806,6 +13404,7 @@ CUresult ct_tr_cuMemcpyDtoDAsync(CUdeviceptr_v1 dstDevice, CUdeviceptr_v1 srcDev
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 598, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpyDtoDAsync((struct ct_pl_copy *)(c + 1), r, dstDevice, srcDevice, ByteCount, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -12827,6 +13426,7 @@ CUresult ct_tr_cuMemcpy2DAsync(const CUDA_MEMCPY2D_v1 *pCopy, CUstream hStream)
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 599, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpy2DAsync_v2000((struct ct_pl_copy *)(c + 1), r, pCopy, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -12848,6 +13448,7 @@ CUresult ct_tr_cuMemcpy3DAsync(const CUDA_MEMCPY3D_v1 *pCopy, CUstream hStream)
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 600, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemcpy3DAsync_v2000((struct ct_pl_copy *)(c + 1), r, pCopy, hStream);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -12869,6 +13470,7 @@ CUresult ct_tr_cuMemsetD8(CUdeviceptr_v1 dstDevice, unsigned char uc, unsigned i
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 601, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemsetD8((struct ct_pl_copy *)(c + 1), r, dstDevice, uc, N);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -12890,6 +13492,7 @@ CUresult ct_tr_cuMemsetD16(CUdeviceptr_v1 dstDevice, unsigned short us, unsigned
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 602, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemsetD16((struct ct_pl_copy *)(c + 1), r, dstDevice, us, N);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -12911,6 +13514,7 @@ CUresult ct_tr_cuMemsetD32(CUdeviceptr_v1 dstDevice, unsigned int ui, unsigned i
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 603, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemsetD32((struct ct_pl_copy *)(c + 1), r, dstDevice, ui, N);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -12932,6 +13536,7 @@ CUresult ct_tr_cuMemsetD2D8(CUdeviceptr_v1 dstDevice, unsigned int dstPitch, uns
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 604, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemsetD2D8((struct ct_pl_copy *)(c + 1), r, dstDevice, dstPitch, uc, Width, Height);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -12953,6 +13558,7 @@ CUresult ct_tr_cuMemsetD2D16(CUdeviceptr_v1 dstDevice, unsigned int dstPitch, un
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 605, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemsetD2D16((struct ct_pl_copy *)(c + 1), r, dstDevice, dstPitch, us, Width, Height);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -12974,6 +13580,7 @@ CUresult ct_tr_cuMemsetD2D32(CUdeviceptr_v1 dstDevice, unsigned int dstPitch, un
     if (c) {
         ct_rec_fill_call(c, sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy), 606, CT_FAM_COPY, r, t0, t1);
         ct_dec_cuMemsetD2D32((struct ct_pl_copy *)(c + 1), r, dstDevice, dstPitch, ui, Width, Height);
+        c->stack_id = ct_stack_id(CT_FAM_COPY);
         ct_rec_commit(c);
     }
     return r;
@@ -12994,6 +13601,7 @@ CUresult ct_tr_cuArrayCreate(CUarray *pHandle, const CUDA_ARRAY_DESCRIPTOR_v1 *p
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 607, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -13014,6 +13622,7 @@ CUresult ct_tr_cuArrayGetDescriptor(CUDA_ARRAY_DESCRIPTOR_v1 *pArrayDescriptor, 
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 608, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -13034,6 +13643,7 @@ CUresult ct_tr_cuArray3DCreate(CUarray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR_v
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 609, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -13054,6 +13664,7 @@ CUresult ct_tr_cuArray3DGetDescriptor(CUDA_ARRAY3D_DESCRIPTOR_v1 *pArrayDescript
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 610, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -13074,6 +13685,7 @@ CUresult ct_tr_cuTexRefSetAddress(unsigned int *ByteOffset, CUtexref hTexRef, CU
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 611, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -13094,6 +13706,7 @@ CUresult ct_tr_cuTexRefSetAddress2D(CUtexref hTexRef, const CUDA_ARRAY_DESCRIPTO
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 612, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -13114,6 +13727,7 @@ CUresult ct_tr_cuTexRefGetAddress(CUdeviceptr_v1 *pdptr, CUtexref hTexRef)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 613, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -13134,6 +13748,7 @@ CUresult ct_tr_cuGraphicsResourceGetMappedPointer(CUdeviceptr_v1 *pDevPtr, unsig
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 614, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -13154,6 +13769,7 @@ CUresult ct_tr_cuCtxDestroy(CUcontext ctx)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 615, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -13174,6 +13790,7 @@ CUresult ct_tr_cuCtxPopCurrent(CUcontext *pctx)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 616, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -13194,6 +13811,7 @@ CUresult ct_tr_cuCtxPushCurrent(CUcontext ctx)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 617, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -13214,6 +13832,7 @@ CUresult ct_tr_cuStreamDestroy(CUstream hStream)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 618, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -13234,6 +13853,7 @@ CUresult ct_tr_cuEventDestroy(CUevent hEvent)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 619, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -13254,6 +13874,7 @@ CUresult ct_tr_cuDevicePrimaryCtxRelease(CUdevice_v1 dev)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 620, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -13274,6 +13895,7 @@ CUresult ct_tr_cuDevicePrimaryCtxReset(CUdevice_v1 dev)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 621, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -13294,6 +13916,7 @@ CUresult ct_tr_cuDevicePrimaryCtxSetFlags(CUdevice_v1 dev, unsigned int flags)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 622, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -13314,6 +13937,7 @@ CUresult ct_tr_cuStreamBeginCapture(CUstream hStream)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 623, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -13334,6 +13958,7 @@ CUresult ct_tr_cuStreamBeginCapture_ptsz(CUstream hStream)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 624, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -13354,6 +13979,7 @@ CUresult ct_tr_cuIpcOpenMemHandle(CUdeviceptr_v2 *pdptr, CUipcMemHandle_v1 handl
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 625, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -13374,6 +14000,7 @@ CUresult ct_tr_cuGraphInstantiate(CUgraphExec *phGraphExec, CUgraph hGraph, CUgr
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 626, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -13394,6 +14021,7 @@ CUresult ct_tr_cuGraphInstantiate_v2(CUgraphExec *phGraphExec, CUgraph hGraph, C
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 627, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -13414,6 +14042,7 @@ CUresult ct_tr_cuCheckpointProcessGetRestoreThreadId(int pid, int *tid)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 628, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -13434,6 +14063,7 @@ CUresult ct_tr_cuCheckpointProcessGetState(int pid, CUprocessState *state)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 629, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -13454,6 +14084,7 @@ CUresult ct_tr_cuCheckpointProcessLock(int pid, CUcheckpointLockArgs *args)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 630, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -13474,6 +14105,7 @@ CUresult ct_tr_cuCheckpointProcessCheckpoint(int pid, CUcheckpointCheckpointArgs
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 631, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -13494,6 +14126,7 @@ CUresult ct_tr_cuCheckpointProcessRestore(int pid, CUcheckpointRestoreArgs *args
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 632, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -13514,6 +14147,7 @@ CUresult ct_tr_cuCheckpointProcessUnlock(int pid, CUcheckpointUnlockArgs *args)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 633, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -13534,6 +14168,7 @@ CUresult ct_tr_cuProfilerInitialize(const char *configFile, const char *outputFi
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 634, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -13554,6 +14189,7 @@ CUresult ct_tr_cuProfilerStart(void)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 635, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
@@ -13574,6 +14210,7 @@ CUresult ct_tr_cuProfilerStop(void)
     struct ct_rec_call *c = ct_rec_begin(sizeof *c);
     if (c) {
         ct_rec_fill_call(c, sizeof *c, 636, CT_FAM_NONE, r, t0, t1);
+        c->stack_id = ct_stack_id(CT_FAM_NONE);
         ct_rec_commit(c);
     }
     return r;
