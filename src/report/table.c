@@ -104,6 +104,11 @@ static void print_aligned(const struct rp_table *t, FILE *out, int first)
         }
     }
     fprintf(out, "%s%s:\n\n", first ? "" : "\n", t->title);
+    if (t->nrows == 0) { /* a heading over empty columns reads like a formatting error */
+        fputs(" (none)\n", out);
+        free(w);
+        return;
+    }
     if (t->kv) { /* a header block: "key: value" lines */
         for (size_t r = 0; r < t->nrows; r++)
             fprintf(out, " %-*s  %s\n", (int)w[0], kv_key(t, r, buf, sizeof buf), cell(t, r, 1));
