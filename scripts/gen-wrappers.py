@@ -18,8 +18,12 @@ The payload struct named in a decoder's prototype gives the family of the varian
 Modes:
     gen-wrappers.py -o wrappers.c --header wrappers.h [--decls H]... TYPEDEFS_H...    generate
     gen-wrappers.py --list [--decls H]... TYPEDEFS_H...              one line per variant (tests)
-    gen-wrappers.py --verify-requests FILE [--verify-cuda-h CUDA_H] [--verify-exports FILE] TYPEDEFS_H...
-        check the derived names against the real driver's answers, cuda.h's macros and an export list
+    gen-wrappers.py --verify-requests FILE [--verify-cuda-h CUDA_H]... [--verify-exports FILE] TYPEDEFS_H...
+        check the derived names against the real driver's answers, cuda.h's (cudaGL.h's, ...) macros and
+        declarations, and an export list
+
+The GL, EGL and VDPAU interop typedef headers (INTEROP) include the windowing systems' headers; configure
+passes them only where those are installed, and the generated C includes them under config.h's HAVE_ macros.
 """
 import argparse
 import os
@@ -32,6 +36,12 @@ PFN_RE = re.compile(
 DECL_RE = re.compile(r'^\s*void\s+ct_(?P<kind>dec|hook)_(?P<key>\w+)\s*\((?P<params>[^)]*)\)\s*;', re.M)
 FAMILIES = {'alloc': 'CT_FAM_ALLOC', 'free': 'CT_FAM_FREE', 'launch': 'CT_FAM_LAUNCH', 'copy': 'CT_FAM_COPY'}
 VFLAGS = {'': '0', '_ptsz': 'CT_VARIANT_PTSZ', '_ptds': 'CT_VARIANT_PTDS'}
+# Interop typedef headers and the system headers they need (configure's AC_CHECK_HEADERS of each).
+INTEROP = {
+    'cudaGLTypedefs.h': ('GL/gl.h',),
+    'cudaEGLTypedefs.h': ('EGL/egl.h', 'EGL/eglext.h'),
+    'cudaVDPAUTypedefs.h': ('vdpau/vdpau.h',),
+}
 
 
 class Variant:
@@ -54,6 +64,34 @@ class Variant:
 def strip_comments(text):
     text = re.sub(r'/\*.*?\*/', lambda m: re.sub(r'[^\n]', ' ', m.group(0)), text, flags=re.S)
     return re.sub(r'//[^\n]*', '', text)
+
+
+def drop_windows_only(text):
+    """Blank `#ifdef _WIN32` / `#if defined(_WIN32)` blocks (cuWGLGetDevice): their types exist only on
+    Windows.  Lines are kept (empty) so that line numbers stay right."""
+    out, depth, skip_at = [], 0, None
+    for line in text.split('\n'):
+        d = re.match(r'\s*#\s*(\w+)\s*(.*?)\s*$', line)
+        kw, rest = (d.group(1), d.group(2)) if d else (None, '')
+        blank = skip_at is not None
+        if kw in ('if', 'ifdef', 'ifndef'):
+            depth += 1
+            if skip_at is None and (kw == 'ifdef' and rest == '_WIN32' or
+                                    kw == 'if' and re.fullmatch(r'defined\s*\(?\s*_WIN32\s*\)?', rest)):
+                skip_at, blank = depth, True
+        elif kw in ('else', 'elif') and skip_at == depth:
+            skip_at, blank = None, True
+        elif kw == 'endif':
+            if skip_at == depth:
+                skip_at, blank = None, True
+            depth -= 1
+        out.append('' if blank else line)
+    return '\n'.join(out)
+
+
+def read_source(path):
+    with open(path) as f:
+        return drop_windows_only(strip_comments(f.read()))
 
 
 def split_params(text):
@@ -89,8 +127,7 @@ def split_params(text):
 def parse_headers(paths):
     variants, skipped = [], []
     for path in paths:
-        with open(path) as f:
-            text = strip_comments(f.read())
+        text = read_source(path)
         for m in PFN_RE.finditer(text):
             line = text.count('\n', 0, m.start()) + 1
             if m.group('ret') != 'CUresult':
@@ -186,7 +223,13 @@ def generate(variants, headers, decl_headers, own_header, out):
     if own_header:
         w('#include "%s"\n' % own_header.rsplit('/', 1)[-1])
     for h in headers + decl_headers:
+        needs = INTEROP.get(os.path.basename(h))
+        if needs:
+            w('#if %s\n' % ' && '.join('defined(%s)' % have_macro(n) for n in needs))
         w('#include "%s"\n' % os.path.abspath(h))
+        if needs:
+            w('#else\n#error "%s needs %s, which configure did not find: regenerate this file"\n#endif\n'
+              % (os.path.basename(h), ' and '.join(needs)))
     w('\nconst struct ct_variant ct_variants[] = {\n')
     for v in variants:
         w('    {%s, %s, %d, %s, %s},\n' % (c_string(v.name), c_string(v.symbol), v.version, VFLAGS[v.pt],
@@ -206,6 +249,11 @@ def generate(variants, headers, decl_headers, own_header, out):
     for v in variants:
         w('    (void (*)(void))ct_tr_%s,\n' % v.symbol)
     w('};\n')
+
+
+def have_macro(header):
+    """The macro AC_CHECK_HEADERS defines for a header: GL/gl.h -> HAVE_GL_GL_H."""
+    return 'HAVE_' + re.sub(r'[^A-Za-z0-9]', '_', header).upper()
 
 
 def emit_trampoline(w, i, v):
@@ -302,11 +350,10 @@ def verify(variants, by_name, args):
         allowed = re.compile(r'^cu(GL|EGL|VDPAU|Graphics(GL|EGL|VDPAU)|GraphicsResourceGetMappedEgl)')
         errors += ['request for %s: not in the headers and not an interop function' % s
                    for s in sorted(unknown) if not allowed.match(s)]
-    if args.verify_cuda_h:
+    for api_h in args.verify_cuda_h:
         # `#define cuX cuX_vN` (the newest variant), `#define cuX __CUDA_API_PTSZ(cuX_vN)` (also needs
         # cuX_vN_ptsz), `#define cuX __CUDA_API_PTSZ(cuX)` (per-thread builds only: needs cuX_ptsz).
-        with open(args.verify_cuda_h) as f:
-            text = strip_comments(f.read())
+        text = read_source(api_h)
         by_symbol = {v.symbol: v for v in variants}
         n = 0
         for m in re.finditer(r'^\s*#\s*define\s+(cu\w+)\s+(?:__CUDA_API_(PTDS|PTSZ)\(\s*(cu\w+)\s*\)|(cu\w+))\s*$',
@@ -316,23 +363,35 @@ def verify(variants, by_name, args):
                 continue       # cuGetProcAddress_v2 -> cuGetProcAddress_v2_ptsz: an inline in cuda.h
             n += 1
             if target not in by_symbol:
-                errors.append('cuda.h maps %s to %s: not derived' % (macro, target))
+                errors.append('%s maps %s to %s: not derived' % (os.path.basename(api_h), macro, target))
                 continue
             if pt and target + '_' + pt.lower() not in by_symbol:
-                errors.append('cuda.h maps %s to %s_%s: not derived' % (macro, target, pt.lower()))
+                errors.append('%s maps %s to %s_%s: not derived' % (os.path.basename(api_h), macro, target, pt.lower()))
             func = by_symbol[target].name
             if target == macro or func != macro:
                 continue       # identity (per-thread only), or another function (cuGraphInstantiate)
             newest = max((v for v in by_name[func] if not v.pt), key=lambda v: v.version).symbol
             if target != newest:
-                errors.append('cuda.h maps %s to %s, derived newest %s' % (macro, target, newest))
-        print('cuda.h: %d mappings checked' % n)
+                errors.append('%s maps %s to %s, derived newest %s' % (os.path.basename(api_h), macro, target, newest))
+        # Every function the header declares (the legacy ones under __CUDA_API_VERSION_INTERNAL included) is
+        # an exported name: it must be a derived symbol.
+        declared = set(re.findall(r'\bCUresult\s+CUDAAPI\s+(cu\w+)\s*\(', text))
+        errors += ['%s declares %s: not derived' % (os.path.basename(api_h), s) for s in sorted(declared - symbols)]
+        print('%s: %d mappings, %d declarations checked' % (os.path.basename(api_h), n, len(declared)))
     if args.verify_exports:
         with open(args.verify_exports) as f:
             exports = {l.strip() for l in f if l.strip().startswith('cu')}
+        # The toolkit's link stub (13.0) leaves out the interop functions the real driver exports: an interop
+        # header none of whose symbols the list has is not compared (its names are checked by the others).
+        absent = set()
+        for h in sorted({os.path.basename(v.header) for v in variants} & set(INTEROP)):
+            hs = {v.symbol for v in variants if os.path.basename(v.header) == h}
+            if not hs & exports:
+                absent |= hs
+                print('exports: none of the %d symbols of %s in the list: not compared' % (len(hs), h))
         for s in sorted(exports - symbols):
             errors.append('exported by the stub, not derived: %s' % s)
-        for s in sorted(symbols - exports):
+        for s in sorted(symbols - exports - absent):
             errors.append('derived, not exported by the stub: %s' % s)
         print('exports: %d stub symbols compared' % len(exports))
     return errors
@@ -346,7 +405,8 @@ def main():
     ap.add_argument('--decls', action='append', default=[], help='header declaring ct_dec_/ct_hook_ functions')
     ap.add_argument('--list', action='store_true', help='print the variants')
     ap.add_argument('--verify-requests', metavar='FILE')
-    ap.add_argument('--verify-cuda-h', metavar='CUDA_H')
+    ap.add_argument('--verify-cuda-h', metavar='CUDA_H', action='append', default=[],
+                    help="cuda.h, cudaGL.h, ...: their name macros and declarations")
     ap.add_argument('--verify-exports', metavar='FILE', help="the driver's exported names, one per line")
     args = ap.parse_args()
 

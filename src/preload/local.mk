@@ -1,11 +1,13 @@
 # libcudatrace.so: the preloaded library.  The interposition layer (this fragment) over the recorder
 # (recorder.mk).  Trampolines for every driver function variant are generated at build time from the
-# toolkit's cudaTypedefs.h (and cudaProfilerTypedefs.h where present) by scripts/gen-wrappers.py; decoders
+# toolkit's cudaTypedefs.h (and cudaProfilerTypedefs.h where present, and the GL/EGL/VDPAU interop typedef
+# headers that configure found usable: CUDA_INTEROP_TYPEDEFS) by scripts/gen-wrappers.py; decoders
 # and hooks are hand-written and declared in decode.h / hooks.h, which the generator reads.
 # Links neither libcuda nor libcudart: the driver is found at run time.  Only interposed names are exported.
 lib_LTLIBRARIES += src/preload/libcudatrace.la
 
-CT_TYPEDEF_INPUTS = $(CUDA_TYPEDEFS_H) $(wildcard $(dir $(CUDA_TYPEDEFS_H))cudaProfilerTypedefs.h)
+CT_TYPEDEF_INPUTS = $(CUDA_TYPEDEFS_H) $(wildcard $(dir $(CUDA_TYPEDEFS_H))cudaProfilerTypedefs.h) \
+	$(CUDA_INTEROP_TYPEDEFS)
 CT_WRAPPER_DECLS = $(srcdir)/src/preload/decode.h $(srcdir)/src/preload/hooks.h
 CT_GEN_WRAPPERS = $(PYTHON3) $(srcdir)/scripts/gen-wrappers.py
 
@@ -29,7 +31,8 @@ CLEANFILES += src/preload/wrappers.c src/preload/wrappers.h
 dist_noinst_SCRIPTS += scripts/gen-wrappers.py
 
 src/preload/wrappers.h: src/preload/wrappers.c
-src/preload/wrappers.c: $(srcdir)/scripts/gen-wrappers.py $(CT_WRAPPER_DECLS)
+# config.h: regenerated when configure finds other interop headers (it changes only when its content does).
+src/preload/wrappers.c: $(srcdir)/scripts/gen-wrappers.py $(CT_WRAPPER_DECLS) $(CT_TYPEDEF_INPUTS) config.h
 	$(AM_V_GEN)$(MKDIR_P) src/preload && \
 	$(CT_GEN_WRAPPERS) -o src/preload/wrappers.c --header src/preload/wrappers.h \
 		$(CT_WRAPPER_DECLS:%=--decls %) $(CT_TYPEDEF_INPUTS)

@@ -19,11 +19,19 @@ others=$(grep -v -x -e 'cu[A-Z][A-Za-z0-9_]*' -e 'cudaGetDriverEntryPoint\(ByVer
     -e 'exec[lv]p\?e\?' -e execvpe -e fexecve -e 'posix_spawnp\?' "$tmp/exports")
 [ -z "$others" ] || fail "unexpected exports: $others"
 # One export per variant of the generated table.
+# shellcheck disable=SC2086
 variants=$("$CT_PYTHON3" "$CT_TOP_SRCDIR/scripts/gen-wrappers.py" --list "$CT_CUDA_DIR/include/cudaTypedefs.h" \
-    $(ls "$CT_CUDA_DIR/include/cudaProfilerTypedefs.h" 2>/dev/null) 2>/dev/null | awk '{ print $2 }' | sort -u)
+    $(ls "$CT_CUDA_DIR/include/cudaProfilerTypedefs.h" 2>/dev/null) ${CT_CUDA_INTEROP_TYPEDEFS:-} 2>/dev/null |
+    awk '{ print $2 }' | sort -u)
 echo "$variants" >"$tmp/variants"
 exported=$(grep -c -x 'cu[A-Z][A-Za-z0-9_]*' "$tmp/exports")
 [ "$exported" = "$(wc -l <"$tmp/variants")" ] || fail "$exported driver names exported for $(wc -l <"$tmp/variants") variants"
 grep -v -x -f "$tmp/exports" "$tmp/variants" >"$tmp/missing" && fail "variants not exported: $(head "$tmp/missing")"
+# The interop APIs configure found: their names are among them.
+for api in GL:cuGraphicsGLRegisterBuffer EGL:cuEGLStreamConsumerConnect VDPAU:cuGraphicsVDPAURegisterVideoSurface; do
+    case " ${CT_CUDA_INTEROP_TYPEDEFS:-} " in
+    *"/cuda${api%%:*}Typedefs.h "*) grep -qx "${api#*:}" "$tmp/exports" || fail "${api#*:} is not exported" ;;
+    esac
+done
 readelf -d "$lib" | grep NEEDED | grep -E 'libcuda|libcudart' && fail "links the driver or the runtime"
 exit 0

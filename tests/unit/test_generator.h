@@ -24,3 +24,11 @@ typedef int (CUDAAPI *PFN_cuNotAResult_v1000)(int x);
     typedef CUresult (CUDAAPI *PFN_cuMemcpyHtoD_v2000)(CUdeviceptr_v1 dstDevice, const void *srcHost, unsigned int ByteCount);
 #endif
 /* typedef CUresult (CUDAAPI *PFN_cuInComment_v1000)(int x); */
+/* Windows-only variants (their types exist only there) are left out, nested conditionals included */
+#ifdef _WIN32
+#if defined(SOMETHING)
+#endif
+typedef CUresult (CUDAAPI *PFN_cuWindowsOnly_v2020)(CUdevice_v1 *pDevice, HGPUNV hGpu);
+#else
+typedef CUresult (CUDAAPI *PFN_cuNotWindows_v2020)(CUdevice_v1 *pDevice);
+#endif

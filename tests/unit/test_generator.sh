@@ -14,6 +14,8 @@ gen --list --decls "$src/test_generator_decls.h" "$src/test_generator.h" >"$tmp/
 diff -u "$src/test_generator.expected" "$tmp/list" || fail "variants differ from test_generator.expected"
 grep -q 'skipped .*PFN_cuNotAResult_v1000 returns int' "$tmp/err" || fail "a non-CUresult typedef was not reported"
 grep -q cuInComment "$tmp/list" && fail "a typedef inside a comment was read"
+grep -q cuWindowsOnly "$tmp/list" && fail "a typedef under #ifdef _WIN32 was read"
+grep -q '^cuNotWindows ' "$tmp/list" || fail "the #else branch of #ifdef _WIN32 was dropped"
 
 # Declarations the generator must refuse: a decoder for no variant, a decoder without a payload struct.
 printf 'void ct_dec_cuNoSuchFunction(struct ct_pl_copy *pl, CUresult r);\n' >"$tmp/unknown.h"
@@ -32,7 +34,7 @@ for sym in cuMemAlloc_v2 cuInit cuLaunchHostFunc cuLaunchHostFunc_ptsz cuMemcpyH
     cuCtxSynchronize cuCtxPushCurrent cuMemAlloc cuMemcpyHtoD; do
     grep -q "^CT_EXPORT CUresult ct_tr_$sym(.*) __asm__(\"$sym\");\$" "$tmp/w.c" || fail "no trampoline for $sym"
 done
-[ "$(grep -c '^CT_EXPORT' "$tmp/w.c")" = 10 ] || fail "not 10 trampolines"
+[ "$(grep -c '^CT_EXPORT' "$tmp/w.c")" = 11 ] || fail "not 11 trampolines"
 grep -q 'PFN_cuMemcpyHtoD_v7000_ptds real = (PFN_cuMemcpyHtoD_v7000_ptds)CT_REAL(4);' "$tmp/w.c" || fail "real call type"
 grep -q 'ct_dec_cuMemAlloc_v2000((struct ct_pl_alloc \*)(c + 1), r, dptr, bytesize);' "$tmp/w.c" || fail "decoder call"
 grep -q 'ct_hook_cuInit(r, Flags);' "$tmp/w.c" || fail "hook call"
@@ -41,4 +43,12 @@ grep -q 'return real();' "$tmp/w.c" || fail "void parameter list"
 grep -q '{"cuMemcpyHtoD", "cuMemcpyHtoD_v2_ptds", 7000, CT_VARIANT_PTDS, CT_FAM_COPY},' "$tmp/w.c" || fail "table row"
 grep -q 'CT_ID_cuMemcpyHtoD_v2_ptds = 4,' "$tmp/w.h" || fail "id in the header"
 grep -q '#define CT_PFN_cuMemAlloc PFN_cuMemAlloc_v2000' "$tmp/w.h" || fail "PFN in the header"
+
+# An interop typedef header is included under the HAVE_ macros of the system headers it needs.
+printf 'typedef CUresult (CUDAAPI *PFN_cuVDPAUGetDevice_v3010)(CUdevice_v1 *pDevice, VdpDevice vdpDevice);\n' \
+    >"$tmp/cudaVDPAUTypedefs.h"
+gen -o "$tmp/v.c" "$src/test_generator.h" "$tmp/cudaVDPAUTypedefs.h" 2>/dev/null || fail "generating with VDPAU failed"
+grep -A1 -x '#if defined(HAVE_VDPAU_VDPAU_H)' "$tmp/v.c" | grep -q -x "#include \"$tmp/cudaVDPAUTypedefs.h\"" ||
+    fail "the VDPAU typedefs are not guarded by HAVE_VDPAU_VDPAU_H"
+grep -B1 '^#include ".*/test_generator.h"$' "$tmp/v.c" | grep -q '^#if' && fail "a plain typedef header was guarded"
 exit 0
