@@ -6,6 +6,7 @@
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -95,11 +96,13 @@ static int functions(struct modfile *m)
 static void lines(struct modfile *m, const char *prog)
 {
     char tmpl[] = "/tmp/cudatrace-report-XXXXXX";
-    int in = mkstemp(tmpl), pipefd[2] = {-1, -1};
+    int in, pipefd[2] = {-1, -1};
     FILE *f = NULL;
     pid_t pid = 0;
+    struct stat st;
 
-    if (in < 0)
+    /* Nothing to read in a missing file; a FIFO named in a (damaged) trace would block addr2line for ever. */
+    if (stat(m->mod->path, &st) != 0 || !S_ISREG(st.st_mode) || (in = mkstemp(tmpl)) < 0)
         return;
     unlink(tmpl);
     for (size_t i = 0; i < m->n; i++)
