@@ -57,8 +57,15 @@ static void install_signal_handlers(void)
             continue; /* an ignored signal (nohup) stays ignored */
         memset(&sa, 0, sizeof sa);
         sa.sa_sigaction = on_signal;
-        sa.sa_flags = SA_SIGINFO | SA_RESTART;
-        sigemptyset(&sa.sa_mask);
+        if (previous[i].sa_handler == SIG_DFL) {
+            sa.sa_flags = SA_SIGINFO | SA_RESTART;
+            sigemptyset(&sa.sa_mask);
+        } else {
+            /* The program's handler came first (tracing starts at the first driver call): keep its flags and
+             * mask, so its system calls are interrupted (or restarted) and its signals blocked as before. */
+            sa.sa_flags = previous[i].sa_flags | SA_SIGINFO;
+            sa.sa_mask = previous[i].sa_mask;
+        }
         sigaction(flush_signals[i], &sa, NULL);
     }
 }

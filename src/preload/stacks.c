@@ -51,14 +51,17 @@ static uint64_t hash_of(void *const *raw, int n)
     return h ? h : 1;
 }
 
-/* The slot holding this stack, or the empty slot where it would go. */
-static struct slot *probe(uint64_t h, void *const *raw, int n)
+/* The slot holding this stack (*found = 1: its id is readable), or the empty slot where it would go (*found = 0;
+ * without the lock, another thread may fill that slot, with this stack or another, at any time). */
+static struct slot *probe(uint64_t h, void *const *raw, int n, int *found)
 {
     for (size_t i = h & (TABLE_SLOTS - 1);; i = (i + 1) & (TABLE_SLOTS - 1)) {
         struct slot *s = &table[i];
         uint64_t sh = atomic_load_explicit(&s->hash, memory_order_acquire);
-        if (sh == 0 || (sh == h && s->n == (uint32_t)n && memcmp(s->raw, raw, (size_t)n * sizeof *raw) == 0))
+        if (sh == 0 || (sh == h && s->n == (uint32_t)n && memcmp(s->raw, raw, (size_t)n * sizeof *raw) == 0)) {
+            *found = sh != 0;
             return s;
+        }
     }
 }
 
@@ -96,10 +99,11 @@ __attribute__((noinline)) static uint32_t insert(uint64_t h, void *const *raw, i
     static int warned;
     uint32_t id = 0;
     struct slot *s;
+    int found;
 
     pthread_mutex_lock(&mu);
-    s = probe(h, raw, n);
-    if (atomic_load_explicit(&s->hash, memory_order_relaxed)) { /* another thread got there first */
+    s = probe(h, raw, n, &found);
+    if (found) { /* another thread got there first */
         id = s->id;
         goto out;
     }
@@ -132,8 +136,9 @@ uint32_t ct_stack_capture(void)
     if (n <= 0)
         return 0;
     uint64_t h = hash_of(raw, n);
-    struct slot *s = probe(h, raw, n);
-    if (__builtin_expect(atomic_load_explicit(&s->hash, memory_order_relaxed) != 0, 1))
+    int found;
+    struct slot *s = probe(h, raw, n, &found);
+    if (__builtin_expect(found, 1))
         return s->id;
     return insert(h, raw, n);
 }

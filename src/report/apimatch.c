@@ -6,22 +6,19 @@
 
 #include "report/apimatch.h"
 #include "report/args.h"
+#include "report/grow.h"
 
 const struct rp_api_entry *rp_apimatch_of(struct rp_apimatch *am, const struct rp_call *c)
 {
     struct rp_u64map_entry *m = rp_u64map_get(&am->ids, c->c.api_id, c->file_index);
     if (m)
         return &am->e[m->v1];
-    if (am->n == am->cap) {
-        size_t cap = am->cap ? am->cap * 2 : 32;
-        struct rp_api_entry *e = realloc(am->e, cap * sizeof *e);
-        if (!e)
-            return NULL;
-        am->e = e;
-        am->cap = cap;
-    }
+    struct rp_api_entry *e = rp_grow(am->e, &am->cap, am->n + 1, sizeof *e);
+    if (!e)
+        return NULL;
+    am->e = e;
+    e = &am->e[am->n];
     char buf[256];
-    struct rp_api_entry *e = &am->e[am->n];
     if (!(e->name = strdup(rp_call_api_name(c, buf, sizeof buf))))
         return NULL;
     e->match = !am->pattern || fnmatch(am->pattern, e->name, 0) == 0 ||

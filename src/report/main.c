@@ -68,6 +68,10 @@ int main(int argc, char **argv)
         usage(stderr);
         return RP_EXIT_USAGE;
     }
-    /* getopt sees the subcommand as the program: argv[0] is its name. */
+    /* getopt sees the subcommand as the program: argv[0] is what its own messages start with
+     * ("cudatrace-report summary: unrecognized option '--bogus'"). */
+    char prog[64];
+    snprintf(prog, sizeof prog, RP_PROG " %s", c->name);
+    argv[1] = prog;
     return c->run(argc - 1, argv + 1);
 }

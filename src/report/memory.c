@@ -89,6 +89,9 @@ int rp_memtrack_call(struct rp_memtrack *m, const struct rp_call *c)
     if (c->family == CT_FAM_ALLOC) {
         const struct ct_pl_alloc *a = &c->pl.alloc;
         unsigned kind = a->kind < RP_MEM_KINDS ? a->kind : CT_MEM_UNKNOWN;
+        /* An ordinal no device can have (a damaged record) counts as unknown: by_device is sized by it and
+         * the live set keeps it in 24 bits. */
+        int32_t device = a->device >= 0 && a->device < RP_MEM_MAX_DEVICES ? a->device : -1;
         int changed = 0;
         m->kind[kind].allocs++;
         m->kind[kind].alloc_bytes += a->bytes;
@@ -99,14 +102,14 @@ int rp_memtrack_call(struct rp_memtrack *m, const struct rp_call *c)
         struct rp_u64map_entry *old = rp_u64map_get(&m->live, a->address, file | space_of(kind));
         if (old) /* its free was not recorded (lost records): the new allocation replaces it */
             changed |= release(m, old);
-        uint64_t tag = kind | (uint64_t)((uint32_t)(a->device + 1) & 0xffffff) << 8 | (uint64_t)c->c.stack_id << 32;
+        uint64_t tag = kind | (uint64_t)(uint32_t)(device + 1) << 8 | (uint64_t)c->c.stack_id << 32;
         if (!rp_u64map_put(&m->live, a->address, file | space_of(kind), a->bytes, tag)) {
             m->oom = 1;
             return changed;
         }
         grew(&m->kind[kind], a->bytes, c->t1);
         if (m->detail) {
-            struct rp_mem_stats *d = dev_stats(m, a->device, kind);
+            struct rp_mem_stats *d = dev_stats(m, device, kind);
             if (d) {
                 d->allocs++;
                 d->alloc_bytes += a->bytes;

@@ -18,6 +18,7 @@ struct rp_mem_stats {
 };
 
 #define RP_MEM_KINDS (CT_MEM_ARRAY + 1)
+#define RP_MEM_MAX_DEVICES 4096 /* ordinals at or above count as unknown (-1) */
 
 struct rp_memtrack {
     struct rp_u64map live;      /* (address, file and name space) -> (bytes, kind | device | stack id) */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cudatrace/format.h"
+#include "format/names.h"
 
 const char *rp_result_name(int32_t result, char *buf, size_t bufsize)
 {
@@ -63,15 +64,10 @@ char *rp_demangle(const char *name)
     return strdup(name);
 }
 
-const char *rp_mem_kind_name(unsigned kind)
-{
-    static const char *const names[] = {
-        [CT_MEM_UNKNOWN] = "unknown", [CT_MEM_DEVICE] = "device", [CT_MEM_HOST] = "host",
-        [CT_MEM_PINNED] = "pinned",   [CT_MEM_MANAGED] = "managed", [CT_MEM_ASYNC] = "async",
-        [CT_MEM_VMM] = "vmm",         [CT_MEM_VMM_MAP] = "vmm_map", [CT_MEM_ARRAY] = "array",
-    };
-    return kind < sizeof names / sizeof names[0] ? names[kind] : "unknown";
-}
+/* The words are src/format's (the dump tool's too); the report says "unknown" where that says "?". */
+static const char *or_unknown(const char *word) { return strcmp(word, "?") ? word : "unknown"; }
+
+const char *rp_mem_kind_name(unsigned kind) { return or_unknown(ct_name_mem_kind(kind)); }
 
 int rp_mem_kind_on_device(unsigned kind)
 {
@@ -79,16 +75,7 @@ int rp_mem_kind_on_device(unsigned kind)
     return kind == CT_MEM_DEVICE || kind == CT_MEM_MANAGED || kind == CT_MEM_ASYNC || kind == CT_MEM_VMM;
 }
 
-const char *rp_launch_kind_name(unsigned kind)
-{
-    switch (kind) {
-    case CT_LAUNCH_KERNEL: return "kernel";
-    case CT_LAUNCH_COOPERATIVE: return "cooperative";
-    case CT_LAUNCH_HOST_FUNC: return "host_func";
-    case CT_LAUNCH_GRAPH: return "graph";
-    default: return "unknown";
-    }
-}
+const char *rp_launch_kind_name(unsigned kind) { return or_unknown(ct_name_launch_kind(kind)); }
 
 /* Which side of a copy a memory kind is on: an index into the operation table below, -1 if unknown. */
 static int copy_side(unsigned kind)
@@ -122,11 +109,5 @@ const char *rp_copy_operation(uint32_t flags, unsigned src_kind, unsigned dst_ki
 
 const char *rp_copy_flags(uint32_t flags, char *buf, size_t bufsize)
 {
-    static const char *const words[] = {"set", "async", "2d", "3d", "peer", "batch"};
-    size_t n = 0;
-    buf[0] = '\0';
-    for (unsigned i = 0; i < sizeof words / sizeof words[0]; i++)
-        if (flags & (1u << i))
-            n += (size_t)snprintf(buf + n, n < bufsize ? bufsize - n : 0, "%s%s", n ? "," : "", words[i]);
-    return n ? buf : "none";
+    return ct_format_copy_flags(buf, bufsize, flags, ',');
 }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/grow.h"
 #include "report/sites.h"
 #include "report/symbolize.h"
 
@@ -21,14 +22,10 @@ struct rp_site *rp_site_of(struct rp_sites *s, const struct rp_trace *t, size_t 
     sprintf(key, "%s\n%s", label, skey);
     size_t i = rp_strmap_get(&s->by_key, key);
     if (i == (size_t)-1) {
-        if (s->n == s->cap) {
-            size_t c = s->cap ? s->cap * 2 : 32;
-            struct rp_site *v = realloc(s->v, c * sizeof *v);
-            if (!v)
-                goto out;
-            s->v = v;
-            s->cap = c;
-        }
+        struct rp_site *v = rp_grow(s->v, &s->cap, s->n + 1, sizeof *v);
+        if (!v)
+            goto out;
+        s->v = v;
         i = s->n;
         memset(&s->v[i], 0, sizeof s->v[i]);
         if (!(s->v[i].label = strdup(label)) || rp_strmap_put(&s->by_key, key, i) < 0) {

@@ -3,22 +3,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/grow.h"
 #include "report/stacktab.h"
-
-static void *grow(void *p, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap)
-        return p;
-    size_t c = *cap ? *cap * 2 : 16;
-    void *q = realloc(p, c * elem);
-    if (q)
-        *cap = c;
-    return q;
-}
 
 static int add_module(struct rp_stacktab *t, const struct ct_rec_module *r)
 {
-    struct rp_module *m = grow(t->mods, &t->cmods, t->nmods + 1, sizeof *m);
+    struct rp_module *m = rp_grow(t->mods, &t->cmods, t->nmods + 1, sizeof *m);
     if (!m)
         return -1;
     t->mods = m;
@@ -40,7 +30,7 @@ static int add_stack(struct rp_stacktab *t, const struct ct_rec_stack *r)
 {
     if (rp_u64map_get(&t->ids, r->id, 0))
         return 0; /* written twice (a forked child's copy): the first stands */
-    struct rp_stack *s = grow(t->stacks, &t->cap, t->n + 1, sizeof *s);
+    struct rp_stack *s = rp_grow(t->stacks, &t->cap, t->n + 1, sizeof *s);
     if (!s)
         return -1;
     t->stacks = s;

@@ -8,6 +8,7 @@
 
 #include "report/args.h"
 #include "report/cli.h"
+#include "report/grow.h"
 #include "report/map.h"
 #include "report/memory.h"
 #include "report/names.h"
@@ -69,24 +70,13 @@ struct agg {
     int oom;
 };
 
-static void *grow(void *p, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap)
-        return p;
-    size_t c = *cap ? *cap * 2 : 16;
-    void *q = realloc(p, c * elem);
-    if (q)
-        *cap = c;
-    return q;
-}
-
 /* The row of a name in a named_stats vector, created on first sight; (size_t)-1 when out of memory. */
 static size_t named_row(void **rows, size_t *n, size_t *cap, size_t elem, struct rp_strmap *map, const char *name)
 {
     size_t i = rp_strmap_get(map, name);
     if (i != (size_t)-1)
         return i;
-    void *r = grow(*rows, cap, *n + 1, elem);
+    void *r = rp_grow(*rows, cap, *n + 1, elem);
     if (!r)
         return (size_t)-1;
     *rows = r;
@@ -147,7 +137,7 @@ static int add_shape(struct kernel_row *k, const struct ct_pl_launch *l)
             k->shapes[k->last = i].n++;
             return 0;
         }
-    struct shape *s = grow(k->shapes, &k->cap, k->nshapes + 1, sizeof *s);
+    struct shape *s = rp_grow(k->shapes, &k->cap, k->nshapes + 1, sizeof *s);
     if (!s)
         return -1;
     k->shapes = s;
@@ -164,7 +154,7 @@ static int add_copy(struct agg *a, const struct rp_call *c)
     const char *op = rp_copy_operation(p->flags, p->src_kind, p->dst_kind);
     size_t i = rp_strmap_get(&a->copy_by_op, op);
     if (i == (size_t)-1) {
-        struct copy_row *r = grow(a->copy, &a->ccopy, a->ncopy + 1, sizeof *r);
+        struct copy_row *r = rp_grow(a->copy, &a->ccopy, a->ncopy + 1, sizeof *r);
         if (!r)
             return -1;
         a->copy = r;
@@ -185,7 +175,7 @@ static int add_error(struct agg *a, size_t api, int32_t result)
         a->err[e->v1].n++;
         return 0;
     }
-    struct error_row *r = grow(a->err, &a->cerr, a->nerr + 1, sizeof *r);
+    struct error_row *r = rp_grow(a->err, &a->cerr, a->nerr + 1, sizeof *r);
     if (!r)
         return -1;
     a->err = r;

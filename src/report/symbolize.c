@@ -6,10 +6,12 @@
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "report/elfsym.h"
+#include "report/grow.h"
 #include "report/map.h"
 #include "report/names.h"
 #include "report/symbolize.h"
@@ -41,28 +43,20 @@ static int gather(struct work *w, struct rp_frame *fr)
         len += snprintf(key + len, sizeof key - (size_t)len, "%02x", fr->module->build_id[i]);
     size_t i = rp_strmap_get(&w->by_key, key);
     if (i == (size_t)-1) {
-        if (w->n == w->cap) {
-            size_t c = w->cap ? w->cap * 2 : 16;
-            struct modfile *m = realloc(w->m, c * sizeof *m);
-            if (!m)
-                return -1;
-            w->m = m;
-            w->cap = c;
-        }
+        struct modfile *mf = rp_grow(w->m, &w->cap, w->n + 1, sizeof *mf);
+        if (!mf)
+            return -1;
+        w->m = mf;
         i = w->n;
         if (rp_strmap_put(&w->by_key, key, i) < 0)
             return -1;
         w->m[w->n++] = (struct modfile){fr->module, NULL, 0, 0};
     }
     struct modfile *m = &w->m[i];
-    if (m->n == m->cap) {
-        size_t c = m->cap ? m->cap * 2 : 16;
-        struct rp_frame **f = realloc(m->frames, c * sizeof *f);
-        if (!f)
-            return -1;
-        m->frames = f;
-        m->cap = c;
-    }
+    struct rp_frame **f = rp_grow(m->frames, &m->cap, m->n + 1, sizeof *f);
+    if (!f)
+        return -1;
+    m->frames = f;
     m->frames[m->n++] = fr;
     return 0;
 }
@@ -95,11 +89,13 @@ static int functions(struct modfile *m)
 static void lines(struct modfile *m, const char *prog)
 {
     char tmpl[] = "/tmp/cudatrace-report-XXXXXX";
-    int in = mkstemp(tmpl), pipefd[2] = {-1, -1};
+    int in, pipefd[2] = {-1, -1};
     FILE *f = NULL;
     pid_t pid = 0;
+    struct stat st;
 
-    if (in < 0)
+    /* Nothing to read in a missing file; a FIFO named in a (damaged) trace would block addr2line for ever. */
+    if (stat(m->mod->path, &st) != 0 || !S_ISREG(st.st_mode) || (in = mkstemp(tmpl)) < 0)
         return;
     unlink(tmpl);
     for (size_t i = 0; i < m->n; i++)

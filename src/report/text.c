@@ -82,11 +82,23 @@ void rp_csv_field(FILE *out, const char *s)
     putc('"', out);
 }
 
-/* Length of the valid UTF-8 sequence at p (lead byte >= 0x80), 0 if it is not one. */
+/* Length of the valid UTF-8 sequence at p (lead byte >= 0x80), 0 if it is not one: no lead bytes above F4,
+ * no overlong forms, no surrogates, nothing above U+10FFFF (RFC 3629), so JSON readers accept the output. */
 static size_t utf8_len(const unsigned char *p)
 {
-    size_t n = *p >= 0xF0 && *p <= 0xF4 ? 4 : *p >= 0xE0 ? 3 : *p >= 0xC2 && *p < 0xE0 ? 2 : 0;
-    for (size_t i = 1; i < n; i++)
+    unsigned lo = 0x80, hi = 0xBF; /* the range of the second byte */
+    size_t n;
+    if (*p >= 0xC2 && *p <= 0xDF)
+        n = 2;
+    else if (*p >= 0xE0 && *p <= 0xEF)
+        n = 3, lo = *p == 0xE0 ? 0xA0 : lo, hi = *p == 0xED ? 0x9F : hi;
+    else if (*p >= 0xF0 && *p <= 0xF4)
+        n = 4, lo = *p == 0xF0 ? 0x90 : lo, hi = *p == 0xF4 ? 0x8F : hi;
+    else
+        return 0;
+    if (p[1] < lo || p[1] > hi)
+        return 0;
+    for (size_t i = 2; i < n; i++) /* stops at the terminating NUL: it is no continuation byte */
         if ((p[i] & 0xC0) != 0x80)
             return 0;
     return n;

@@ -11,21 +11,9 @@
 #include <unistd.h>
 
 #include "format/record.h"
+#include "report/grow.h"
 
 #define PROG "cudatrace-report"
-
-static void *grow(void *p, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap)
-        return p;
-    size_t c = *cap ? *cap * 2 : 8;
-    while (c < need)
-        c *= 2;
-    void *q = realloc(p, c * elem);
-    if (q)
-        *cap = c;
-    return q;
-}
 
 /* The thread entry of tid, created on first sight (pass 1 keeps them unsorted; `hint` caches the last). */
 static struct rp_thread *thread_of(struct rp_file *f, size_t *cap, uint32_t tid, size_t *hint)
@@ -35,7 +23,7 @@ static struct rp_thread *thread_of(struct rp_file *f, size_t *cap, uint32_t tid,
     for (size_t i = 0; i < f->nthreads; i++)
         if (f->threads[i].tid == tid)
             return &f->threads[*hint = i];
-    struct rp_thread *t = grow(f->threads, cap, f->nthreads + 1, sizeof *t);
+    struct rp_thread *t = rp_grow(f->threads, cap, f->nthreads + 1, sizeof *t);
     if (!t)
         return NULL;
     f->threads = t;
@@ -53,7 +41,7 @@ static int add_to_run(struct rp_thread *t, uint64_t off, uint64_t size, int cont
         t->runs[t->nruns - 1].end = off + size;
         return 0;
     }
-    struct rp_run *r = grow(t->runs, &t->cap, t->nruns + 1, sizeof *r);
+    struct rp_run *r = rp_grow(t->runs, &t->cap, t->nruns + 1, sizeof *r);
     if (!r)
         return -1;
     t->runs = r;
@@ -132,7 +120,7 @@ static int take_record(struct rp_file *f, const struct ct_rec_hdr *h, uint64_t o
     }
     case CT_REC_DEVICE: {
         const struct ct_rec_device *r = (const void *)h;
-        struct rp_device *d = grow(f->devices, dcap, f->ndevices + 1, sizeof *d);
+        struct rp_device *d = rp_grow(f->devices, dcap, f->ndevices + 1, sizeof *d);
         if (!d)
             return -1;
         f->devices = d;
@@ -152,7 +140,7 @@ static int take_record(struct rp_file *f, const struct ct_rec_hdr *h, uint64_t o
                 f->untraced_syms[i].count += r->count;
                 return 0;
             }
-        struct rp_untraced *u = grow(f->untraced_syms, ucap, f->nuntraced_syms + 1, sizeof *u);
+        struct rp_untraced *u = rp_grow(f->untraced_syms, ucap, f->nuntraced_syms + 1, sizeof *u);
         if (!u)
             return -1;
         f->untraced_syms = u;

@@ -13,12 +13,15 @@
  *         and execs /bin/true; the parent waits for it and makes N more records
  *     -C  after recording, close every descriptor above 2 (as daemons do), wait for a drain, make N more
  *     -x  exit status of main (and of the forked child)
+ *     -H  before recording, install a SIGHUP handler whose flags lack SA_RESTART and whose mask holds SIGUSR1;
+ *         after recording, exit 68 unless SIGHUP's disposition still has those flags and that mask
  *     PROG ARGS...  exec it (execv) after recording
  * Nothing on stdout. */
 #include "config.h"
 
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -99,6 +102,27 @@ static int vfork_exec(void)
     return pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
+static void on_hup(int sig) { (void)sig; }
+
+/* -H: the tracer wraps a handler installed before tracing started; the program must not see other semantics. */
+static void set_hup(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_hup;
+    sa.sa_flags = SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    sigaddset(&sa.sa_mask, SIGUSR1);
+    sigaction(SIGHUP, &sa, NULL);
+}
+
+static int hup_kept(void)
+{
+    struct sigaction sa;
+    return sigaction(SIGHUP, NULL, &sa) == 0 && !(sa.sa_flags & SA_RESTART) && (sa.sa_flags & SA_NODEFER) &&
+           sigismember(&sa.sa_mask, SIGUSR1) == 1;
+}
+
 static void run_threads(int threads, long n)
 {
     pthread_t t[256];
@@ -110,11 +134,11 @@ static void run_threads(int threads, long n)
 
 int main(int argc, char **argv)
 {
-    int threads = 1, do_fork = 0, do_vfork = 0, do_close = 0, keep = 0, status = 0, opt;
+    int threads = 1, do_fork = 0, do_vfork = 0, do_close = 0, keep = 0, status = 0, hup = 0, opt;
     long records = 1000;
     const char *ready = NULL;
 
-    while ((opt = getopt(argc, argv, "+t:n:pmFVCw:kx:")) != -1) {
+    while ((opt = getopt(argc, argv, "+t:n:pmFVCw:kx:H")) != -1) {
         switch (opt) {
         case 't': threads = atoi(optarg); break;
         case 'n': records = atol(optarg); break;
@@ -126,11 +150,14 @@ int main(int argc, char **argv)
         case 'w': ready = optarg; break;
         case 'k': keep = 1; break;
         case 'x': status = atoi(optarg); break;
+        case 'H': hup = 1; break;
         default: return 64;
         }
     }
     if (threads < 1 || threads > 256 || records < 0)
         return 64;
+    if (hup)
+        set_hup();
     if (with_meta) {
         static const uint8_t uuid[16] = {0xde, 0xad, 0xbe, 0xef, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
         kernel_id = ct_rec_intern(CT_STR_KERNEL, "vecAdd");
@@ -139,6 +166,8 @@ int main(int argc, char **argv)
         ct_rec_untraced("cuGetExportTable");
     }
     run_threads(threads, records);
+    if (hup && !hup_kept())
+        return 68;
     if (do_fork) {
         int st;
         pid_t pid = fork();

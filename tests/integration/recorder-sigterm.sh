@@ -15,3 +15,8 @@ dump "$1"
 expect "calls" 10000 "$(calls "$1")"
 expect "end calls" 10000 "$(end_field "$1" calls)"
 grep -q "^cudatrace: wrote $1: 10000 calls, 0 lost\$" stderr || fail "summary line: $(cat stderr)"
+
+# A handler the program installed before tracing started (at its first record) is wrapped, not altered: its
+# flags (no SA_RESTART: its system calls are interrupted) and its mask stay as the program set them.
+"$APP" -H -n 10 2>stderr
+expect "SIGHUP disposition of the program kept (exit status)" 0 "$?"

@@ -85,6 +85,42 @@ patch "$TMP/size.ct" $((call10 + 2)) '\003\000'    # a record size that is not a
 run_report 3 calls -f csv "$TMP/size.ct"
 expect_eq "calls before a corrupt size" 9 "$(tail -n +2 "$TMP/out" | wc -l | tr -d ' ')"
 
+# An allocation on a device ordinal no device has (a damaged payload): counted under device -1, the report's
+# memory never sized by it (it once grew a table by the ordinal: gigabytes for 200000000).
+"$PY" -c '
+import struct, sys
+data = bytearray(open(sys.argv[1], "rb").read())
+off = 64
+while off < len(data):
+    marker, typ, size = struct.unpack_from("<BBH", data, off)
+    if typ == 4 and data[off + 10] == 1:    # a call with an allocation payload: device at 48 + 28
+        struct.pack_into("<i", data, off + 76, 200000000)
+    off += size
+open(sys.argv[2], "wb").write(data)
+' "$good" "$TMP/device.ct" || fail "could not write device.ct"
+(ulimit -v 1000000 2>/dev/null; "$REPORT" memory -f json "$TMP/device.ct" >"$TMP/out" 2>"$TMP/err")
+expect_eq "memory of a damaged device ordinal: exit" 0 "$?"
+py 'import json, sys; d = json.load(open(sys.argv[1])); assert {m["device"] for m in d["memory"]} == {-1}, d["memory"]'
+
+# A module record naming a FIFO (a damaged or crafted path): symbolizing neither opens it for reading nor
+# runs addr2line on it, either of which waits for a writer for ever.
+mkfifo "$TMP/module.fifo" || fail "mkfifo"
+"$PY" -c '
+import struct, sys
+data = bytearray(open(sys.argv[1], "rb").read())
+data[20] |= 1                                        # features: CT_FEAT_STACKS
+path = sys.argv[3].encode()
+size = (72 + len(path) + 7) // 8 * 8
+mod = struct.pack("<BBHIQQQHBBI32s", 0xC7, 12, size, 0, 0, 0x1000, 0x2000, len(path), 0, 0, 0, b"") + path
+data += mod + bytes(size - len(mod))
+data += struct.pack("<BBHIIHHQ", 0xC7, 11, 24, 0, 1, 1, 0, 0x1800)   # a stack of one frame in it
+open(sys.argv[2], "wb").write(data)
+' "$good" "$TMP/fifo.ct" "$TMP/module.fifo" || fail "could not write fifo.ct"
+for cmd in memory stacks; do
+    timeout 20 "$REPORT" $cmd -f json "$TMP/fifo.ct" >"$TMP/out" 2>"$TMP/err"
+    expect_eq "$cmd with a FIFO as a module: exit" 0 "$?"
+done
+
 # Random damage anywhere: never a crash (exit 0, 2 or 3; with a message when not 0).
 i=0
 while [ $i -lt 60 ]; do

@@ -120,6 +120,12 @@ static void test_escaping(void)
         {rp_json_string, "\x01", "\"\\u0001\""},
         {rp_json_string, "caf\xc3\xa9", "\"caf\xc3\xa9\""},  /* valid UTF-8 kept */
         {rp_json_string, "bad\xff", "\"bad\\ufffd\""},       /* invalid bytes replaced */
+        /* lead bytes above F4, overlong forms, surrogates and code points above U+10FFFF are invalid too */
+        {rp_json_string, "\xfe\xb3\xa0", "\"\\ufffd\\ufffd\\ufffd\""},
+        {rp_json_string, "\xe0\x80\xaf", "\"\\ufffd\\ufffd\\ufffd\""},
+        {rp_json_string, "\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\""},
+        {rp_json_string, "\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\""},
+        {rp_json_string, "\xf0\x9f\x98\x80\xe2\x82", "\"\xf0\x9f\x98\x80\\ufffd\\ufffd\""},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *out = captured(cases[i].fn, cases[i].in);
