@@ -67,7 +67,7 @@ static int known(uint64_t base, uint64_t lo, uint64_t hi)
 
 static void add(const struct dl_phdr_info *info, uint64_t lo, uint64_t hi)
 {
-    static char exe[PATH_MAX];
+    static char exe[PATH_MAX], abs[PATH_MAX];
     const char *path = info->dlpi_name;
     const uint8_t *id = NULL;
     size_t idlen = build_id(info, &id), plen;
@@ -78,6 +78,9 @@ static void add(const struct dl_phdr_info *info, uint64_t lo, uint64_t hi)
         ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
         exe[n > 0 ? n : 0] = '\0';
         path = exe;
+    } else if (path[0] != '/' && realpath(path, abs)) {
+        /* The loader keeps a relative LD_PRELOAD or dlopen path as given: the report may run elsewhere. */
+        path = abs;
     }
     /* The tracer is internal whatever it is called: it holds this very function. */
     internal = internal_name(path) || ((uint64_t)(uintptr_t)&ct_stack_capture >= lo &&
