@@ -1,6 +1,6 @@
 /* Recorder benchmark: prints figures, passes no judgement (see the issue's targets).
  *   1. ns per record on the hot path: ct_rec_begin + ct_rec_fill_call + commit, without and with the two
- *      ct_now_ns() reads of a trampoline; median of 15 batches of 50,000 (each batch fits the 4 MiB ring,
+ *      ct_now_ns() reads of a trampoline; median of 15 batches of 50,000 (each batch fits the default ring,
  *      which is flushed between batches, untimed);
  *   2. sustained rate from 1, 2 and 8 threads recording flat out for 1 s with the writer on (kept and lost);
  *   3. one thread paced at 2 million records/s for 5 s with default settings: records lost.
@@ -163,7 +163,7 @@ int main(int argc, char **argv)
            ct_clock_mode == CT_CLOCK_TSC ? "tsc " : "mono", clock_pair(1));
     printf("  clock_gettime(MONOTONIC) x2 alone:         %6.1f ns\n", clock_pair(0));
     printf("sustained, flat out for 1 s, writer on (%s buffers, %s ms interval):\n",
-           getenv("CUDATRACE_BUFFER_SIZE") ? getenv("CUDATRACE_BUFFER_SIZE") : "4M", flush ? flush : "10");
+           getenv("CUDATRACE_BUFFER_SIZE") ? getenv("CUDATRACE_BUFFER_SIZE") : "8M", flush ? flush : "10");
     sustained(1);
     sustained(2);
     sustained(8);

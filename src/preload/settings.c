@@ -152,7 +152,7 @@ void ct_settings_load(struct ct_settings *s)
         if (ct_parse_size(v, &size) == 0 && size >= CT_MIN_BUFFER_SIZE && size <= CT_MAX_BUFFER_SIZE)
             s->buffer_size = round_pow2(size);
         else
-            ct_warn("CUDATRACE_BUFFER_SIZE=\"%.64s\" is not a size from 64K to 1G (e.g. 4M); using 4M", v);
+            ct_warn("CUDATRACE_BUFFER_SIZE=\"%.64s\" is not a size from 64K to 1G (e.g. 4M); using %uM", v, (unsigned)(CT_DEFAULT_BUFFER_SIZE >> 20));
     }
     if ((v = getenv("CUDATRACE_FLUSH_MS")) != NULL) {
         if (ct_parse_uint(v, &u) == 0 && u >= CT_MIN_FLUSH_MS && u <= CT_MAX_FLUSH_MS)

@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 #define CT_DEFAULT_OUTPUT "cudatrace-%p.ctrace"
-#define CT_DEFAULT_BUFFER_SIZE (4u << 20)
+#define CT_DEFAULT_BUFFER_SIZE (8u << 20) /* 85 ms of headroom at 2 M records/s: a stalled write() on a busy machine */
 #define CT_MIN_BUFFER_SIZE (64u << 10)
 #define CT_MAX_BUFFER_SIZE (1u << 30)
 #define CT_DEFAULT_FLUSH_MS 10u

@@ -107,7 +107,7 @@ static void test_settings_defaults(void)
     unset_all();
     CU_ASSERT_EQUAL(load(&s), 0);
     CU_ASSERT_STRING_EQUAL(s.output, "cudatrace-%p.ctrace");
-    CU_ASSERT_EQUAL(s.buffer_size, 4u << 20);
+    CU_ASSERT_EQUAL(s.buffer_size, 8u << 20);
     CU_ASSERT_EQUAL(s.flush_ms, 10);
     CU_ASSERT_EQUAL(s.quiet, 0);
     CU_ASSERT_EQUAL(s.file_mode, 0600);
@@ -142,7 +142,7 @@ static void test_settings_bad_values(void)
     setenv("CUDATRACE_FILE_MODE", "rw", 1);
     CU_ASSERT_EQUAL(load(&s), 5); /* one line per bad variable */
     CU_ASSERT_STRING_EQUAL(s.output, "cudatrace-%p.ctrace");
-    CU_ASSERT_EQUAL(s.buffer_size, 4u << 20);
+    CU_ASSERT_EQUAL(s.buffer_size, 8u << 20);
     CU_ASSERT_EQUAL(s.flush_ms, 10);
     CU_ASSERT_EQUAL(s.quiet, 0);
     CU_ASSERT_EQUAL(s.file_mode, 0600);
@@ -152,7 +152,7 @@ static void test_settings_bad_values(void)
     unsetenv("CUDATRACE_QUIET");
     unsetenv("CUDATRACE_FILE_MODE");
     CU_ASSERT_EQUAL(load(&s), 2);
-    CU_ASSERT_EQUAL(s.buffer_size, 4u << 20);
+    CU_ASSERT_EQUAL(s.buffer_size, 8u << 20);
     CU_ASSERT_EQUAL(s.flush_ms, 10);
     unset_all();
 }
