@@ -89,47 +89,19 @@ void ct_clock_calibrate(void)
 #endif
 }
 
-/* ns of `ticks` on the current calibration (the caller has checked the mode and calibrated). */
-static inline uint64_t to_ns(uint64_t ticks, double slope)
-{
-    /* Signed: a record read on another CPU a hair before the base pair must not wrap around. */
-    return base_ns + (uint64_t)(int64_t)((double)(int64_t)(ticks - base_ticks) * slope);
-}
-
 uint64_t ct_clock_ns(uint64_t ticks)
 {
-    if (__atomic_load_n(&ct_clock_mode, __ATOMIC_ACQUIRE) != CT_CLOCK_TSC)
-        return ticks;
-    if (!calibrated)
-        ct_clock_calibrate();
-    return to_ns(ticks, ns_per_tick);
+    struct ct_clock_cal cal;
+    ct_clock_get(&cal);
+    return cal.tsc ? ct_clock_to_ns(ticks, &cal) : ticks;
 }
 
-void ct_clock_convert(const struct iovec *iov, int n)
+void ct_clock_get(struct ct_clock_cal *cal)
 {
-    double slope;
-
-    if (__atomic_load_n(&ct_clock_mode, __ATOMIC_ACQUIRE) != CT_CLOCK_TSC)
-        return;
-    if (!calibrated)
+    cal->tsc = __atomic_load_n(&ct_clock_mode, __ATOMIC_ACQUIRE) == CT_CLOCK_TSC;
+    if (cal->tsc && !calibrated)
         ct_clock_calibrate();
-    slope = ns_per_tick;
-    for (int i = 0; i < n; i++) {
-        unsigned char *p = iov[i].iov_base, *end = p + iov[i].iov_len;
-        while (p < end) {
-            struct ct_rec_hdr *h = (struct ct_rec_hdr *)p;
-            if (h->size == 0)
-                break;
-            if (h->type == CT_REC_CALL) {
-                struct ct_rec_call *c = (struct ct_rec_call *)p;
-                c->t0_ns = to_ns(c->t0_ns, slope);
-                c->t1_ns = to_ns(c->t1_ns, slope);
-            } else if (h->type == CT_REC_LOST) {
-                struct ct_rec_lost *l = (struct ct_rec_lost *)p;
-                l->t_first_ns = to_ns(l->t_first_ns, slope);
-                l->t_last_ns = to_ns(l->t_last_ns, slope);
-            }
-            p += h->size;
-        }
-    }
+    cal->base_ticks = base_ticks;
+    cal->base_ns = base_ns;
+    cal->slope = ns_per_tick;
 }

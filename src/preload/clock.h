@@ -1,14 +1,15 @@
 /* The clock of the hot path.  A trampoline reads ct_now() twice per call; on x86-64 with the kernel's
  * clocksource on the TSC that is a bare rdtsc (about half the cost of a vDSO clock_gettime), and the
- * drain converts ticks to CLOCK_MONOTONIC ns before records reach the file (ct_clock_convert), so the
+ * drain converts ticks to CLOCK_MONOTONIC ns before records reach the file (ct_clock_fix), so the
  * format and every reader only ever see ns.  Elsewhere ticks are ns and the conversion is the identity.
  * CUDATRACE_CLOCK=monotonic forces clock_gettime. */
 #ifndef CT_PRELOAD_CLOCK_H
 #define CT_PRELOAD_CLOCK_H
 
 #include <stdint.h>
-#include <sys/uio.h>
 #include <time.h>
+
+#include "cudatrace/format.h"
 
 #if defined(__x86_64__)
 #include <x86intrin.h>
@@ -40,10 +41,35 @@ static inline uint64_t ct_now(void)
     return ct_clock_slow();
 }
 
-/* Drain side (the drain holder only): refresh the tick->ns calibration, then rewrite the times of the
- * records in `iov` (whole records, as ct_ring_spans gives them) from ticks to ns. */
+/* Drain side (the drain holder only): refresh the tick->ns calibration; read it; convert. */
 void ct_clock_calibrate(void);
+struct ct_clock_cal {
+    int tsc; /* 0: record times are already ns */
+    uint64_t base_ticks, base_ns;
+    double slope; /* ns per tick */
+};
+void ct_clock_get(struct ct_clock_cal *cal);
 uint64_t ct_clock_ns(uint64_t ticks);
-void ct_clock_convert(const struct iovec *iov, int n);
+
+static inline uint64_t ct_clock_to_ns(uint64_t ticks, const struct ct_clock_cal *cal)
+{
+    /* Signed: a record read on another CPU a hair before the base pair must not wrap around. */
+    return cal->base_ns + (uint64_t)(int64_t)((double)(int64_t)(ticks - cal->base_ticks) * cal->slope);
+}
+
+/* Rewrite the times of one record (call or LOST) from ticks to ns: the consumer does it in its walk over
+ * the published records (ct_ring_spans), before they reach the file. */
+static inline void ct_clock_fix(struct ct_rec_hdr *h, const struct ct_clock_cal *cal)
+{
+    if (h->type == CT_REC_CALL) {
+        struct ct_rec_call *c = (struct ct_rec_call *)h;
+        c->t0_ns = ct_clock_to_ns(c->t0_ns, cal);
+        c->t1_ns = ct_clock_to_ns(c->t1_ns, cal);
+    } else if (h->type == CT_REC_LOST) {
+        struct ct_rec_lost *l = (struct ct_rec_lost *)h;
+        l->t_first_ns = ct_clock_to_ns(l->t_first_ns, cal);
+        l->t_last_ns = ct_clock_to_ns(l->t_last_ns, cal);
+    }
+}
 
 #endif

@@ -62,10 +62,8 @@ void ct_drain_all(int final, int in_signal)
         uint64_t end;
         int n = ct_ring_spans(r, iov, &end);
 
-        if (n > 0) {
-            ct_clock_convert(iov, n); /* the thread's ticks become ns before they reach the file */
+        if (n > 0)
             ct_tf_append(iov, n);
-        }
         ct_ring_release(r, end);
         if (final || dead)
             write_pending_loss(r);

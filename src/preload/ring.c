@@ -6,6 +6,7 @@
 
 #include "cudatrace/format.h"
 #include "format/record.h"
+#include "preload/clock.h"
 #include "preload/ring.h"
 
 /* The control block and the data share one mapping: allocated once per thread, off the hot path. */
@@ -68,7 +69,10 @@ int ct_ring_spans(struct ct_ring *r, struct iovec iov[3], uint64_t *end)
     uint64_t pos = atomic_load_explicit(&r->tail, memory_order_relaxed);
     uint64_t head = atomic_load_explicit(&r->head_pub, memory_order_acquire);
     uint64_t start = pos;
+    struct ct_clock_cal cal;
     int n = 0;
+
+    ct_clock_get(&cal);
 
     /* A span ends at a pad and at the end of the memory (a record may end exactly there, with no pad). */
     while (pos < head) {
@@ -82,6 +86,8 @@ int ct_ring_spans(struct ct_ring *r, struct iovec iov[3], uint64_t *end)
             start = pos;
             continue;
         }
+        if (cal.tsc) /* the thread's ticks become ns before they reach the file */
+            ct_clock_fix((struct ct_rec_hdr *)h, &cal);
         pos += h->size;
         if ((pos & r->mask) == 0 && n < 3) {
             iov[n++] = (struct iovec){r->buf + (start & r->mask), pos - start};

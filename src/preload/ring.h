@@ -60,8 +60,9 @@ static inline void ct_ring_commit(struct ct_ring *r)
     atomic_store_explicit(&r->head_pub, r->head, memory_order_release);
 }
 
-/* Consumer: the published records as at most 3 contiguous spans of whole records (pads left out);
- * *end is the position to pass to ct_ring_release once they are written.  Returns the span count. */
+/* Consumer: the published records as at most 3 contiguous spans of whole records (pads left out), their
+ * times turned from ticks into ns on the way (clock.h); *end is the position to pass to ct_ring_release
+ * once they are written.  Returns the span count. */
 int ct_ring_spans(struct ct_ring *r, struct iovec iov[3], uint64_t *end);
 static inline void ct_ring_release(struct ct_ring *r, uint64_t end)
 {
