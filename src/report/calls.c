@@ -120,7 +120,7 @@ static int run(int argc, char **argv)
             if (rp_parse_time(cmd, opt == 'F' ? "--from" : "--to", optarg, opt == 'F' ? &flt.from : &flt.to) < 0)
                 return RP_EXIT_USAGE;
             break;
-        default: return rp_usage_error(cmd, "unknown option");
+        default: return rp_usage_hint(cmd);
         }
     }
     if (optind >= argc)

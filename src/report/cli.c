@@ -55,6 +55,12 @@ int rp_usage_error(const struct rp_command *cmd, const char *fmt, ...)
     return RP_EXIT_USAGE;
 }
 
+int rp_usage_hint(const struct rp_command *cmd)
+{
+    fprintf(stderr, "Try '" RP_PROG " %s --help'.\n", cmd->name);
+    return RP_EXIT_USAGE;
+}
+
 FILE *rp_output_open(const struct rp_common *o)
 {
     if (!o->output || !strcmp(o->output, "-"))

@@ -40,6 +40,8 @@ int rp_common_option(struct rp_common *o, const struct rp_command *cmd, int opt,
 void rp_help(const struct rp_command *cmd);
 /* "cudatrace-report CMD: MESSAGE" and a hint at --help on stderr; returns RP_EXIT_USAGE. */
 int rp_usage_error(const struct rp_command *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* After getopt's own message about a bad option: only the pointer to --help.  Returns RP_EXIT_USAGE. */
+int rp_usage_hint(const struct rp_command *cmd);
 
 /* stdout, or the --output file (message printed and NULL when it cannot be created). */
 FILE *rp_output_open(const struct rp_common *o);

@@ -25,7 +25,7 @@ static int run(int argc, char **argv)
         case 'o': co.output = optarg; break;
         case 'h': rp_help(cmd); return RP_EXIT_OK;
         case 'u': return rp_usage_error(cmd, "exports are in fixed units (see --help)");
-        default: return rp_usage_error(cmd, "unknown option");
+        default: return rp_usage_hint(cmd);
         }
     }
     if (!format)

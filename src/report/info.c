@@ -159,7 +159,7 @@ static int run(int argc, char **argv)
             rp_help(cmd);
             return RP_EXIT_OK;
         }
-        return rp_usage_error(cmd, "unknown option");
+        return rp_usage_hint(cmd);
     }
     if (optind >= argc)
         return rp_usage_error(cmd, "no trace file given");

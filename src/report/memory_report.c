@@ -216,7 +216,7 @@ static int run(int argc, char **argv)
             if (rp_parse_u64(&rp_cmd_memory, "--top", optarg, &top) < 0)
                 return RP_EXIT_USAGE;
             break;
-        default: return rp_usage_error(&rp_cmd_memory, "unknown option");
+        default: return rp_usage_hint(&rp_cmd_memory);
         }
     }
     if (optind >= argc)

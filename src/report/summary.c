@@ -609,7 +609,7 @@ static int run(int argc, char **argv)
                 return rp_usage_error(&rp_cmd_summary,
                                       "--section takes a list of header, api, kernels, copies, memory, errors");
             break;
-        default: return rp_usage_error(&rp_cmd_summary, "unknown option");
+        default: return rp_usage_hint(&rp_cmd_summary);
         }
     }
     if (optind >= argc)
