@@ -25,3 +25,7 @@ tests_unit_test_ring_SOURCES = tests/unit/test_ring.c
 tests_unit_test_ring_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 tests_unit_test_ring_LDADD = src/preload/librecorder.la $(DL_LIBS) $(CUNIT_LIBS)
 endif
+if !HAVE_CUNIT
+TESTS += tests/unit/no-cunit.sh
+endif
+EXTRA_DIST += tests/unit/no-cunit.sh
