@@ -5,7 +5,7 @@
 . "$expectdir/memory_report.inc"
 expect_calls "allocations" -ge 2 family=alloc
 expect_calls "frees (empty_cache)" -ge 1 family=free
-if memory_report; then
+if memory_report && stacks_built_in; then
     memory_check "at least 64 MiB still allocated at exit, with call stacks" '
 s = r["leak_summary"]
 assert r["stacks_recorded"] and s["bytes"] >= 64 << 20, s
