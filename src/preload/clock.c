@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,10 +42,12 @@ static void pair(uint64_t *ticks, uint64_t *ns)
 }
 #endif
 
-static int choose(void)
+/* Once per process: the mode, and for the TSC the base pair, stored before the mode is published so a
+ * drain never converts with a base that is not there yet. */
+static void choose(void)
 {
     const char *v = getenv("CUDATRACE_CLOCK");
-    int want_tsc = 1;
+    int want_tsc = 1, mode = CT_CLOCK_MONO;
 
     if (v && *v && strcmp(v, "auto") != 0) {
         if (strcmp(v, "monotonic") == 0)
@@ -55,21 +58,19 @@ static int choose(void)
 #if defined(__x86_64__)
     if (want_tsc && kernel_uses_tsc()) {
         pair(&base_ticks, &base_ns);
-        return CT_CLOCK_TSC;
+        mode = CT_CLOCK_TSC;
     }
 #else
     (void)want_tsc;
 #endif
-    return CT_CLOCK_MONO;
+    __atomic_store_n(&ct_clock_mode, mode, __ATOMIC_RELEASE);
 }
 
 uint64_t ct_clock_slow(void)
 {
-    int unset = CT_CLOCK_UNSET, mode = choose();
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-    /* Two threads may race here on the first calls: the first decision wins (same answer anyway). */
-    if (!__atomic_compare_exchange_n(&ct_clock_mode, &unset, mode, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-        mode = unset;
+    pthread_once(&once, choose);
     return ct_now();
 }
 
