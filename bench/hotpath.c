@@ -4,20 +4,12 @@
 #include "config.h"
 
 #include <cuda.h>
-#include <stdio.h>
 #include <stdlib.h>
+
+#include "samples/drv_sample.h" /* CHECK: exit with the error named */
 
 static const char ptx[] = ".version 8.0\n.target sm_75\n.address_size 64\n"
                           ".visible .entry emptyKernel()\n{\n\tret;\n}\n";
-
-#define CHECK(call)                                                                                        \
-    do {                                                                                                   \
-        CUresult r_ = (call);                                                                              \
-        if (r_ != CUDA_SUCCESS) {                                                                          \
-            fprintf(stderr, "hotpath: %s failed: %d\n", #call, (int)r_);                                   \
-            return 1;                                                                                      \
-        }                                                                                                  \
-    } while (0)
 
 int main(int argc, char **argv)
 {

@@ -13,7 +13,8 @@ bench-overhead: all bench/overhead
 
 # Instructions per traced call on the simulated driver (callgrind): the stable figure of the hot path.
 check_PROGRAMS += bench/hotpath
-bench_hotpath_SOURCES = bench/hotpath.c
+bench_hotpath_SOURCES = bench/hotpath.c tests/samples/drv_sample.c tests/samples/drv_sample.h
+bench_hotpath_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 bench_hotpath_LDFLAGS = -L$(CUDA_STUBS_DIR)
 bench_hotpath_LDADD = -lcuda
 EXTRA_DIST += bench/run-hotpath
