@@ -19,6 +19,13 @@ bench_hotpath_LDFLAGS = -L$(CUDA_STUBS_DIR)
 bench_hotpath_LDADD = -lcuda
 EXTRA_DIST += bench/run-hotpath
 
+# The tracer's cost per cuLaunchKernel, traced and direct launches alternating inside one process.
+check_PROGRAMS += bench/launch_ab
+bench_launch_ab_SOURCES = bench/launch_ab.c tests/samples/drv_sample.c tests/samples/drv_sample.h
+bench_launch_ab_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+bench_launch_ab_LDFLAGS = -L$(CUDA_STUBS_DIR)
+bench_launch_ab_LDADD = -lcuda
+
 .PHONY: bench-hotpath
 bench-hotpath: all bench/hotpath
 	CT_TOP_BUILDDIR='$(abs_top_builddir)' bash $(srcdir)/bench/run-hotpath

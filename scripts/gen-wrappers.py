@@ -263,7 +263,9 @@ def emit_trampoline(w, i, v):
     fn = 'ct_tr_%s' % v.symbol
     w('/* %s (%s:%d) */\n' % (v.pfn, v.header.rsplit('/', 1)[-1], v.line))
     w('CT_EXPORT CUresult %s(%s) __asm__("%s");\n' % (fn, decl, v.symbol))
-    w('CUresult %s(%s)\n{\n' % (fn, decl))
+    # Launches are the calls programs make by the hundred thousand: their trampolines sit with the launch
+    # path's helpers (hot.h).
+    w('%sCUresult %s(%s)\n{\n' % ('CT_HOT_CODE ' if v.family == 'launch' else '', fn, decl))
     w('    %s real = (%s)CT_REAL(%d);\n' % (v.pfn, v.pfn, i))
     w('    if (__builtin_expect(real == NULL, 0) && (real = (%s)ct_resolve(%d)) == NULL)\n' % (v.pfn, i))
     w('        return ct_missing(%d);\n' % i)
@@ -273,14 +275,12 @@ def emit_trampoline(w, i, v):
         w('    ct_hook_%s(r%s);\n' % (v.hook, comma_args))
     if v.decoder:
         size = 'sizeof(struct ct_rec_call) + sizeof(struct ct_pl_%s)' % v.family
-        w('    struct ct_rec_call *c = ct_rec_begin(%s);\n' % size)
+        w('    struct ct_rec_call *c = ct_rec_call_begin(%s, %d, %s, r, t0, t1);\n' % (size, i, FAMILIES[v.family]))
         w('    if (c) {\n')
-        w('        ct_rec_fill_call(c, %s, %d, %s, r, t0, t1);\n' % (size, i, FAMILIES[v.family]))
         w('        ct_dec_%s((struct ct_pl_%s *)(c + 1), r%s);\n' % (v.decoder, v.family, comma_args))
     else:
-        w('    struct ct_rec_call *c = ct_rec_begin(sizeof *c);\n')
+        w('    struct ct_rec_call *c = ct_rec_call_begin(sizeof *c, %d, CT_FAM_NONE, r, t0, t1);\n' % i)
         w('    if (c) {\n')
-        w('        ct_rec_fill_call(c, sizeof *c, %d, CT_FAM_NONE, r, t0, t1);\n' % i)
     emit_stack_hook(w, v)
     w('        ct_rec_commit(c);\n    }\n    return r;\n}\n\n')
 

@@ -7,9 +7,10 @@
 
 #include "cudatrace/format.h"
 #include "preload/clock.h"
+#include "preload/hot.h"
 #include "preload/warn.h"
 
-int ct_clock_mode;
+CT_HOT_DATA int ct_clock_mode;
 
 /* Calibration: ns = base_ns + (ticks - base_ticks) * ns_per_tick, with the slope measured between the
  * first pair and the latest drain's pair (the longer the span, the better the slope). */

@@ -29,8 +29,9 @@ extern int ct_clock_mode;
 /* Decide the mode (first use); returns the current time in this mode's ticks. */
 uint64_t ct_clock_slow(void);
 
-/* Ticks of the record clock: stored in call and LOST records by producers. */
-static inline uint64_t ct_now(void)
+/* Ticks of the record clock: stored in call and LOST records by producers.  Always inlined: wrappers.c is
+ * large enough that the compiler would otherwise make it a call in every trampoline. */
+static inline __attribute__((always_inline)) uint64_t ct_now(void)
 {
 #if defined(__x86_64__)
     if (__builtin_expect(__atomic_load_n(&ct_clock_mode, __ATOMIC_RELAXED) == CT_CLOCK_TSC, 1))

@@ -10,6 +10,7 @@
 #include "preload/kernel_names.h"
 
 #include "preload/hooks.h"
+#include "preload/hot.h"
 #include "preload/interpose.h"
 
 #include <dlfcn.h>
@@ -26,7 +27,7 @@ struct slot {
 
 static struct slot *table;
 static unsigned filled;
-static uint32_t generation = 1;
+CT_HOT_DATA static uint32_t generation = 1;
 static pthread_mutex_t insert_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static size_t hash(uint64_t key)
@@ -99,7 +100,7 @@ static uint32_t symbol_name_id(const void *fn)
 /* The last handle this thread named: loops launching one kernel skip the table. */
 static __thread struct slot last __attribute__((tls_model("initial-exec")));
 
-static uint32_t name_id(const void *handle, uint32_t (*find)(const void *))
+CT_HOT_CODE static uint32_t name_id(const void *handle, uint32_t (*find)(const void *))
 {
     uint32_t id, gen = __atomic_load_n(&generation, __ATOMIC_ACQUIRE);
     if (!handle)
@@ -116,7 +117,7 @@ static uint32_t name_id(const void *handle, uint32_t (*find)(const void *))
     return id;
 }
 
-uint32_t ct_kernel_name_id(const void *handle)
+CT_HOT_CODE uint32_t ct_kernel_name_id(const void *handle)
 {
     return name_id(handle, driver_name_id);
 }

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "format/record.h"
+#include "preload/hot.h"
 #include "preload/intern.h"
 #include "preload/meta.h"
 #include "preload/recorder.h"
@@ -18,14 +19,14 @@
 
 #define SEQ_BLOCK 256 /* sequence numbers a thread takes at a time: one atomic add per 256 calls */
 
-_Atomic int ct_state;
+CT_HOT_DATA _Atomic int ct_state;
 static struct ct_settings cfg;
 static int cfg_loaded;
 static _Atomic uint64_t seq_counter = 1;
 static _Atomic uint64_t untraced_total;
 
+__thread struct ct_ring *ct_rec_ring __attribute__((tls_model("initial-exec")));
 /* initial-exec: a preloaded library's TLS is in the static block, so access is one %fs-relative load. */
-static __thread struct ct_ring *my_ring __attribute__((tls_model("initial-exec")));
 static __thread int in_init __attribute__((tls_model("initial-exec")));
 
 static struct ct_ring *_Atomic rings;
@@ -43,8 +44,8 @@ struct ct_ring *ct_rings_first(void) { return atomic_load_explicit(&rings, memor
 static void thread_exit(void *arg)
 {
     struct ct_ring *r = arg;
-    if (my_ring == r)
-        my_ring = NULL;
+    if (ct_rec_ring == r)
+        ct_rec_ring = NULL;
     atomic_store_explicit(&r->dead, 1, memory_order_release);
 }
 
@@ -63,7 +64,7 @@ static struct ct_ring *thread_ring(void)
     atomic_store_explicit(&rings, r, memory_order_release);
     pthread_mutex_unlock(&rings_mu);
     pthread_setspecific(ring_key, r);
-    my_ring = r;
+    ct_rec_ring = r;
     return r;
 }
 
@@ -83,7 +84,7 @@ void ct_rings_free_dead(void)
     pthread_mutex_unlock(&rings_mu);
 }
 
-static uint32_t my_tid(void) { return my_ring ? my_ring->tid : (uint32_t)gettid(); }
+static uint32_t my_tid(void) { return ct_rec_ring ? ct_rec_ring->tid : (uint32_t)gettid(); }
 
 /* ---- hot path ---- */
 
@@ -126,7 +127,7 @@ __attribute__((noinline)) static void *begin_slow(size_t size)
         ct_rec_init();
         st = atomic_load(&ct_state);
     }
-    if (st != CT_ST_ON || (!(r = my_ring) && !(r = thread_ring())))
+    if (st != CT_ST_ON || (!(r = ct_rec_ring) && !(r = thread_ring())))
         return NULL;
     if (size > r->size / 4 || (atomic_load_explicit(&r->lost, memory_order_relaxed) && !emit_lost(r))) {
         note_lost(r);
@@ -137,9 +138,9 @@ __attribute__((noinline)) static void *begin_slow(size_t size)
     return p;
 }
 
-void *ct_rec_begin(size_t size)
+static inline void *begin(size_t size)
 {
-    struct ct_ring *r = my_ring;
+    struct ct_ring *r = ct_rec_ring;
 
     if (__builtin_expect(r != NULL && atomic_load_explicit(&ct_state, memory_order_relaxed) == CT_ST_ON &&
                              atomic_load_explicit(&r->lost, memory_order_relaxed) == 0 &&
@@ -148,16 +149,10 @@ void *ct_rec_begin(size_t size)
     return begin_slow(size);
 }
 
-void ct_rec_commit(void *rec)
+static inline void fill_call(struct ct_rec_call *c, size_t size, uint16_t api_id, uint8_t payload, int32_t result,
+                             uint64_t t0, uint64_t t1)
 {
-    (void)rec;
-    ct_ring_commit(my_ring);
-}
-
-void ct_rec_fill_call(struct ct_rec_call *c, size_t size, uint16_t api_id, uint8_t payload, int32_t result,
-                      uint64_t t0, uint64_t t1)
-{
-    struct ct_ring *r = my_ring;
+    struct ct_ring *r = ct_rec_ring;
 
     if (__builtin_expect(r->seq_next == r->seq_end, 0)) {
         r->seq_next = atomic_fetch_add_explicit(&seq_counter, SEQ_BLOCK, memory_order_relaxed);
@@ -173,6 +168,24 @@ void ct_rec_fill_call(struct ct_rec_call *c, size_t size, uint16_t api_id, uint8
     c->t1_ns = t1;
     c->stack_id = 0;
     c->reserved2 = 0;
+}
+
+void *ct_rec_begin(size_t size) { return begin(size); }
+
+void ct_rec_fill_call(struct ct_rec_call *c, size_t size, uint16_t api_id, uint8_t payload, int32_t result,
+                      uint64_t t0, uint64_t t1)
+{
+    fill_call(c, size, api_id, payload, result, t0, t1);
+}
+
+CT_HOT_CODE struct ct_rec_call *ct_rec_call_begin(size_t size, uint16_t api_id, uint8_t payload, int32_t result,
+                                                  uint64_t t0, uint64_t t1)
+{
+    struct ct_rec_call *c = begin(size);
+
+    if (c)
+        fill_call(c, size, api_id, payload, result, t0, t1);
+    return c;
 }
 
 /* ---- records off the hot path ---- */
@@ -339,7 +352,7 @@ void ct_rec_fork_parent(void)
  * and starts its own file and writer at its first record. */
 void ct_rec_fork_child(void)
 {
-    struct ct_ring *mine = my_ring, *r, *next;
+    struct ct_ring *mine = ct_rec_ring, *r, *next;
 
     ct_stack_unlock();
     ct_intern_unlock();

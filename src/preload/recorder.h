@@ -4,10 +4,10 @@
  *     uint64_t t0 = ct_now();
  *     CUresult r = real(...);
  *     uint64_t t1 = ct_now();
- *     struct ct_rec_call *c = ct_rec_begin(sizeof *c + sizeof(struct ct_pl_launch));
- *     if (c) { ...fill c (ct_rec_fill_call) and the payload after it...; ct_rec_commit(c); }
- * ct_rec_begin/commit take no lock, allocate nothing and make no system call once the thread's buffer exists
- * (its first call allocates it).  When the buffer is full the record is counted as lost and NULL returned.
+ *     struct ct_rec_call *c = ct_rec_call_begin(sizeof *c + sizeof(struct ct_pl_launch), api, CT_FAM_LAUNCH, ...);
+ *     if (c) { ...fill the payload after c...; ct_rec_commit(c); }
+ * These take no lock, allocate nothing and make no system call once the thread's buffer exists (its first
+ * call allocates it).  When the buffer is full the record is counted as lost and NULL returned.
  */
 #ifndef CUDATRACE_RECORDER_H
 #define CUDATRACE_RECORDER_H
@@ -17,6 +17,7 @@
 
 #include "cudatrace/format.h"
 #include "preload/clock.h"
+#include "preload/ring.h"
 
 /* One row of the generated variant table (scripts/gen-wrappers.py writes it; see variants.h). */
 struct ct_variant {
@@ -35,13 +36,26 @@ extern const unsigned ct_variant_count;
 /* Reserve a record of `size` bytes (multiple of 8) in the calling thread's buffer; NULL when tracing is
  * off, shut down, or the buffer is full (then the record is counted lost). */
 void *ct_rec_begin(size_t size);
+/* The calling thread's buffer (NULL before its first record).  initial-exec: the library is preloaded, so
+ * its TLS is static and a read is one %fs-relative load. */
+extern __thread struct ct_ring *ct_rec_ring __attribute__((tls_model("initial-exec")));
+
 /* Publish the record reserved by the last ct_rec_begin of this thread. */
-void ct_rec_commit(void *rec);
+static inline void ct_rec_commit(void *rec)
+{
+    (void)rec;
+    ct_ring_commit(ct_rec_ring);
+}
 
 /* Fill the common part of a call record reserved with ct_rec_begin(size): header, api, times (t0, t1 from
  * ct_now(): ticks, which the drain turns into ns), result, the next call sequence number of this process. */
 void ct_rec_fill_call(struct ct_rec_call *c, size_t size, uint16_t api_id, uint8_t payload, int32_t result,
                       uint64_t t0, uint64_t t1);
+
+/* ct_rec_begin and ct_rec_fill_call in one call: the trampolines' way in (one call, not two, on the hot
+ * path).  The payload, if any, follows the returned record; its stack_id is 0. */
+struct ct_rec_call *ct_rec_call_begin(size_t size, uint16_t api_id, uint8_t payload, int32_t result, uint64_t t0,
+                                      uint64_t t1);
 
 /* Intern a string (kernel or thread name): returns its id (>= 1), writing a CT_REC_STRING the first time.
  * Not for the per-call path: callers cache the id (e.g. per CUfunction). Returns 0 if tracing is off. */

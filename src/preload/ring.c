@@ -9,39 +9,67 @@
 #include "preload/clock.h"
 #include "preload/ring.h"
 
-/* The control block and the data share one mapping: allocated once per thread, off the hot path. */
+#ifndef MADV_COLLAPSE
+#define MADV_COLLAPSE 25 /* Linux 6.1; older kernels refuse it and the small pages stay */
+#endif
+
+/* Where a fresh ring's positions start (see ring.h). */
+static uint64_t first_position(const struct ct_ring *r)
+{
+    return r->huge_pending ? r->size - CT_RING_STARTER : 0;
+}
+
+/* The data and, after it, the control block share one mapping: allocated once per thread, off the hot path.
+ * Only the pages written are ever touched. */
 struct ct_ring *ct_ring_new(size_t size, uint32_t tid)
 {
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     size_t ctl = (sizeof(struct ct_ring) + page - 1) & ~(page - 1);
-    void *m = mmap(NULL, ctl + size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    size_t align = size >= CT_RING_HUGE_MIN && CT_RING_HUGE > page ? CT_RING_HUGE : page;
+    size_t len = size + ctl + (align - page); /* mmap gives page alignment: room to align further */
+    void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    unsigned char *buf;
     struct ct_ring *r;
 
     if (m == MAP_FAILED)
         return NULL;
-    r = m;
-    r->buf = (unsigned char *)m + ctl;
+    buf = (unsigned char *)(((uintptr_t)m + align - 1) & ~(uintptr_t)(align - 1));
+    r = (struct ct_ring *)(buf + size);
+    r->buf = buf;
     r->size = size;
     r->mask = size - 1;
-    r->map_len = ctl + size;
-    r->tid = tid;
+    r->map = m;
+    r->map_len = len;
+    r->huge_pending = align != page;
+    ct_ring_reset(r, tid);
     return r;
 }
 
 void ct_ring_free(struct ct_ring *r)
 {
-    munmap(r, r->map_len);
+    munmap(r->map, r->map_len); /* r lies inside the mapping: nothing of it is read after this */
 }
 
 void ct_ring_reset(struct ct_ring *r, uint32_t tid)
 {
-    r->head = r->resv = r->tail_seen = 0;
+    uint64_t start = first_position(r);
+
+    r->head = r->resv = r->tail_seen = start;
     r->seq_next = r->seq_end = 0;
     atomic_store(&r->lost, 0);
     r->lost_first = r->lost_last = 0;
     r->tid = tid;
-    atomic_store(&r->head_pub, 0);
-    atomic_store(&r->tail, 0);
+    atomic_store(&r->head_pub, start);
+    atomic_store(&r->tail, start);
+}
+
+/* The first wrap of a big ring: its thread is busy, so back the ring with huge pages from here on, and fold
+ * the starter's few small pages into one too so that the next pass over them faults no more. */
+static void go_huge(struct ct_ring *r)
+{
+    r->huge_pending = 0;
+    madvise(r->buf, r->size, MADV_HUGEPAGE);
+    madvise(r->buf + r->size - CT_RING_HUGE, CT_RING_HUGE, MADV_COLLAPSE);
 }
 
 void *ct_ring_reserve(struct ct_ring *r, size_t size)
@@ -54,6 +82,8 @@ void *ct_ring_reserve(struct ct_ring *r, size_t size)
         if (r->head + need - r->tail_seen > r->size)
             return NULL;
     }
+    if (to_end <= size && r->huge_pending) /* this record reaches the end of the memory: the first wrap */
+        go_huge(r);
     if (to_end >= size) {
         r->resv = r->head + size;
         return r->buf + off;

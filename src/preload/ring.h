@@ -4,7 +4,13 @@
  * (the owning thread) reserves a record contiguously: when it does not fit before the end of the memory, a
  * pad record (type CT_RING_PAD, never written to a file) fills the rest and the record starts at offset 0.
  * head_pub is published with a release store after the record is filled; the consumer (whoever holds the
- * drain, see drain.h) reads up to head_pub with acquire, writes, then releases the space by storing tail. */
+ * drain, see drain.h) reads up to head_pub with acquire, writes, then releases the space by storing tail.
+ *
+ * Memory first touched costs a page fault per 4 KiB, and on a fresh virtual machine each one is several µs
+ * (the host backs the page then): 2048 of them for an 8 MiB ring.  A ring of CT_RING_HUGE_MIN or more is
+ * therefore 2 MiB aligned and starts its positions CT_RING_STARTER bytes before the end of its memory: a
+ * thread that makes a few calls touches a few small pages there, and a busy one wraps early, at which point
+ * (ct_ring_reserve, once) the ring asks for transparent huge pages, so the rest costs one fault per 2 MiB. */
 #ifndef CT_PRELOAD_RING_H
 #define CT_PRELOAD_RING_H
 
@@ -15,6 +21,9 @@
 #include <sys/uio.h>
 
 #define CT_RING_PAD 0u /* record type of the filler before a wrap */
+#define CT_RING_HUGE (2u << 20)          /* a transparent huge page */
+#define CT_RING_HUGE_MIN (2 * CT_RING_HUGE) /* rings this large get huge pages once busy */
+#define CT_RING_STARTER (64u << 10)      /* bytes a big ring uses before its first wrap */
 
 struct ct_ring {
     /* Producer's own line: read and written by the owning thread only (lost/lost_* also at final drains). */
@@ -32,7 +41,9 @@ struct ct_ring {
     alignas(64) _Atomic uint64_t tail;     /* written by the consumer */
     _Atomic int dead;                      /* the thread has exited: drain, write its loss, free */
     struct ct_ring *_Atomic next;          /* the list of all rings (recorder.c) */
+    void *map;                             /* the mapping holding buf and this control block */
     size_t map_len;
+    int huge_pending;                      /* ask for huge pages at the first wrap */
 };
 
 struct ct_ring *ct_ring_new(size_t size, uint32_t tid);
@@ -40,11 +51,12 @@ void ct_ring_free(struct ct_ring *r);
 /* Forget every buffered record and pending loss (the child of a fork). */
 void ct_ring_reset(struct ct_ring *r, uint32_t tid);
 
-/* Producer, fast path: does a record of `size` bytes (multiple of 8, at most size/4) fit without a wrap and
- * without looking at the consumer again?  Then ct_ring_take reserves it. */
+/* Producer, fast path: does a record of `size` bytes (multiple of 8, at most size/4) fit before the end of
+ * the memory (a record reaching the end takes ct_ring_reserve, which notices the wrap) without looking at
+ * the consumer again?  Then ct_ring_take reserves it. */
 static inline int ct_ring_fits(const struct ct_ring *r, size_t size)
 {
-    return (r->head & r->mask) + size <= r->size && r->head + size - r->tail_seen <= r->size;
+    return (r->head & r->mask) + size < r->size && r->head + size - r->tail_seen <= r->size;
 }
 static inline void *ct_ring_take(struct ct_ring *r, size_t size)
 {

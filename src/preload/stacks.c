@@ -11,6 +11,7 @@
 #endif
 
 #include "format/record.h"
+#include "preload/hot.h"
 #include "preload/meta.h"
 #include "preload/modules.h"
 #include "preload/settings.h"
@@ -23,7 +24,7 @@
 #define RAW_MAX (CT_MAX_STACK_DEPTH + TRIM_ROOM)
 #define TABLE_SLOTS (1u << 17) /* distinct raw stacks: at most 3/4 of it are filled */
 
-unsigned ct_stack_families;
+CT_HOT_DATA unsigned ct_stack_families;
 
 /* One distinct raw stack.  Readers find it without a lock: `hash` is stored last, with release. */
 struct slot {

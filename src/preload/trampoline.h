@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "preload/hot.h"
 #include "preload/recorder.h"
 #include "preload/stacks.h"
 

@@ -81,6 +81,45 @@ static void test_full(void)
     ct_ring_free(r);
 }
 
+/* A big ring starts CT_RING_STARTER bytes before the end of its memory (ring.h): its first records sit there,
+ * the first wrap asks for huge pages once, and every byte is still usable and in order across it. */
+static void test_big_ring_starter(void)
+{
+    const size_t size = CT_RING_HUGE_MIN;
+    struct ct_ring *r = ct_ring_new(size, 1);
+    uint32_t next = 0, expect = 0;
+    unsigned fitted = 0;
+
+    CU_ASSERT_FATAL(r != NULL);
+    CU_ASSERT_EQUAL((uintptr_t)r->buf % CT_RING_HUGE, 0);
+    CU_ASSERT_EQUAL(r->huge_pending, 1);
+    /* 64-byte records end exactly at the end of the memory: the wrap must still be noticed. */
+    for (unsigned i = 0; i < CT_RING_STARTER / 64; i++) {
+        CU_ASSERT_EQUAL(r->huge_pending, 1); /* until the record that reaches the end */
+        struct ct_rec_call *c = ct_ring_fits(r, 64) ? ct_ring_take(r, 64) : ct_ring_reserve(r, 64);
+        CU_ASSERT_FATAL(c != NULL);
+        CU_ASSERT((unsigned char *)c >= r->buf + size - CT_RING_STARTER);
+        ct_put_hdr(&c->h, CT_REC_CALL, 64, 1);
+        c->seq = next++;
+        ct_ring_commit(r);
+    }
+    CU_ASSERT_EQUAL(r->huge_pending, 0);
+    CU_ASSERT_EQUAL(consume(r, &expect), CT_RING_STARTER / 64);
+    for (;;) {
+        struct ct_rec_call *c = ct_ring_fits(r, 64) ? ct_ring_take(r, 64) : ct_ring_reserve(r, 64);
+        if (!c)
+            break;
+        ct_put_hdr(&c->h, CT_REC_CALL, 64, 1);
+        c->seq = next++;
+        ct_ring_commit(r);
+        fitted++;
+    }
+    CU_ASSERT_EQUAL(fitted, size / 64); /* the whole memory, from its start */
+    CU_ASSERT_EQUAL(consume(r, &expect), fitted);
+    CU_ASSERT_EQUAL(expect, next);
+    ct_ring_free(r);
+}
+
 int main(void)
 {
     CU_pSuite s;
@@ -91,6 +130,7 @@ int main(void)
     s = CU_add_suite("ring", NULL, NULL);
     CU_add_test(s, "order across wrap-arounds", test_wrap_order);
     CU_add_test(s, "full ring", test_full);
+    CU_add_test(s, "big ring: starter region and first wrap", test_big_ring_starter);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();

@@ -1,0 +1,247 @@
+/* What the tracer adds to one cuLaunchKernel, measured inside one process: blocks of launches through the
+ * program's own `cuLaunchKernel` (the tracer's trampoline when libcudatrace.so is preloaded) alternate with
+ * blocks through the driver's function itself, found in libcuda's dynamic symbol table so that no
+ * interposition can get in between.  Both paths share the process, its context, its memory layout and the
+ * machine's mood of the moment, which is what makes the difference measurable: between processes the
+ * launch rate moves by ±10% (shared/facts/driver-entry-points.md).
+ *
+ * Untraced, both paths are the driver's function and the difference is the method's own noise (an A/A run).
+ * Usage: launch_ab [ROUNDS [BLOCK]]   (default 100 rounds of 2 blocks each way, 2000 launches per block)
+ * Prints figures, never pass/fail. */
+#define _GNU_SOURCE
+#include "config.h"
+
+#include <cuda.h>
+#include <dirent.h>
+#include <elf.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "samples/drv_sample.h" /* CHECK: exit with the error named */
+
+typedef CUresult (*launch_fn)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                              CUstream, void **, void **);
+
+static const char ptx[] = ".version 8.0\n.target sm_75\n.address_size 64\n"
+                          ".visible .entry emptyKernel()\n{\n\tret;\n}\n";
+
+struct lookup {
+    const char *name;
+    void *found;
+};
+
+/* ld.so has relocated these dynamic-section addresses on most targets; a small value is still an offset. */
+static uintptr_t dyn_addr(ElfW(Addr) v, uintptr_t base) { return v < base ? base + v : v; }
+
+/* Find lk->name among libcuda's exported symbols.  .dynsym has no count of its own: it is bounded by .dynstr,
+ * which follows it in every driver seen, and each name offset is checked against the string table's size. */
+static int find_in_libcuda(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    struct lookup *lk = arg;
+    const ElfW(Sym) *symtab = NULL;
+    const char *strtab = NULL;
+    size_t strsz = 0;
+
+    (void)size;
+    if (!info->dlpi_name || !strstr(info->dlpi_name, "libcuda.so"))
+        return 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        if (info->dlpi_phdr[i].p_type != PT_DYNAMIC)
+            continue;
+        for (const ElfW(Dyn) *d = (const void *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr); d->d_tag != DT_NULL;
+             d++) {
+            if (d->d_tag == DT_SYMTAB)
+                symtab = (const void *)dyn_addr(d->d_un.d_ptr, info->dlpi_addr);
+            else if (d->d_tag == DT_STRTAB)
+                strtab = (const void *)dyn_addr(d->d_un.d_ptr, info->dlpi_addr);
+            else if (d->d_tag == DT_STRSZ)
+                strsz = d->d_un.d_val;
+        }
+    }
+    if (!symtab || !strtab || (const void *)strtab <= (const void *)symtab)
+        return 0;
+    for (const ElfW(Sym) *s = symtab; (const void *)(s + 1) <= (const void *)strtab; s++) {
+        if (s->st_name >= strsz)
+            break;
+        if (s->st_shndx != SHN_UNDEF && ELF64_ST_TYPE(s->st_info) == STT_FUNC &&
+            strcmp(strtab + s->st_name, lk->name) == 0) {
+            lk->found = (void *)(info->dlpi_addr + s->st_value);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static double now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* CPU time, ns, of every thread of this process but the calling one (the tracer's writer, the driver's own
+ * threads): the scheduler's per-thread run time, and the user/system split in clock ticks (coarse). */
+struct cpu {
+    double run_ns, user_ticks, sys_ticks;
+};
+
+static struct cpu other_threads_cpu(void)
+{
+    DIR *dir = opendir("/proc/self/task");
+    struct dirent *e;
+    struct cpu sum = {0, 0, 0};
+    long me = (long)gettid();
+
+    if (!dir)
+        return sum;
+    while ((e = readdir(dir))) {
+        char path[300], buf[1024], *p;
+        unsigned long long run, ut, st;
+        FILE *f;
+        if (e->d_name[0] == '.' || atol(e->d_name) == me)
+            continue;
+        snprintf(path, sizeof path, "/proc/self/task/%s/schedstat", e->d_name);
+        if ((f = fopen(path, "r"))) {
+            if (fscanf(f, "%llu", &run) == 1)
+                sum.run_ns += (double)run;
+            fclose(f);
+        }
+        snprintf(path, sizeof path, "/proc/self/task/%s/stat", e->d_name);
+        if ((f = fopen(path, "r"))) {
+            /* utime and stime are fields 14 and 15; the command name (field 2) may hold spaces. */
+            if (fgets(buf, sizeof buf, f) && (p = strrchr(buf, ')')) &&
+                sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) == 2) {
+                sum.user_ticks += (double)ut;
+                sum.sys_ticks += (double)st;
+            }
+            fclose(f);
+        }
+    }
+    closedir(dir);
+    return sum;
+}
+
+static long minor_faults(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_minflt;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double quantile(double *v, int n, double p)
+{
+    double h = (n - 1) * p;
+    int lo = (int)h;
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return lo + 1 < n ? v[lo] + (h - lo) * (v[lo + 1] - v[lo]) : v[lo];
+}
+
+/* ns per launch over one block, the GPU idle at its start. */
+static double block(launch_fn launch, CUfunction fn, long n)
+{
+    double t0;
+    CHECK(cuCtxSynchronize());
+    t0 = now_ns();
+    for (long i = 0; i < n; i++)
+        CHECK(launch(fn, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL));
+    return (now_ns() - t0) / (double)n;
+}
+
+static long arg_or(int argc, char **argv, int i, long fallback)
+{
+    char *end;
+    long v;
+
+    if (argc <= i)
+        return fallback;
+    v = strtol(argv[i], &end, 10);
+    if (*end != '\0' || v <= 0) {
+        fprintf(stderr, "launch_ab: argument %d must be a positive count, not '%s'\n", i, argv[i]);
+        exit(2);
+    }
+    return v;
+}
+
+int main(int argc, char **argv)
+{
+    const long rounds = arg_or(argc, argv, 1, 100), n = arg_or(argc, argv, 2, 2000);
+    struct lookup lk = {"cuLaunchKernel", NULL};
+    launch_fn direct, program = cuLaunchKernel;
+    double *d, *p, *diff;
+    CUdevice dev;
+    CUcontext ctx;
+    CUmodule mod;
+    CUfunction fn;
+
+    dl_iterate_phdr(find_in_libcuda, &lk);
+    if (!lk.found) {
+        fprintf(stderr, "launch_ab: cuLaunchKernel not found in libcuda's symbol table\n");
+        return 1;
+    }
+    direct = (launch_fn)lk.found;
+    d = malloc(sizeof *d * 2 * rounds);
+    p = malloc(sizeof *p * 2 * rounds);
+    diff = malloc(sizeof *diff * 2 * rounds);
+    sample_require(d && p && diff, "memory for the results");
+
+    CHECK(cuInit(0));
+    CHECK(cuDeviceGet(&dev, 0));
+    CHECK(cuDevicePrimaryCtxRetain(&ctx, dev));
+    CHECK(cuCtxSetCurrent(ctx));
+    CHECK(cuModuleLoadData(&mod, ptx));
+    CHECK(cuModuleGetFunction(&fn, mod, "emptyKernel"));
+    block(program, fn, n); /* warm both paths up */
+    block(direct, fn, n);
+
+    /* ABBA order: a drift over the round weighs on both paths alike. */
+    const struct cpu cpu0 = other_threads_cpu();
+    const long flt0 = minor_faults();
+    for (long r = 0; r < rounds; r++) {
+        int k = (int)(2 * r);
+        p[k] = block(program, fn, n);
+        d[k] = block(direct, fn, n);
+        d[k + 1] = block(direct, fn, n);
+        p[k + 1] = block(program, fn, n);
+        diff[k] = p[k] - d[k];
+        diff[k + 1] = p[k + 1] - d[k + 1];
+    }
+    CHECK(cuCtxSynchronize());
+    const struct cpu cpu1 = other_threads_cpu();
+    const long flt1 = minor_faults();
+
+    {
+        int m = (int)(2 * rounds);
+        double dq1 = quantile(d, m, 0.25), dmed = quantile(d, m, 0.5), dq3 = quantile(d, m, 0.75);
+        double pq1 = quantile(p, m, 0.25), pmed = quantile(p, m, 0.5), pq3 = quantile(p, m, 0.75);
+        double fq1 = quantile(diff, m, 0.25), fmed = quantile(diff, m, 0.5), fq3 = quantile(diff, m, 0.75);
+        printf("launch_ab: %ld rounds x 4 blocks of %ld cuLaunchKernel, program's path %s the driver's\n", rounds, n,
+               program == direct ? "IS" : "is not");
+        printf("direct_ns=%.1f (q1 %.1f, q3 %.1f)\n", dmed, dq1, dq3);
+        printf("program_ns=%.1f (q1 %.1f, q3 %.1f)\n", pmed, pq1, pq3);
+        printf("added_ns=%.1f (q1 %.1f, q3 %.1f)\n", fmed, fq1, fq3);
+        printf("ratio=%.4f\n", (dmed + fmed) / dmed);
+        /* Per launch of the program's path: other threads' CPU (the tracer's writer) and page faults (a ring's
+         * first pass over its memory). */
+        printf("other_threads_cpu_ns=%.1f (user %.0f%%)\n", (cpu1.run_ns - cpu0.run_ns) / (double)(2 * rounds * n),
+               100.0 * (cpu1.user_ticks - cpu0.user_ticks) /
+                   (cpu1.user_ticks - cpu0.user_ticks + cpu1.sys_ticks - cpu0.sys_ticks + 1e-9));
+        printf("minor_faults_per_1k=%.2f\n", 1000.0 * (double)(flt1 - flt0) / (double)(2 * rounds * n));
+    }
+    CHECK(cuModuleUnload(mod));
+    CHECK(cuDevicePrimaryCtxRelease(dev));
+    free(d);
+    free(p);
+    free(diff);
+    return 0;
+}
