@@ -8,29 +8,18 @@
 
 #include "samples/drv_sample.h" /* CHECK: exit with the error named */
 
-static const char ptx[] = ".version 8.0\n.target sm_75\n.address_size 64\n"
-                          ".visible .entry emptyKernel()\n{\n\tret;\n}\n";
-
 int main(int argc, char **argv)
 {
     long n = argc > 1 ? atol(argv[1]) : 10000;
+    struct sample_empty_kernel k;
     CUdevice dev;
-    CUcontext ctx;
-    CUmodule mod;
-    CUfunction fn;
 
-    CHECK(cuInit(0));
-    CHECK(cuDeviceGet(&dev, 0));
-    CHECK(cuDevicePrimaryCtxRetain(&ctx, dev));
-    CHECK(cuCtxSetCurrent(ctx));
-    CHECK(cuModuleLoadData(&mod, ptx));
-    CHECK(cuModuleGetFunction(&fn, mod, "emptyKernel"));
+    sample_empty_kernel_load(&k);
     for (long i = 0; i < n; i++)
-        CHECK(cuLaunchKernel(fn, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL));
+        CHECK(cuLaunchKernel(k.fn, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL));
     for (long i = 0; i < n; i++)
         CHECK(cuCtxGetDevice(&dev));
     CHECK(cuCtxSynchronize());
-    CHECK(cuModuleUnload(mod));
-    CHECK(cuDevicePrimaryCtxRelease(dev));
+    sample_empty_kernel_done(&k);
     return 0;
 }

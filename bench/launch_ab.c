@@ -27,9 +27,6 @@
 typedef CUresult (*launch_fn)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                               CUstream, void **, void **);
 
-static const char ptx[] = ".version 8.0\n.target sm_75\n.address_size 64\n"
-                          ".visible .entry emptyKernel()\n{\n\tret;\n}\n";
-
 struct lookup {
     const char *name;
     void *found;
@@ -179,10 +176,7 @@ int main(int argc, char **argv)
     struct lookup lk = {"cuLaunchKernel", NULL};
     launch_fn direct, program = cuLaunchKernel;
     double *d, *p, *diff;
-    CUdevice dev;
-    CUcontext ctx;
-    CUmodule mod;
-    CUfunction fn;
+    struct sample_empty_kernel kern;
 
     dl_iterate_phdr(find_in_libcuda, &lk);
     if (!lk.found) {
@@ -195,24 +189,19 @@ int main(int argc, char **argv)
     diff = malloc(sizeof *diff * 2 * rounds);
     sample_require(d && p && diff, "memory for the results");
 
-    CHECK(cuInit(0));
-    CHECK(cuDeviceGet(&dev, 0));
-    CHECK(cuDevicePrimaryCtxRetain(&ctx, dev));
-    CHECK(cuCtxSetCurrent(ctx));
-    CHECK(cuModuleLoadData(&mod, ptx));
-    CHECK(cuModuleGetFunction(&fn, mod, "emptyKernel"));
-    block(program, fn, n); /* warm both paths up */
-    block(direct, fn, n);
+    sample_empty_kernel_load(&kern);
+    block(program, kern.fn, n); /* warm both paths up */
+    block(direct, kern.fn, n);
 
     /* ABBA order: a drift over the round weighs on both paths alike. */
     const struct cpu cpu0 = other_threads_cpu();
     const long flt0 = minor_faults();
     for (long r = 0; r < rounds; r++) {
         int k = (int)(2 * r);
-        p[k] = block(program, fn, n);
-        d[k] = block(direct, fn, n);
-        d[k + 1] = block(direct, fn, n);
-        p[k + 1] = block(program, fn, n);
+        p[k] = block(program, kern.fn, n);
+        d[k] = block(direct, kern.fn, n);
+        d[k + 1] = block(direct, kern.fn, n);
+        p[k + 1] = block(program, kern.fn, n);
         diff[k] = p[k] - d[k];
         diff[k + 1] = p[k + 1] - d[k + 1];
     }
@@ -238,8 +227,7 @@ int main(int argc, char **argv)
                    (cpu1.user_ticks - cpu0.user_ticks + cpu1.sys_ticks - cpu0.sys_ticks + 1e-9));
         printf("minor_faults_per_1k=%.2f\n", 1000.0 * (double)(flt1 - flt0) / (double)(2 * rounds * n));
     }
-    CHECK(cuModuleUnload(mod));
-    CHECK(cuDevicePrimaryCtxRelease(dev));
+    sample_empty_kernel_done(&kern);
     free(d);
     free(p);
     free(diff);

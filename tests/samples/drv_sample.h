@@ -22,4 +22,15 @@ char *sample_path(const char *dir, const char *name);
 /* The whole file, NUL-terminated (*len excludes the NUL), to free; exits on failure. */
 char *sample_read_file(const char *path, size_t *len);
 
+/* The benchmarks' set-up: device 0's primary context made current and an empty kernel `emptyKernel()`
+ * loaded from PTX (compiled for whatever GPU is there).  Exits on failure.  sample_empty_kernel_done undoes it. */
+struct sample_empty_kernel {
+    CUdevice dev;
+    CUcontext ctx;
+    CUmodule mod;
+    CUfunction fn;
+};
+void sample_empty_kernel_load(struct sample_empty_kernel *k);
+void sample_empty_kernel_done(struct sample_empty_kernel *k);
+
 #endif
