@@ -136,11 +136,11 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static double quantile(double *v, int n, double p)
+/* Quantile p of the sorted v[0..n), interpolated between order statistics (R's default, type 7). */
+static double quantile(const double *v, int n, double p)
 {
     double h = (n - 1) * p;
     int lo = (int)h;
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
     return lo + 1 < n ? v[lo] + (h - lo) * (v[lo + 1] - v[lo]) : v[lo];
 }
 
@@ -211,6 +211,9 @@ int main(int argc, char **argv)
 
     {
         int m = (int)(2 * rounds);
+        qsort(d, (size_t)m, sizeof *d, cmp_double);
+        qsort(p, (size_t)m, sizeof *p, cmp_double);
+        qsort(diff, (size_t)m, sizeof *diff, cmp_double);
         double dq1 = quantile(d, m, 0.25), dmed = quantile(d, m, 0.5), dq3 = quantile(d, m, 0.75);
         double pq1 = quantile(p, m, 0.25), pmed = quantile(p, m, 0.5), pq3 = quantile(p, m, 0.75);
         double fq1 = quantile(diff, m, 0.25), fmed = quantile(diff, m, 0.5), fq3 = quantile(diff, m, 0.75);

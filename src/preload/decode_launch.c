@@ -8,7 +8,8 @@
 
 #include <string.h>
 
-CT_HOT_CODE static void launch(struct ct_pl_launch *pl, enum ct_launch_kind kind, const void *function, uint32_t name_id,
+CT_HOT_CODE
+static void launch(struct ct_pl_launch *pl, enum ct_launch_kind kind, const void *function, uint32_t name_id,
                    const unsigned grid[3], const unsigned block[3], unsigned shared_mem, CUstream stream)
 {
     memset(pl, 0, sizeof *pl);
@@ -23,14 +24,16 @@ CT_HOT_CODE static void launch(struct ct_pl_launch *pl, enum ct_launch_kind kind
     pl->kind = kind;
 }
 
-CT_HOT_CODE static void kernel(struct ct_pl_launch *pl, enum ct_launch_kind kind, CUfunction f, unsigned gx, unsigned gy,
+CT_HOT_CODE
+static void kernel(struct ct_pl_launch *pl, enum ct_launch_kind kind, CUfunction f, unsigned gx, unsigned gy,
                    unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned shared_mem, CUstream stream)
 {
     const unsigned grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};
     launch(pl, kind, f, ct_kernel_name_id(f), grid, block, shared_mem, stream);
 }
 
-CT_HOT_CODE void ct_dec_cuLaunchKernel(struct ct_pl_launch *pl, CUresult r, CUfunction f, unsigned int gridDimX,
+CT_HOT_CODE
+void ct_dec_cuLaunchKernel(struct ct_pl_launch *pl, CUresult r, CUfunction f, unsigned int gridDimX,
                            unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
                            unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams,
                            void **extra)
@@ -49,7 +52,8 @@ void ct_dec_cuLaunchCooperativeKernel(struct ct_pl_launch *pl, CUresult r, CUfun
 }
 
 /* The launch configuration's attributes may make it a cluster or a cooperative launch. */
-CT_HOT_CODE void ct_dec_cuLaunchKernelEx(struct ct_pl_launch *pl, CUresult r, const CUlaunchConfig *config, CUfunction f,
+CT_HOT_CODE
+void ct_dec_cuLaunchKernelEx(struct ct_pl_launch *pl, CUresult r, const CUlaunchConfig *config, CUfunction f,
                              void **kernelParams, void **extra)
 {
     if (!config) {

@@ -25,8 +25,8 @@ static int cfg_loaded;
 static _Atomic uint64_t seq_counter = 1;
 static _Atomic uint64_t untraced_total;
 
-__thread struct ct_ring *ct_rec_ring __attribute__((tls_model("initial-exec")));
 /* initial-exec: a preloaded library's TLS is in the static block, so access is one %fs-relative load. */
+__thread struct ct_ring *ct_rec_ring __attribute__((tls_model("initial-exec")));
 static __thread int in_init __attribute__((tls_model("initial-exec")));
 
 static struct ct_ring *_Atomic rings;
@@ -178,8 +178,9 @@ void ct_rec_fill_call(struct ct_rec_call *c, size_t size, uint16_t api_id, uint8
     fill_call(c, size, api_id, payload, result, t0, t1);
 }
 
-CT_HOT_CODE struct ct_rec_call *ct_rec_call_begin(size_t size, uint16_t api_id, uint8_t payload, int32_t result,
-                                                  uint64_t t0, uint64_t t1)
+CT_HOT_CODE
+struct ct_rec_call *ct_rec_call_begin(size_t size, uint16_t api_id, uint8_t payload, int32_t result, uint64_t t0,
+                                      uint64_t t1)
 {
     struct ct_rec_call *c = begin(size);
 
