@@ -81,46 +81,89 @@ static double now_ns(void)
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-/* CPU time, ns, of every thread of this process but the calling one (the tracer's writer, the driver's own
- * threads): the scheduler's per-thread run time, and the user/system split in clock ticks (coarse). */
+/* CPU time of every thread of this process but the calling one (the tracer's writer, the driver's own
+ * threads): the scheduler's run time and times scheduled, and the user/system split in clock ticks (coarse),
+ * per thread so that the tracer's writer ("cudatrace-wr") can be told from the driver's threads. */
+#define MAX_THREADS 64
+struct thread_cpu {
+    long tid;
+    char name[20];
+    double run_ns, slices, user_ticks, sys_ticks;
+};
 struct cpu {
-    double run_ns, user_ticks, sys_ticks;
+    int n;
+    struct thread_cpu t[MAX_THREADS];
 };
 
-static struct cpu other_threads_cpu(void)
+static void read_thread(const char *tid, struct thread_cpu *t)
+{
+    char path[300], buf[1024], *p;
+    unsigned long long run, wait, slices, ut, st;
+    FILE *f;
+
+    memset(t, 0, sizeof *t);
+    t->tid = atol(tid);
+    snprintf(path, sizeof path, "/proc/self/task/%s/schedstat", tid);
+    if ((f = fopen(path, "r"))) {
+        if (fscanf(f, "%llu %llu %llu", &run, &wait, &slices) == 3) {
+            t->run_ns = (double)run;
+            t->slices = (double)slices;
+        }
+        fclose(f);
+    }
+    snprintf(path, sizeof path, "/proc/self/task/%s/stat", tid);
+    if ((f = fopen(path, "r"))) {
+        /* utime and stime are fields 14 and 15; the command name (field 2) may hold spaces. */
+        if (fgets(buf, sizeof buf, f) && (p = strrchr(buf, ')')) &&
+            sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) == 2) {
+            t->user_ticks = (double)ut;
+            t->sys_ticks = (double)st;
+        }
+        fclose(f);
+    }
+    snprintf(path, sizeof path, "/proc/self/task/%s/comm", tid);
+    if ((f = fopen(path, "r"))) {
+        if (fgets(t->name, sizeof t->name, f))
+            t->name[strcspn(t->name, "\n")] = 0;
+        fclose(f);
+    }
+}
+
+static void other_threads_cpu(struct cpu *c)
 {
     DIR *dir = opendir("/proc/self/task");
     struct dirent *e;
-    struct cpu sum = {0, 0, 0};
     long me = (long)gettid();
 
+    c->n = 0;
     if (!dir)
-        return sum;
-    while ((e = readdir(dir))) {
-        char path[300], buf[1024], *p;
-        unsigned long long run, ut, st;
-        FILE *f;
-        if (e->d_name[0] == '.' || atol(e->d_name) == me)
-            continue;
-        snprintf(path, sizeof path, "/proc/self/task/%s/schedstat", e->d_name);
-        if ((f = fopen(path, "r"))) {
-            if (fscanf(f, "%llu", &run) == 1)
-                sum.run_ns += (double)run;
-            fclose(f);
-        }
-        snprintf(path, sizeof path, "/proc/self/task/%s/stat", e->d_name);
-        if ((f = fopen(path, "r"))) {
-            /* utime and stime are fields 14 and 15; the command name (field 2) may hold spaces. */
-            if (fgets(buf, sizeof buf, f) && (p = strrchr(buf, ')')) &&
-                sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) == 2) {
-                sum.user_ticks += (double)ut;
-                sum.sys_ticks += (double)st;
-            }
-            fclose(f);
-        }
-    }
+        return;
+    while ((e = readdir(dir)) && c->n < MAX_THREADS)
+        if (e->d_name[0] != '.' && atol(e->d_name) != me)
+            read_thread(e->d_name, &c->t[c->n++]);
     closedir(dir);
-    return sum;
+}
+
+/* Print, per launch of the program's path, the CPU of the other threads between a and b: in all, then each
+ * thread that ran (a thread born in between counts from zero). */
+static void print_other_threads(const struct cpu *a, const struct cpu *b, double launches)
+{
+    double run = 0, user = 0, sys = 0;
+
+    for (int i = 0; i < b->n; i++) {
+        const struct thread_cpu *t = &b->t[i], *t0 = NULL;
+        for (int j = 0; j < a->n && !t0; j++)
+            if (a->t[j].tid == t->tid)
+                t0 = &a->t[j];
+        double d_run = t->run_ns - (t0 ? t0->run_ns : 0), d_slices = t->slices - (t0 ? t0->slices : 0);
+        run += d_run;
+        user += t->user_ticks - (t0 ? t0->user_ticks : 0);
+        sys += t->sys_ticks - (t0 ? t0->sys_ticks : 0);
+        if (d_slices > 0)
+            printf("thread %ld %s: cpu_ns_per_launch=%.1f runs=%.0f us_per_run=%.1f\n", t->tid, t->name,
+                   d_run / launches, d_slices, d_run / d_slices / 1000.0);
+    }
+    printf("other_threads_cpu_ns=%.1f (user %.0f%%)\n", run / launches, 100.0 * user / (user + sys + 1e-9));
 }
 
 static long minor_faults(void)
@@ -194,7 +237,8 @@ int main(int argc, char **argv)
     block(direct, kern.fn, n);
 
     /* ABBA order: a drift over the round weighs on both paths alike. */
-    const struct cpu cpu0 = other_threads_cpu();
+    static struct cpu cpu0, cpu1;
+    other_threads_cpu(&cpu0);
     const long flt0 = minor_faults();
     for (long r = 0; r < rounds; r++) {
         int k = (int)(2 * r);
@@ -206,7 +250,7 @@ int main(int argc, char **argv)
         diff[k + 1] = p[k + 1] - d[k + 1];
     }
     CHECK(cuCtxSynchronize());
-    const struct cpu cpu1 = other_threads_cpu();
+    other_threads_cpu(&cpu1);
     const long flt1 = minor_faults();
 
     {
@@ -225,9 +269,7 @@ int main(int argc, char **argv)
         printf("ratio=%.4f\n", (dmed + fmed) / dmed);
         /* Per launch of the program's path: other threads' CPU (the tracer's writer) and page faults (a ring's
          * first pass over its memory). */
-        printf("other_threads_cpu_ns=%.1f (user %.0f%%)\n", (cpu1.run_ns - cpu0.run_ns) / (double)(2 * rounds * n),
-               100.0 * (cpu1.user_ticks - cpu0.user_ticks) /
-                   (cpu1.user_ticks - cpu0.user_ticks + cpu1.sys_ticks - cpu0.sys_ticks + 1e-9));
+        print_other_threads(&cpu0, &cpu1, (double)(2 * rounds * n));
         printf("minor_faults_per_1k=%.2f\n", 1000.0 * (double)(flt1 - flt0) / (double)(2 * rounds * n));
     }
     sample_empty_kernel_done(&kern);

@@ -273,6 +273,13 @@ def emit_trampoline(w, i, v):
     w('    uint64_t t0 = ct_now();\n    CUresult r = real(%s);\n    uint64_t t1 = ct_now();\n' % args)
     if v.hook:
         w('    ct_hook_%s(r%s);\n' % (v.hook, comma_args))
+    if v.decoder and v.family == 'launch':
+        # Decoded on the stack first: ct_rec_launch writes a short repeat record when the thread's last launch
+        # of this function had the same payload (format.h, launch shapes).
+        w('    if (ct_rec_wanted()) {\n        struct ct_pl_launch pl;\n')
+        w('        ct_dec_%s(&pl, r%s);\n' % (v.decoder, comma_args))
+        w('        ct_rec_launch(%d, r, t0, t1, &pl, ct_stack_id(CT_FAM_LAUNCH));\n    }\n    return r;\n}\n\n' % i)
+        return
     if v.decoder:
         size = 'sizeof(struct ct_rec_call) + sizeof(struct ct_pl_%s)' % v.family
         w('    struct ct_rec_call *c = ct_rec_call_begin(%s, %d, %s, r, t0, t1);\n' % (size, i, FAMILIES[v.family]))

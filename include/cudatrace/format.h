@@ -19,7 +19,8 @@
 
 #define CT_MAGIC "CUDATRC\n"          /* 8 bytes, no terminating NUL stored */
 #define CT_MAGIC_LEN 8
-#define CT_FORMAT_VERSION 1u           /* independent of the package version */
+#define CT_FORMAT_VERSION 2u           /* independent of the package version; 2 added CT_REC_LAUNCH_REPEAT */
+#define CT_FORMAT_VERSION_MIN 1u       /* the oldest version readers still read (1: no repeats) */
 #define CT_BYTE_ORDER_MARK 0x01020304u /* written natively */
 
 /* Feature bits in ct_file_header.features. */
@@ -53,7 +54,9 @@ enum ct_rec_type {
     CT_REC_END = 10,      /* clean close: totals; absent if the process died */
     CT_REC_STACK = 11,    /* a deduplicated call stack (CT_FEAT_STACKS) */
     CT_REC_MODULE = 12,   /* a loaded module (path, load address, build id) for symbolization */
+    CT_REC_LAUNCH_REPEAT = 13, /* a launch whose payload its thread wrote before (format 2) */
 };
+#define CT_REC_TYPE_LAST CT_REC_LAUNCH_REPEAT
 
 #define CT_REC_MARKER 0xC7u /* first byte of every record: a reader's cheap check against garbage */
 
@@ -114,14 +117,36 @@ struct ct_rec_call {
     struct ct_rec_hdr h;
     uint16_t api_id;
     uint8_t payload;  /* enum ct_family of the struct that follows, 0 if none */
-    uint8_t reserved;
+    uint8_t shape;    /* launches: the thread's shape slot (1..CT_LAUNCH_SHAPES) this payload now fills, 0 none */
     int32_t result;   /* CUresult */
     uint64_t seq;     /* per-process call sequence number (correlation id), from 1 */
     uint64_t t0_ns;   /* CLOCK_MONOTONIC before the call */
     uint64_t t1_ns;   /* CLOCK_MONOTONIC after the call */
     uint32_t stack_id; /* 0 = no stack */
-    uint32_t reserved2;
+    uint32_t shape_gen; /* with `shape`: how many payloads that slot has held (wraps), 0 when shape is 0 */
 }; /* 48 bytes */
+
+/* Launch shapes.  Programs launch the same kernel with the same grid, block and stream over and over, and
+ * launches are the calls they make by the hundred thousand: each thread keeps its last CT_LAUNCH_SHAPES launch
+ * payloads in slots (chosen by the function handle), and a launch whose payload equals its slot's is written
+ * as a 40-byte CT_REC_LAUNCH_REPEAT instead of a 112-byte call record.  A reader keeps the same slots per
+ * thread, filling them from the CT_REC_CALL records that name one (`shape`), and turns each repeat back into
+ * the full call record.  `shape_gen` tells a reader that missed a slot's newest payload (its record was lost
+ * to a write error) that it does not know the shape: it must say so, never use the older payload. */
+#define CT_LAUNCH_SHAPES 16
+
+/* CT_REC_LAUNCH_REPEAT: a CT_REC_CALL of the launch family whose payload is slot `shape` of thread h.tid. */
+struct ct_rec_launch_repeat {
+    struct ct_rec_hdr h;
+    uint16_t api_id;
+    uint8_t shape;     /* 1..CT_LAUNCH_SHAPES */
+    uint8_t shape_gen; /* low 8 bits of the slot's shape_gen */
+    int32_t result;
+    uint64_t seq;
+    uint64_t t0_ns;
+    uint32_t dur_ns;   /* t1_ns - t0_ns (longer calls are written in full) */
+    uint32_t stack_id;
+}; /* 40 bytes */
 
 /* Memory kinds, for allocations, frees and the two ends of a copy. */
 enum ct_mem_kind {

@@ -12,6 +12,7 @@
 #include "format/names.h"
 #include "format/reader.h"
 #include "format/record.h"
+#include "format/shapes.h"
 
 /* A record is at most 64 KiB, so any buffer above that works; 1 MiB keeps read() calls few. */
 #define READ_BUF_SIZE (1u << 20)
@@ -29,6 +30,10 @@ struct ct_reader {
     uint64_t buf_off;    /* file offset of buf[0] */
     int eof;
     uint64_t last;       /* offset of the record last returned, or of the stop */
+    struct ct_shapes *shapes;        /* launch shapes per thread (format 2) */
+    struct ct_launch_call expanded;  /* the last CT_REC_LAUNCH_REPEAT read, as the call record it stands for */
+    uint64_t unknown_shapes;         /* repeats whose payload was not known */
+    unsigned file_type;              /* type of the record last returned, as in the file */
 };
 
 static void fail(struct ct_reader *r, enum ct_read_status st, const char *fmt, ...)
@@ -101,15 +106,15 @@ static void read_header(struct ct_reader *r)
     if (h->byte_order != CT_BYTE_ORDER_MARK) {
         if (h->byte_order == __builtin_bswap32(CT_BYTE_ORDER_MARK))
             fail(r, CT_READ_BYTE_ORDER, "trace written on a host of the other byte order (format version %u); "
-                 "this reader reads version %u in native byte order only",
-                 __builtin_bswap32(h->format_version), CT_FORMAT_VERSION);
+                 "this reader reads versions %u to %u in native byte order only",
+                 __builtin_bswap32(h->format_version), CT_FORMAT_VERSION_MIN, CT_FORMAT_VERSION);
         else
             fail(r, CT_READ_BAD_HEADER, "bad byte order mark 0x%08x", h->byte_order);
         return;
     }
-    if (h->format_version != CT_FORMAT_VERSION) {
-        fail(r, CT_READ_VERSION, "trace format version %u is not supported (this reader reads version %u)",
-             h->format_version, CT_FORMAT_VERSION);
+    if (h->format_version < CT_FORMAT_VERSION_MIN || h->format_version > CT_FORMAT_VERSION) {
+        fail(r, CT_READ_VERSION, "trace format version %u is not supported (this reader reads versions %u to %u)",
+             h->format_version, CT_FORMAT_VERSION_MIN, CT_FORMAT_VERSION);
         return;
     }
     if (h->header_size < hs || h->header_size % 8 != 0 || h->header_size > CT_REC_MAX_SIZE) {
@@ -137,7 +142,8 @@ struct ct_reader *ct_reader_open(const char *path)
     r->fd = -1;
     r->path = strdup(path);
     r->buf = malloc(READ_BUF_SIZE);
-    if (!r->path || !r->buf) {
+    r->shapes = ct_shapes_new();
+    if (!r->path || !r->buf || !r->shapes) {
         ct_reader_close(r);
         return NULL;
     }
@@ -156,6 +162,7 @@ void ct_reader_close(struct ct_reader *r)
     if (r->fd >= 0)
         close(r->fd);
     free(r->buf);
+    ct_shapes_free(r->shapes);
     free(r->path);
     free(r);
 }
@@ -199,8 +206,21 @@ const struct ct_rec_hdr *ct_reader_next(struct ct_reader *r)
         return NULL;
     }
     r->start += h->size;
+    r->file_type = h->type;
+    /* Launch shapes: readers only ever see full call records. */
+    if (h->type == CT_REC_CALL && ct_shapes_note(r->shapes, (const void *)h) < 0) {
+        fail(r, CT_READ_NOMEM, "out of memory for the launch shapes at byte %" PRIu64, r->last);
+        return NULL;
+    }
+    if (h->type == CT_REC_LAUNCH_REPEAT) {
+        if (!ct_shapes_expand(r->shapes, (const void *)h, &r->expanded))
+            r->unknown_shapes++;
+        return &r->expanded.c.h;
+    }
     return h;
 }
+
+uint64_t ct_reader_unknown_shapes(const struct ct_reader *r) { return r->unknown_shapes; }
 
 int ct_reader_rewind(struct ct_reader *r)
 {
@@ -214,6 +234,8 @@ int ct_reader_rewind(struct ct_reader *r)
         return -1;
     r->start = r->end = 0;
     r->buf_off = r->data_start;
+    ct_shapes_clear(r->shapes);
+    r->unknown_shapes = 0;
     r->last = r->data_start;
     r->eof = 0;
     return 0;
@@ -235,6 +257,10 @@ const struct ct_file_header *ct_reader_header(const struct ct_reader *r)
 }
 
 uint64_t ct_reader_offset(const struct ct_reader *r) { return r->last; }
+
+uint64_t ct_reader_end(const struct ct_reader *r) { return r->buf_off + r->start; }
+
+unsigned ct_reader_file_type(const struct ct_reader *r) { return r->file_type; }
 
 const char *ct_reader_path(const struct ct_reader *r) { return r->path; }
 

@@ -167,6 +167,7 @@ size_t ct_rec_min_size(unsigned type)
     case CT_REC_END: return sizeof(struct ct_rec_end);
     case CT_REC_STACK: return sizeof(struct ct_rec_stack);
     case CT_REC_MODULE: return sizeof(struct ct_rec_module);
+    case CT_REC_LAUNCH_REPEAT: return sizeof(struct ct_rec_launch_repeat);
     default: return 0;
     }
 }
@@ -222,6 +223,14 @@ const char *ct_rec_check(const struct ct_rec_hdr *h, size_t avail)
             return "call record with an unknown payload";
         if (sizeof *r + ct_payload_size(r->payload) > h->size)
             return "call record too small for its payload";
+        if (r->shape > CT_LAUNCH_SHAPES || (r->shape && r->payload != CT_FAM_LAUNCH))
+            return "call record with a bad launch shape slot";
+        break;
+    }
+    case CT_REC_LAUNCH_REPEAT: {
+        const struct ct_rec_launch_repeat *r = (const void *)h;
+        if (r->shape == 0 || r->shape > CT_LAUNCH_SHAPES)
+            return "launch repeat with a bad shape slot";
         break;
     }
     case CT_REC_STACK: {

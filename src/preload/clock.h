@@ -66,6 +66,11 @@ static inline void ct_clock_fix(struct ct_rec_hdr *h, const struct ct_clock_cal 
         struct ct_rec_call *c = (struct ct_rec_call *)h;
         c->t0_ns = ct_clock_to_ns(c->t0_ns, cal);
         c->t1_ns = ct_clock_to_ns(c->t1_ns, cal);
+    } else if (h->type == CT_REC_LAUNCH_REPEAT) {
+        struct ct_rec_launch_repeat *p = (struct ct_rec_launch_repeat *)h;
+        uint64_t t0 = ct_clock_to_ns(p->t0_ns, cal), t1 = ct_clock_to_ns(p->t0_ns + p->dur_ns, cal);
+        p->t0_ns = t0;
+        p->dur_ns = t1 - t0 > UINT32_MAX ? UINT32_MAX : (uint32_t)(t1 - t0); /* producers keep it far below */
     } else if (h->type == CT_REC_LOST) {
         struct ct_rec_lost *l = (struct ct_rec_lost *)h;
         l->t_first_ns = ct_clock_to_ns(l->t_first_ns, cal);

@@ -8,8 +8,7 @@
 
 #include <string.h>
 
-CT_HOT_CODE
-static void launch(struct ct_pl_launch *pl, enum ct_launch_kind kind, const void *function, uint32_t name_id,
+static inline __attribute__((always_inline)) void launch(struct ct_pl_launch *pl, enum ct_launch_kind kind, const void *function, uint32_t name_id,
                    const unsigned grid[3], const unsigned block[3], unsigned shared_mem, CUstream stream)
 {
     memset(pl, 0, sizeof *pl);
@@ -24,8 +23,7 @@ static void launch(struct ct_pl_launch *pl, enum ct_launch_kind kind, const void
     pl->kind = kind;
 }
 
-CT_HOT_CODE
-static void kernel(struct ct_pl_launch *pl, enum ct_launch_kind kind, CUfunction f, unsigned gx, unsigned gy,
+static inline __attribute__((always_inline)) void kernel(struct ct_pl_launch *pl, enum ct_launch_kind kind, CUfunction f, unsigned gx, unsigned gy,
                    unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned shared_mem, CUstream stream)
 {
     const unsigned grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};

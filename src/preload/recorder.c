@@ -135,6 +135,10 @@ __attribute__((noinline)) static void *begin_slow(size_t size)
     }
     if (!(p = ct_ring_reserve(r, size)))
         note_lost(r);
+    if (r->want_drain) {
+        r->want_drain = 0;
+        ct_writer_nudge();
+    }
     return p;
 }
 
@@ -149,25 +153,31 @@ static inline void *begin(size_t size)
     return begin_slow(size);
 }
 
+/* The thread's next call sequence number: blocks of SEQ_BLOCK from the process's counter. */
+static inline uint64_t next_seq(struct ct_ring *r)
+{
+    if (__builtin_expect(r->seq_next == r->seq_end, 0)) {
+        r->seq_next = atomic_fetch_add_explicit(&seq_counter, SEQ_BLOCK, memory_order_relaxed);
+        r->seq_end = r->seq_next + SEQ_BLOCK;
+    }
+    return r->seq_next++;
+}
+
 static inline void fill_call(struct ct_rec_call *c, size_t size, uint16_t api_id, uint8_t payload, int32_t result,
                              uint64_t t0, uint64_t t1)
 {
     struct ct_ring *r = ct_rec_ring;
 
-    if (__builtin_expect(r->seq_next == r->seq_end, 0)) {
-        r->seq_next = atomic_fetch_add_explicit(&seq_counter, SEQ_BLOCK, memory_order_relaxed);
-        r->seq_end = r->seq_next + SEQ_BLOCK;
-    }
     ct_put_hdr(&c->h, CT_REC_CALL, size, r->tid);
     c->api_id = api_id;
     c->payload = payload;
-    c->reserved = 0;
+    c->shape = 0;
     c->result = result;
-    c->seq = r->seq_next++;
+    c->seq = next_seq(r);
     c->t0_ns = t0;
     c->t1_ns = t1;
     c->stack_id = 0;
-    c->reserved2 = 0;
+    c->shape_gen = 0;
 }
 
 void *ct_rec_begin(size_t size) { return begin(size); }
@@ -187,6 +197,62 @@ struct ct_rec_call *ct_rec_call_begin(size_t size, uint16_t api_id, uint8_t payl
     if (c)
         fill_call(c, size, api_id, payload, result, t0, t1);
     return c;
+}
+
+/* Launch shapes (format.h).  The slot is picked by the function handle (handles are pointers: drop the
+ * alignment bits, fold in higher ones); a slot a different kernel also maps to just alternates full records. */
+#define REPEAT_MAX_TICKS (1u << 30) /* longer launches are written in full: dur_ns must fit 32 bits */
+
+static inline unsigned shape_slot(uint64_t function)
+{
+    return (unsigned)((function >> 4) ^ (function >> 12)) % CT_LAUNCH_SHAPES;
+}
+
+/* Payloads are fully written (decoders zero them first), so bytes compare. */
+static inline int same_shape(const struct ct_pl_launch *a, const struct ct_pl_launch *b)
+{
+    return memcmp(a, b, sizeof *a) == 0; /* compilers expand a small fixed-size equality inline */
+}
+
+CT_HOT_CODE
+void ct_rec_launch(uint16_t api_id, int32_t result, uint64_t t0, uint64_t t1, const struct ct_pl_launch *pl,
+                   uint32_t stack_id)
+{
+    struct ct_ring *r = ct_rec_ring;
+    const unsigned slot = shape_slot(pl->function);
+
+    if (__builtin_expect(r != NULL && r->shape_gen[slot] != 0 && t1 - t0 < REPEAT_MAX_TICKS &&
+                             same_shape(&r->shape[slot], pl), 1)) {
+        struct ct_rec_launch_repeat *p = begin(sizeof *p);
+        if (!p)
+            return;
+        ct_put_hdr(&p->h, CT_REC_LAUNCH_REPEAT, sizeof *p, r->tid);
+        p->api_id = api_id;
+        p->shape = (uint8_t)(slot + 1);
+        p->shape_gen = (uint8_t)r->shape_gen[slot];
+        p->result = result;
+        p->seq = next_seq(r);
+        p->t0_ns = t0;
+        p->dur_ns = (uint32_t)(t1 - t0);
+        p->stack_id = stack_id;
+        ct_ring_commit(r);
+        return;
+    }
+
+    struct ct_rec_call *c = begin(sizeof *c + sizeof *pl);
+    if (!c)
+        return;
+    r = ct_rec_ring; /* the thread's first record made its ring */
+    fill_call(c, sizeof *c + sizeof *pl, api_id, CT_FAM_LAUNCH, result, t0, t1);
+    uint32_t gen = r->shape_gen[slot] + 1;
+    gen += gen == 0; /* 0 marks an empty slot */
+    c->shape = (uint8_t)(slot + 1);
+    c->shape_gen = gen;
+    c->stack_id = stack_id;
+    memcpy(c + 1, pl, sizeof *pl);
+    r->shape[slot] = *pl;
+    r->shape_gen[slot] = gen;
+    ct_ring_commit(r);
 }
 
 /* ---- records off the hot path ---- */

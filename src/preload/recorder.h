@@ -12,6 +12,7 @@
 #ifndef CUDATRACE_RECORDER_H
 #define CUDATRACE_RECORDER_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -56,6 +57,29 @@ void ct_rec_fill_call(struct ct_rec_call *c, size_t size, uint16_t api_id, uint8
  * path).  The payload, if any, follows the returned record; its stack_id is 0. */
 struct ct_rec_call *ct_rec_call_begin(size_t size, uint16_t api_id, uint8_t payload, int32_t result, uint64_t t0,
                                       uint64_t t1);
+
+/* The recorder's state (recorder.c; lifecycle.c moves it). */
+enum ct_rec_state {
+    CT_ST_UNINIT = 0, /* not started (or the child of a fork, not restarted yet) */
+    CT_ST_ON,         /* recording */
+    CT_ST_OFF,        /* could not start: the program runs untraced */
+    CT_ST_DONE,       /* file closed */
+};
+extern _Atomic int ct_state;
+
+/* Would a record be kept now (tracing on, or not started yet: the first record starts it)?  For callers
+ * that build a record's contents before they reserve it: a launch trampoline decodes into a local payload. */
+static inline int ct_rec_wanted(void)
+{
+    int st = atomic_load_explicit(&ct_state, memory_order_relaxed);
+    return st == CT_ST_UNINIT || st == CT_ST_ON;
+}
+
+/* Record a launch-family call whose decoded payload is *pl: as a 40-byte CT_REC_LAUNCH_REPEAT when the
+ * thread's slot for this function holds the same payload, else as the full call record, which then fills
+ * the slot (format.h, launch shapes). */
+void ct_rec_launch(uint16_t api_id, int32_t result, uint64_t t0, uint64_t t1, const struct ct_pl_launch *pl,
+                   uint32_t stack_id);
 
 /* Intern a string (kernel or thread name): returns its id (>= 1), writing a CT_REC_STRING the first time.
  * Not for the per-call path: callers cache the id (e.g. per CUfunction). Returns 0 if tracing is off. */

@@ -6,15 +6,8 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "preload/recorder.h"
 #include "preload/ring.h"
-
-enum ct_rec_state {
-    CT_ST_UNINIT = 0, /* not started (or the child of a fork, not restarted yet) */
-    CT_ST_ON,         /* recording */
-    CT_ST_OFF,        /* could not start: the program runs untraced */
-    CT_ST_DONE,       /* file closed */
-};
-extern _Atomic int ct_state;
 
 /* recorder.c: the list of every thread's ring (pushed at the front; read without a lock). */
 struct ct_ring *ct_rings_first(void);
@@ -35,9 +28,11 @@ void ct_drain_reset(void);
 /* Write the queued metadata and every ring; at a final drain also each thread's pending loss. */
 void ct_drain_all(int final, int in_signal);
 
-/* writer.c: the background thread that drains every flush_ms. */
+/* writer.c: the background thread that drains every flush_ms, and sooner when nudged. */
 int ct_writer_start(unsigned flush_ms);
 void ct_writer_stop(void);
+/* Drain soon: a thread's ring is a quarter full (async-signal-safe; nothing when no writer runs). */
+void ct_writer_nudge(void);
 void ct_writer_after_fork_child(void);
 
 /* lifecycle.c: fork handlers and SIGTERM/SIGINT/SIGHUP handlers, installed once per process image. */

@@ -55,10 +55,14 @@ void ct_ring_reset(struct ct_ring *r, uint32_t tid)
     uint64_t start = first_position(r);
 
     r->head = r->resv = r->tail_seen = start;
+    r->limit = start + r->size / 4;
+    r->want_drain = 0;
     r->seq_next = r->seq_end = 0;
     atomic_store(&r->lost, 0);
     r->lost_first = r->lost_last = 0;
     r->tid = tid;
+    memset(r->shape, 0, sizeof r->shape); /* a fork's child writes a new file: its reader knows no shape */
+    memset(r->shape_gen, 0, sizeof r->shape_gen);
     atomic_store(&r->head_pub, start);
     atomic_store(&r->tail, start);
 }
@@ -75,13 +79,21 @@ static void go_huge(struct ct_ring *r)
 void *ct_ring_reserve(struct ct_ring *r, size_t size)
 {
     uint64_t off = r->head & r->mask, to_end = r->size - off;
-    uint64_t need = to_end < size ? to_end + size : size;
+    uint64_t need = to_end < size ? to_end + size : size, quarter = r->size / 4;
 
-    if (r->head + need - r->tail_seen > r->size) {
-        r->tail_seen = atomic_load_explicit(&r->tail, memory_order_acquire);
-        if (r->head + need - r->tail_seen > r->size)
-            return NULL;
+    r->tail_seen = atomic_load_explicit(&r->tail, memory_order_acquire);
+    if (r->head + need - r->tail_seen > r->size)
+        return NULL;
+    /* Ask for a drain while a quarter is unwritten, then again each further quarter until the consumer
+     * catches up; the fast path never passes the consumer's tail. */
+    if (r->head + need - r->tail_seen >= quarter) {
+        r->want_drain = 1;
+        r->limit = r->head + need + quarter;
+    } else {
+        r->limit = r->tail_seen + quarter;
     }
+    if (r->limit > r->tail_seen + r->size)
+        r->limit = r->tail_seen + r->size;
     if (to_end <= size && r->huge_pending) /* this record reaches the end of the memory: the first wrap */
         go_huge(r);
     if (to_end >= size) {

@@ -20,6 +20,8 @@
 #include <stdint.h>
 #include <sys/uio.h>
 
+#include "cudatrace/format.h"
+
 #define CT_RING_PAD 0u /* record type of the filler before a wrap */
 #define CT_RING_HUGE (2u << 20)          /* a transparent huge page */
 #define CT_RING_HUGE_MIN (2 * CT_RING_HUGE) /* rings this large get huge pages once busy */
@@ -32,6 +34,8 @@ struct ct_ring {
     uint64_t head;      /* committed position (the producer's copy of head_pub) */
     uint64_t resv;      /* end of the record being filled */
     uint64_t tail_seen; /* the consumer's tail when last looked at */
+    uint64_t limit;     /* records ending at or below this position take the fast path (ct_ring_reserve) */
+    int want_drain;     /* set by ct_ring_reserve: the unwritten part passed a quarter of the ring */
     uint64_t seq_next, seq_end; /* this thread's block of call sequence numbers */
     _Atomic uint64_t lost;       /* records dropped and not yet written as CT_REC_LOST */
     uint64_t lost_first, lost_last;
@@ -44,6 +48,10 @@ struct ct_ring {
     void *map;                             /* the mapping holding buf and this control block */
     size_t map_len;
     int huge_pending;                      /* ask for huge pages at the first wrap */
+
+    /* The thread's launch shapes (format.h; recorder.c fills them): the producer's only.  gen 0: empty. */
+    alignas(64) struct ct_pl_launch shape[CT_LAUNCH_SHAPES];
+    uint32_t shape_gen[CT_LAUNCH_SHAPES];
 };
 
 struct ct_ring *ct_ring_new(size_t size, uint32_t tid);
@@ -52,11 +60,13 @@ void ct_ring_free(struct ct_ring *r);
 void ct_ring_reset(struct ct_ring *r, uint32_t tid);
 
 /* Producer, fast path: does a record of `size` bytes (multiple of 8, at most size/4) fit before the end of
- * the memory (a record reaching the end takes ct_ring_reserve, which notices the wrap) without looking at
- * the consumer again?  Then ct_ring_take reserves it. */
+ * the memory (a record reaching the end takes ct_ring_reserve, which notices the wrap) and below `limit`:
+ * the consumer's tail as last seen, or the point where the unwritten part reaches a quarter of the ring
+ * (ct_ring_reserve then looks at the consumer again and asks for a drain, want_drain)?  Then ct_ring_take
+ * reserves it. */
 static inline int ct_ring_fits(const struct ct_ring *r, size_t size)
 {
-    return (r->head & r->mask) + size < r->size && r->head + size - r->tail_seen <= r->size;
+    return (r->head & r->mask) + size < r->size && r->head + size <= r->limit;
 }
 static inline void *ct_ring_take(struct ct_ring *r, size_t size)
 {

@@ -9,7 +9,7 @@
 #define CT_DEFAULT_BUFFER_SIZE (8u << 20) /* 85 ms of headroom at 2 M records/s: a stalled write() on a busy machine */
 #define CT_MIN_BUFFER_SIZE (64u << 10)
 #define CT_MAX_BUFFER_SIZE (1u << 30)
-#define CT_DEFAULT_FLUSH_MS 10u
+#define CT_DEFAULT_FLUSH_MS 100u /* a ring a quarter full wakes the writer sooner (ct_writer_nudge) */
 #define CT_MIN_FLUSH_MS 1u
 #define CT_MAX_FLUSH_MS 10000u
 #define CT_DEFAULT_FILE_MODE 0600u

@@ -175,7 +175,7 @@ static uint64_t lost_count_of(const struct ct_rec_hdr *h)
 
 static void in_file(const struct ct_rec_hdr *h, uint64_t off)
 {
-    if (h->type == CT_REC_CALL)
+    if (h->type == CT_REC_CALL || h->type == CT_REC_LAUNCH_REPEAT)
         tf.calls++;
     tf.lost += lost_count_of(h);
     tf.hist[tf.hist_i].off = off;

@@ -1,57 +1,65 @@
 #include "config.h"
 
+#include <linux/futex.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "preload/recorder_int.h"
 #include "preload/tracefile.h"
 
-static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t cv;
+/* The writer sleeps on a futex word: a timeout every interval_ms, or a nudge (a producer whose ring filled
+ * a quarter: ct_writer_nudge), or stop.  A futex and not a condition variable because a nudge may come
+ * from any thread at any moment, a signal handler included: it is two atomic operations and a system call. */
+static _Atomic uint32_t wake_word;
+static _Atomic int stop;
 static pthread_t thread;
-static int running, stop;
+static _Atomic int running; /* read by nudging threads */
 static unsigned interval_ms;
 
 static void *writer_main(void *arg)
 {
     (void)arg;
+    /* Named, so that top -H and /proc tell the tracer's CPU from the program's. */
+    pthread_setname_np(pthread_self(), "cudatrace-wr");
     ct_tf_thread_blocks_signals();
-    pthread_mutex_lock(&mu);
-    while (!stop) {
-        struct timespec when;
-        clock_gettime(CLOCK_MONOTONIC, &when);
-        when.tv_nsec += (long)(interval_ms % 1000) * 1000000L;
-        when.tv_sec += interval_ms / 1000 + when.tv_nsec / 1000000000L;
-        when.tv_nsec %= 1000000000L;
-        while (!stop && pthread_cond_timedwait(&cv, &mu, &when) == 0) {
-        }
-        if (stop)
+    while (!atomic_load(&stop)) {
+        const struct timespec wait = {interval_ms / 1000, (long)(interval_ms % 1000) * 1000000L};
+        uint32_t seen = atomic_load(&wake_word);
+        syscall(SYS_futex, &wake_word, FUTEX_WAIT_PRIVATE, seen, &wait, NULL, 0);
+        if (atomic_load(&stop))
             break;
-        pthread_mutex_unlock(&mu);
         if (atomic_load(&ct_state) == CT_ST_ON && ct_drain_acquire(-1)) {
             if (atomic_load(&ct_state) == CT_ST_ON)
                 ct_drain_all(0, 0);
             ct_drain_release();
         }
-        pthread_mutex_lock(&mu);
     }
-    pthread_mutex_unlock(&mu);
     return NULL;
+}
+
+static void wake(void)
+{
+    atomic_fetch_add(&wake_word, 1);
+    syscall(SYS_futex, &wake_word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+void ct_writer_nudge(void)
+{
+    if (running)
+        wake();
 }
 
 int ct_writer_start(unsigned flush_ms)
 {
-    pthread_condattr_t ca;
     sigset_t all, old;
     int rc;
 
-    pthread_condattr_init(&ca);
-    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-    pthread_cond_init(&cv, &ca);
-    pthread_condattr_destroy(&ca);
     interval_ms = flush_ms;
-    stop = 0;
+    atomic_store(&stop, 0);
     /* Born with every signal blocked: the program's signals go to its own threads, and SIGXFSZ from a
      * write past RLIMIT_FSIZE stays pending here instead of killing the process. */
     sigfillset(&all);
@@ -66,17 +74,14 @@ void ct_writer_stop(void)
 {
     if (!running)
         return;
-    pthread_mutex_lock(&mu);
-    stop = 1;
-    pthread_cond_signal(&cv);
-    pthread_mutex_unlock(&mu);
+    atomic_store(&stop, 1);
+    wake();
     pthread_join(thread, NULL);
     running = 0;
 }
 
 void ct_writer_after_fork_child(void)
 {
-    pthread_mutex_init(&mu, NULL);
     running = 0;
-    stop = 0;
+    atomic_store(&stop, 0);
 }

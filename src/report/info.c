@@ -72,10 +72,10 @@ static void records_table(struct out *o, const struct rp_file *f)
     const char *titles[] = {"Count#", "Type"};
     if (rp_table_init(&t, "records", "Records by type", 2, titles) < 0)
         return;
-    for (unsigned ty = 1; ty <= CT_REC_MODULE + 1; ty++)
+    for (unsigned ty = 1; ty <= CT_REC_TYPE_LAST + 1; ty++)
         if (f->rec_count[ty]) {
             char n[24];
-            const char *row[] = {u64s(n, f->rec_count[ty]), ty <= CT_REC_MODULE ? ct_name_record_type(ty) : "unknown"};
+            const char *row[] = {u64s(n, f->rec_count[ty]), ty <= CT_REC_TYPE_LAST ? ct_name_record_type(ty) : "unknown"};
             rp_table_row(&t, row);
         }
     emit(o, &t);

@@ -47,7 +47,8 @@ int main(int argc, char **argv)
         return RP_EXIT_OK;
     }
     if (!strcmp(name, "--version") || !strcmp(name, "-V")) {
-        printf(RP_PROG " (cudatrace) %s\ntrace format version %u\n", PACKAGE_VERSION, CT_FORMAT_VERSION);
+        printf(RP_PROG " (cudatrace) %s\ntrace format version %u (reads versions %u to %u)\n", PACKAGE_VERSION,
+               CT_FORMAT_VERSION, CT_FORMAT_VERSION_MIN, CT_FORMAT_VERSION);
         return RP_EXIT_OK;
     }
     if (!strcmp(name, "help")) {

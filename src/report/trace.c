@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "format/record.h"
+#include "format/shapes.h"
 #include "report/grow.h"
 
 #define PROG "cudatrace-report"
@@ -64,10 +65,10 @@ static char *joined_cmdline(const char *p, size_t len)
     return s;
 }
 
-static int take_record(struct rp_file *f, const struct ct_rec_hdr *h, uint64_t off, size_t *tcap,
-                       size_t *dcap, size_t *ucap, size_t *hint, uint32_t *last_tid)
+static int take_record(struct rp_file *f, const struct ct_rec_hdr *h, unsigned file_type, uint64_t off,
+                       uint64_t end, size_t *tcap, size_t *dcap, size_t *ucap, size_t *hint, uint32_t *last_tid)
 {
-    unsigned slot = h->type <= CT_REC_MODULE ? h->type : CT_REC_MODULE + 1;
+    unsigned slot = file_type <= CT_REC_TYPE_LAST ? file_type : CT_REC_TYPE_LAST + 1;
     f->rec_count[slot]++;
     if (ct_names_add(f->names, h) < 0)
         return -1;
@@ -76,7 +77,7 @@ static int take_record(struct rp_file *f, const struct ct_rec_hdr *h, uint64_t o
     case CT_REC_CALL: {
         const struct ct_rec_call *c = (const void *)h;
         struct rp_thread *t = thread_of(f, tcap, h->tid, hint);
-        if (!t || add_to_run(t, off, h->size, *last_tid == h->tid) < 0)
+        if (!t || add_to_run(t, off, end - off, *last_tid == h->tid) < 0)
             return -1;
         *last_tid = h->tid;
         t->calls++;
@@ -195,15 +196,15 @@ static int read_file(struct rp_file *f, const char *path)
     const struct ct_rec_hdr *h;
     int rc = RP_EXIT_OK;
     while ((h = ct_reader_next(r))) {
-        uint64_t off = ct_reader_offset(r);
+        uint64_t off = ct_reader_offset(r), end = ct_reader_end(r);
         if (h->type != CT_REC_CALL && h->tid != 0 && h->tid != last_tid)
             last_tid = 0; /* a record of another thread ends the current run */
-        if (take_record(f, h, off, &tcap, &dcap, &ucap, &hint, &last_tid) < 0) {
+        if (take_record(f, h, ct_reader_file_type(r), off, end, &tcap, &dcap, &ucap, &hint, &last_tid) < 0) {
             fprintf(stderr, PROG ": %s: out of memory\n", path);
             rc = RP_EXIT_FAILED;
             break;
         }
-        f->data_end = off + h->size;
+        f->data_end = end;
     }
     f->status = ct_reader_status(r);
     if (rc == RP_EXIT_OK && f->status != CT_READ_OK) {
@@ -334,6 +335,7 @@ struct cursor {
     uint64_t buf_off; /* file offset of buf[0] */
     size_t buf_len;
     struct rp_call call; /* the cursor's head */
+    struct ct_shapes *shapes; /* the thread's launch shapes (format.h), made at its first full launch */
 };
 
 struct rp_merge {
@@ -379,15 +381,33 @@ static int cursor_next(struct cursor *k, int fd)
         memcpy(&h, p, sizeof h);
         uint64_t off = k->off;
         k->off += h.size ? h.size : 8; /* validated in pass 1; never loop on a zero size */
-        if (h.type != CT_REC_CALL || h.tid != t->tid || h.size < sizeof(struct ct_rec_call) ||
-            off + h.size > run->end || !(p = cursor_bytes(k, fd, off, h.size, run->end)))
+        if (h.tid != t->tid || off + h.size > run->end)
             continue;
         struct rp_call *c = &k->call;
-        memcpy(&c->c, p, sizeof c->c);
-        size_t plsize = ct_payload_size(c->c.payload);
-        c->family = plsize && sizeof c->c + plsize <= h.size ? c->c.payload : CT_FAM_NONE;
-        if (c->family)
-            memcpy(&c->pl, p + sizeof c->c, plsize);
+        if (h.type == CT_REC_LAUNCH_REPEAT) {
+            struct ct_rec_launch_repeat rep;
+            struct ct_launch_call full;
+            if (h.size < sizeof rep || !(p = cursor_bytes(k, fd, off, h.size, run->end)))
+                continue;
+            memcpy(&rep, p, sizeof rep);
+            if (rep.shape == 0 || rep.shape > CT_LAUNCH_SHAPES)
+                continue;
+            ct_shapes_expand(k->shapes, &rep, &full); /* no shapes (yet, or out of memory): an unknown one */
+            c->c = full.c;
+            c->pl.launch = full.pl;
+            c->family = CT_FAM_LAUNCH;
+        } else {
+            if (h.type != CT_REC_CALL || h.size < sizeof(struct ct_rec_call) ||
+                !(p = cursor_bytes(k, fd, off, h.size, run->end)))
+                continue;
+            memcpy(&c->c, p, sizeof c->c);
+            size_t plsize = ct_payload_size(c->c.payload);
+            c->family = plsize && sizeof c->c + plsize <= h.size ? c->c.payload : CT_FAM_NONE;
+            if (c->family)
+                memcpy(&c->pl, p + sizeof c->c, plsize);
+            if (c->family == CT_FAM_LAUNCH && c->c.shape && (k->shapes || (k->shapes = ct_shapes_new())))
+                ct_shapes_fill(k->shapes, c->c.h.tid, c->c.shape, c->c.shape_gen, &c->pl.launch);
+        }
         c->t0 = (int64_t)c->c.t0_ns + k->file->clock_offset;
         c->t1 = (int64_t)c->c.t1_ns + k->file->clock_offset;
         return 1;
@@ -485,8 +505,10 @@ void rp_merge_end(struct rp_merge *m)
 {
     if (!m)
         return;
-    for (size_t i = 0; m->cursors && i < m->ncursors; i++)
+    for (size_t i = 0; m->cursors && i < m->ncursors; i++) {
         free(m->cursors[i].buf);
+        ct_shapes_free(m->cursors[i].shapes);
+    }
     for (size_t i = 0; i < m->nfds; i++)
         close(m->fds[i]);
     free(m->fds);

@@ -67,7 +67,7 @@ struct rp_file {
     struct rp_device *devices;
     size_t ndevices;
 
-    uint64_t rec_count[CT_REC_MODULE + 2]; /* by type; the last slot counts unknown types */
+    uint64_t rec_count[CT_REC_TYPE_LAST + 2]; /* by type as in the file; the last slot counts unknown types */
     uint64_t calls, lost, lost_by_reason[4], untraced;
     struct rp_untraced *untraced_syms;
     size_t nuntraced_syms;

@@ -16,6 +16,7 @@ GPU_EXPECTATIONS = \
 	tests/gpu/expect/rt_threads.sh \
 	tests/gpu/expect/rt_graph.sh \
 	tests/gpu/expect/vectoradd_drv.sh \
+	tests/gpu/expect/launch_repeat_drv.sh \
 	tests/gpu/expect/leak_drv.sh \
 	tests/gpu/expect/memory_report.inc \
 	tests/gpu/expect/py_torch_leak.sh \

@@ -2,7 +2,8 @@
  * through tests/recorder-variants.c, with their payloads), then it can fork, exec, wait for a signal or
  * exit in various ways, as the recorder-*.sh tests ask.
  *
- *   recorder-app [-t THREADS] [-n RECORDS] [-p] [-m] [-F] [-w READYFILE] [-k] [-x STATUS] [PROG ARGS...]
+ *   recorder-app [-t THREADS] [-n RECORDS] [-s NS] [-p] [-m] [-F] [-w READYFILE] [-k] [-x STATUS] [PROG ARGS...]
+ *     -s  make a record every NS nanoseconds (a busy wait), not as fast as possible
  *     -p  plain calls only (cuInit, no payload: 48 bytes each)
  *     -m  also intern a kernel name, note driver, device and an untraced symbol
  *     -F  fork after recording: the child makes N records of its own, the parent waits for it and makes
@@ -32,6 +33,7 @@
 #include "preload/recorder.h"
 
 static int with_meta, plain;
+static long spacing_ns;
 static uint32_t kernel_id;
 
 /* One call record of variant `api`, its payload filled from `i`. */
@@ -75,8 +77,15 @@ static void record(unsigned api, uint64_t i)
 static void *worker(void *arg)
 {
     long n = (long)(intptr_t)arg;
-    for (long i = 0; n < 0 || i < n; i++)
+    uint64_t next = ct_now_ns();
+    for (long i = 0; n < 0 || i < n; i++) {
+        if (spacing_ns) {
+            while (ct_now_ns() < next) {
+            }
+            next += (uint64_t)spacing_ns;
+        }
         record(plain ? 0 : (unsigned)(i % ct_variant_count), (uint64_t)i);
+    }
     return NULL;
 }
 
@@ -138,10 +147,11 @@ int main(int argc, char **argv)
     long records = 1000;
     const char *ready = NULL;
 
-    while ((opt = getopt(argc, argv, "+t:n:pmFVCw:kx:H")) != -1) {
+    while ((opt = getopt(argc, argv, "+t:n:s:pmFVCw:kx:H")) != -1) {
         switch (opt) {
         case 't': threads = atoi(optarg); break;
         case 'n': records = atol(optarg); break;
+        case 's': spacing_ns = atol(optarg); break;
         case 'p': plain = 1; break;
         case 'm': with_meta = 1; break;
         case 'F': do_fork = 1; break;

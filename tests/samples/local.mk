@@ -24,3 +24,9 @@ check_PROGRAMS += tests/samples/ctx_drv
 tests_samples_ctx_drv_SOURCES = tests/samples/ctx_drv.c tests/samples/drv_sample.c tests/samples/drv_sample.h
 tests_samples_ctx_drv_LDFLAGS = $(SAMPLES_DRV_LINK)
 tests_samples_ctx_drv_LDADD = $(SAMPLES_DRV_LDADD)
+
+# Launch loops (launch repeats in the trace; no PTX file: the kernels are in the source).
+check_PROGRAMS += tests/samples/launch_repeat_drv
+tests_samples_launch_repeat_drv_SOURCES = tests/samples/launch_repeat_drv.c tests/samples/drv_sample.c tests/samples/drv_sample.h
+tests_samples_launch_repeat_drv_LDFLAGS = $(SAMPLES_DRV_LINK)
+tests_samples_launch_repeat_drv_LDADD = $(SAMPLES_DRV_LDADD)

@@ -12,7 +12,8 @@
 
 static void test_constants(void)
 {
-    CU_ASSERT_EQUAL(CT_FORMAT_VERSION, 1);
+    CU_ASSERT_EQUAL(CT_FORMAT_VERSION, 2);
+    CU_ASSERT_EQUAL(CT_FORMAT_VERSION_MIN, 1);
     CU_ASSERT_EQUAL(CT_MAGIC_LEN, 8);
     CU_ASSERT_EQUAL(sizeof CT_MAGIC - 1, 8);
     CU_ASSERT_EQUAL(CT_REC_MARKER, 0xC7);
@@ -21,6 +22,8 @@ static void test_constants(void)
     CU_ASSERT_EQUAL(CT_REC_CALL, 4);
     CU_ASSERT_EQUAL(CT_REC_END, 10);
     CU_ASSERT_EQUAL(CT_REC_MODULE, 12);
+    CU_ASSERT_EQUAL(CT_REC_LAUNCH_REPEAT, 13);
+    CU_ASSERT_EQUAL(CT_LAUNCH_SHAPES, 16);
     CU_ASSERT_EQUAL(CT_FAM_COPY, 4);
     CU_ASSERT_EQUAL(CT_MEM_ARRAY, 8);
     CU_ASSERT_EQUAL(CT_LOST_SHUTDOWN, 3);
@@ -71,14 +74,23 @@ static void test_records(void)
     SIZE(ct_rec_call, 48);
     PIN(ct_rec_call, api_id, 8);
     PIN(ct_rec_call, payload, 10);
-    PIN(ct_rec_call, reserved, 11);
+    PIN(ct_rec_call, shape, 11);
     PIN(ct_rec_call, result, 12);
     PIN(ct_rec_call, seq, 16);
     PIN(ct_rec_call, t0_ns, 24);
     PIN(ct_rec_call, t1_ns, 32);
     PIN(ct_rec_call, stack_id, 40);
-    PIN(ct_rec_call, reserved2, 44);
+    PIN(ct_rec_call, shape_gen, 44);
 
+    SIZE(ct_rec_launch_repeat, 40);
+    PIN(ct_rec_launch_repeat, api_id, 8);
+    PIN(ct_rec_launch_repeat, shape, 10);
+    PIN(ct_rec_launch_repeat, shape_gen, 11);
+    PIN(ct_rec_launch_repeat, result, 12);
+    PIN(ct_rec_launch_repeat, seq, 16);
+    PIN(ct_rec_launch_repeat, t0_ns, 24);
+    PIN(ct_rec_launch_repeat, dur_ns, 32);
+    PIN(ct_rec_launch_repeat, stack_id, 36);
     SIZE(ct_rec_lost, 40);
     PIN(ct_rec_lost, count, 8);
     PIN(ct_rec_lost, t_first_ns, 16);

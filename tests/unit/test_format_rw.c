@@ -355,18 +355,135 @@ static void test_refused(void)
 
     expect_refused("#!/bin/sh\necho hello\n", 21, CT_READ_NOT_TRACE, "not a cudatrace trace");
     memcpy(copy, trace, trace_len);
-    fh->format_version = 2;
+    fh->format_version = 3;
     expect_refused(copy, trace_len, CT_READ_VERSION,
-                   "trace format version 2 is not supported (this reader reads version 1)");
+                   "trace format version 3 is not supported (this reader reads versions 1 to 2)");
+    memcpy(copy, trace, trace_len);
+    fh->format_version = 0;
+    expect_refused(copy, trace_len, CT_READ_VERSION,
+                   "trace format version 0 is not supported (this reader reads versions 1 to 2)");
     memcpy(copy, trace, trace_len);
     fh->byte_order = __builtin_bswap32(CT_BYTE_ORDER_MARK);
-    fh->format_version = __builtin_bswap32(1u);
+    fh->format_version = __builtin_bswap32(2u);
     expect_refused(copy, trace_len, CT_READ_BYTE_ORDER,
-                   "trace written on a host of the other byte order (format version 1); this reader reads "
-                   "version 1 in native byte order only");
+                   "trace written on a host of the other byte order (format version 2); this reader reads "
+                   "versions 1 to 2 in native byte order only");
     memcpy(copy, trace, trace_len);
     fh->header_size = 12;
     expect_refused(copy, trace_len, CT_READ_BAD_HEADER, "bad header size 12");
+}
+
+/* Launch shapes (format 2): full launch records fill a thread's slots, repeats come back as the full call
+ * records they stand for, per thread; a repeat of a slot never filled or of a newer payload than the file
+ * holds comes back with an unknown (zeroed) payload and is counted. */
+static unsigned char shaped[2048];
+static size_t shaped_len;
+
+static void shaped_full(uint32_t tid, uint64_t seq, unsigned shape, uint32_t gen, uint64_t function)
+{
+    struct ct_rec_call *c = (void *)(shaped + shaped_len);
+    struct ct_pl_launch *pl = (void *)(c + 1);
+
+    memset(c, 0, sizeof *c + sizeof *pl);
+    ct_put_hdr(&c->h, CT_REC_CALL, sizeof *c + sizeof *pl, tid);
+    c->api_id = 1, c->payload = CT_FAM_LAUNCH, c->shape = (uint8_t)shape, c->shape_gen = gen;
+    c->seq = seq, c->t0_ns = 100 * seq, c->t1_ns = 100 * seq + 9;
+    pl->function = function, pl->name_id = 7, pl->grid[0] = (uint32_t)function, pl->block[0] = 32;
+    pl->kind = CT_LAUNCH_KERNEL;
+    shaped_len += sizeof *c + sizeof *pl;
+}
+
+static void shaped_repeat(uint32_t tid, uint64_t seq, unsigned shape, unsigned gen)
+{
+    struct ct_rec_launch_repeat *p = (void *)(shaped + shaped_len);
+
+    memset(p, 0, sizeof *p);
+    ct_put_hdr(&p->h, CT_REC_LAUNCH_REPEAT, sizeof *p, tid);
+    p->api_id = 1, p->shape = (uint8_t)shape, p->shape_gen = (uint8_t)gen, p->result = 2;
+    p->seq = seq, p->t0_ns = 100 * seq, p->dur_ns = 40, p->stack_id = 3;
+    shaped_len += sizeof *p;
+}
+
+/* Reads the shaped trace: each call's seq, function and grid[0] (0 when unknown) into the arrays. */
+static size_t read_shaped(struct ct_reader *r, uint64_t *seq, uint64_t *function, uint64_t *bytes)
+{
+    const struct ct_rec_hdr *h;
+    size_t n = 0;
+
+    while ((h = ct_reader_next(r))) {
+        const struct ct_rec_call *c = (const void *)h;
+        const struct ct_pl_launch *pl = (const void *)(c + 1);
+        CU_ASSERT_EQUAL_FATAL(h->type, CT_REC_CALL);
+        CU_ASSERT_EQUAL_FATAL(h->size, sizeof *c + sizeof *pl);
+        CU_ASSERT_EQUAL(c->payload, CT_FAM_LAUNCH);
+        CU_ASSERT_EQUAL(pl->function, pl->grid[0]);
+        if (c->result == 2) { /* a repeat: its times and stack come through */
+            CU_ASSERT_EQUAL(c->t0_ns, 100 * c->seq);
+            CU_ASSERT_EQUAL(c->t1_ns, 100 * c->seq + 40);
+            CU_ASSERT_EQUAL(c->stack_id, 3);
+            CU_ASSERT_EQUAL(c->shape, 0);
+        }
+        bytes[n] = ct_reader_end(r) - ct_reader_offset(r);
+        seq[n] = c->seq;
+        function[n++] = pl->function;
+    }
+    return n;
+}
+
+static void test_launch_repeats(void)
+{
+    struct ct_file_header *fh = (void *)shaped;
+    uint64_t seq[16], function[16], bytes[16];
+    static const uint64_t want_fn[] = {0xa0, 0xa0, 0xb0, 0xa0, 0xb0, 0, 0xc0, 0xc0, 0, 0xa0};
+    const size_t full = sizeof(struct ct_rec_call) + sizeof(struct ct_pl_launch);
+    struct ct_reader *r;
+
+    shaped_len = sizeof *fh;
+    ct_file_header_init(fh, 123, 1, CT_FEAT_TIME_MONO, 1700000000000000000, 555);
+    shaped_full(1, 1, 3, 1, 0xa0);
+    shaped_repeat(1, 2, 3, 1);
+    shaped_full(2, 3, 3, 1, 0xb0); /* the same slot in another thread */
+    shaped_repeat(1, 4, 3, 1);
+    shaped_repeat(2, 5, 3, 1);
+    shaped_repeat(1, 6, 5, 1);     /* a slot never filled */
+    shaped_full(1, 7, 3, 2, 0xc0); /* slot 3 of thread 1 now holds another payload */
+    shaped_repeat(1, 8, 3, 2);
+    shaped_repeat(1, 9, 3, 3);     /* generation 3's full record is not in the file (a write error) */
+    shaped_full(1, 10, 4, 1, 0xa0);
+    write_file(shaped, shaped_len);
+
+    for (int pass = 0; pass < 2; pass++) { /* the second after a rewind: the slots are rebuilt, not kept */
+        r = pass == 0 ? ct_reader_open(path) : r;
+        CU_ASSERT_FATAL(r != NULL);
+        CU_ASSERT_EQUAL_FATAL(ct_reader_status(r), CT_READ_OK);
+        CU_ASSERT_EQUAL_FATAL(read_shaped(r, seq, function, bytes), 10);
+        CU_ASSERT_EQUAL(ct_reader_status(r), CT_READ_OK);
+        for (size_t i = 0; i < 10; i++) {
+            CU_ASSERT_EQUAL(seq[i], i + 1);
+            CU_ASSERT_EQUAL(function[i], want_fn[i]);
+            CU_ASSERT_EQUAL(bytes[i], i == 0 || i == 2 || i == 6 || i == 9 ? full : 40);
+        }
+        CU_ASSERT_EQUAL(ct_reader_unknown_shapes(r), 2);
+        if (pass == 0)
+            CU_ASSERT_EQUAL_FATAL(ct_reader_rewind(r), 0);
+    }
+    ct_reader_close(r);
+
+    /* Slots out of range are corrupt records. */
+    ((struct ct_rec_launch_repeat *)(shaped + sizeof *fh + full))->shape = 0;
+    write_file(shaped, shaped_len);
+    r = ct_reader_open(path);
+    CU_ASSERT_PTR_NOT_NULL(ct_reader_next(r));
+    CU_ASSERT_PTR_NULL(ct_reader_next(r));
+    CU_ASSERT_EQUAL(ct_reader_status(r), CT_READ_CORRUPT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(ct_reader_message(r), "launch repeat with a bad shape slot"));
+    ct_reader_close(r);
+    ((struct ct_rec_call *)(shaped + sizeof *fh))->shape = CT_LAUNCH_SHAPES + 1;
+    write_file(shaped, shaped_len);
+    r = ct_reader_open(path);
+    CU_ASSERT_PTR_NULL(ct_reader_next(r));
+    CU_ASSERT_PTR_NOT_NULL(strstr(ct_reader_message(r), "call record with a bad launch shape slot"));
+    ct_reader_close(r);
 }
 
 static void test_missing_file(void)
@@ -453,6 +570,7 @@ int main(void)
     CU_add_test(s, "truncated at every byte", test_truncated_everywhere);
     CU_add_test(s, "corrupt records", test_corrupt);
     CU_add_test(s, "refused files", test_refused);
+    CU_add_test(s, "launch repeats", test_launch_repeats);
     CU_add_test(s, "missing file", test_missing_file);
     CU_add_test(s, "several files", test_set);
     CU_add_test(s, "length limits", test_limits);

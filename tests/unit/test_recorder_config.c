@@ -108,7 +108,7 @@ static void test_settings_defaults(void)
     CU_ASSERT_EQUAL(load(&s), 0);
     CU_ASSERT_STRING_EQUAL(s.output, "cudatrace-%p.ctrace");
     CU_ASSERT_EQUAL(s.buffer_size, 8u << 20);
-    CU_ASSERT_EQUAL(s.flush_ms, 10);
+    CU_ASSERT_EQUAL(s.flush_ms, 100);
     CU_ASSERT_EQUAL(s.quiet, 0);
     CU_ASSERT_EQUAL(s.file_mode, 0600);
 }
@@ -143,7 +143,7 @@ static void test_settings_bad_values(void)
     CU_ASSERT_EQUAL(load(&s), 5); /* one line per bad variable */
     CU_ASSERT_STRING_EQUAL(s.output, "cudatrace-%p.ctrace");
     CU_ASSERT_EQUAL(s.buffer_size, 8u << 20);
-    CU_ASSERT_EQUAL(s.flush_ms, 10);
+    CU_ASSERT_EQUAL(s.flush_ms, 100);
     CU_ASSERT_EQUAL(s.quiet, 0);
     CU_ASSERT_EQUAL(s.file_mode, 0600);
     setenv("CUDATRACE_BUFFER_SIZE", "2G", 1); /* above the maximum */
@@ -153,7 +153,7 @@ static void test_settings_bad_values(void)
     unsetenv("CUDATRACE_FILE_MODE");
     CU_ASSERT_EQUAL(load(&s), 2);
     CU_ASSERT_EQUAL(s.buffer_size, 8u << 20);
-    CU_ASSERT_EQUAL(s.flush_ms, 10);
+    CU_ASSERT_EQUAL(s.flush_ms, 100);
     unset_all();
 }
 

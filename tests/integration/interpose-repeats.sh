@@ -1,0 +1,47 @@
+#!/bin/sh
+# Launch repeats (format.h, launch shapes): a program launching in loops from two threads
+# (tests/samples/launch_repeat_drv) has most launches written as 40-byte repeats, and every launch reads back
+# with its kernel, grid, block and stream: in the record stream (ctdump), in the time-ordered listing
+# (cudatrace-report calls, which reads each thread's records by offset) and in the summary.
+. "$CT_TOP_SRCDIR/tests/integration/interpose-lib.sh"
+report=$CT_TOP_BUILDDIR/src/report/cudatrace-report
+
+run_pair rep "$CT_TOP_BUILDDIR/tests/samples/launch_repeat_drv"
+grep -q '^launch_repeat_drv: 444 launches$' "$tmp/rep.traced" || fail "launch_repeat_drv did not run its launches"
+launch='^call .* name=cuLaunchKernel variant=cuLaunchKernel result=0 .* launch'
+expect_count rep 444 "$launch "
+expect_count rep 302 "$launch kernel=kernelA kind=kernel grid=1,1,1 block=32,1,1 cluster=0,0,0 shmem=0 stream=0x0 "
+expect_count rep 2 "$launch kernel=kernelA kind=kernel grid=2,1,1 block=32,1,1 cluster=0,0,0 shmem=0 stream=0x0 "
+expect_count rep 100 "$launch kernel=kernelB kind=kernel grid=3,1,1 block=32,1,1 cluster=0,0,0 shmem=0 stream=0x0 "
+expect_count rep 40 "$launch kernel=kernelA kind=kernel grid=1,1,1 block=32,1,1 cluster=0,0,0 shmem=0 stream=0x[1-9a-f]"
+# Two threads, 222 launches each, sequence numbers rising within each; no two calls share one.
+awk '/^call / && / name=cuLaunchKernel / {
+        split($2, s, "="); split($3, t, "=");
+        if ((t[2] in last) && s[2] + 0 <= last[t[2]]) bad = bad " out-of-order:" t[2]
+        if (seen[s[2]]++) bad = bad " duplicate-seq:" s[2]
+        last[t[2]] = s[2] + 0; n[t[2]]++
+     }
+     END { for (k in n) { th++; if (n[k] != 222) bad = bad " tid" k "=" n[k] }
+           if (th != 2) bad = bad " threads=" th
+           if (bad) { print bad; exit 1 } }' "$tmp/rep.dump" || fail "per-thread launches"
+
+# Most launches are repeats (each thread's first launch of a kernel, shape and stream is written in full).
+"$report" info -f csv "$tmp/rep.ctrace" >"$tmp/info.csv" || fail "report info exit $?"
+repeats=$(awk -F, '$2 == "launch-repeat" { print $1 }' "$tmp/info.csv")
+[ "${repeats:-0}" -ge 236 ] || fail "only ${repeats:-0} launch repeats in the file"
+
+# The merged listing reads the same launches back.
+"$report" calls -f csv --api cuLaunchKernel "$tmp/rep.ctrace" >"$tmp/calls.csv" || fail "report calls exit $?"
+count() { grep -c -E "$1" "$tmp/calls.csv"; }
+[ "$(count ',cuLaunchKernel,cuLaunchKernel,0,')" = 444 ] || fail "calls: $(count ',cuLaunchKernel,') launches"
+[ "$(count '"kernel=kernelA kind=kernel grid=1,1,1 block=32,1,1 shmem=0 stream=0x0 ')" = 302 ] ||
+    fail "calls: kernelA grid 1 on the null stream"
+[ "$(count '"kernel=kernelB kind=kernel grid=3,1,1 block=32,1,1 ')" = 100 ] || fail "calls: kernelB"
+[ "$(count '"kernel=kernelA kind=kernel grid=1,1,1 block=32,1,1 shmem=0 stream=0x[1-9a-f]')" = 40 ] ||
+    fail "calls: kernelA on the second streams"
+grep -q 'unknown' "$tmp/calls.csv" && fail "calls: a launch of unknown shape"
+
+"$report" summary -f csv --section kernels "$tmp/rep.ctrace" >"$tmp/shapes.csv" || fail "summary exit $?"
+grep -q '^342,1 1 1,32 1 1,kernelA$' "$tmp/shapes.csv" || fail "summary: kernelA 1 1 1 ($(cat "$tmp/shapes.csv"))"
+grep -q '^100,3 1 1,32 1 1,kernelB$' "$tmp/shapes.csv" || fail "summary: kernelB"
+exit 0

@@ -1,0 +1,67 @@
+/* Launch loops, as programs make them: one kernel launched over and over with one shape, a shape that changes
+ * and changes back, two kernels alternating, a second stream, and all of it again from a second thread.  The
+ * tracer writes most of these as 40-byte launch repeats (format.h, launch shapes); the tests check that every
+ * launch reads back with its own kernel, grid, block and stream.  Prints the launches made. */
+#include <pthread.h>
+#include <stdio.h>
+
+#include "drv_sample.h"
+
+#define LOOP_LAUNCHES 222 /* per run of loop() */
+
+static const char ptx[] = ".version 8.0\n.target sm_75\n.address_size 64\n"
+                          ".visible .entry kernelA()\n{\n\tret;\n}\n"
+                          ".visible .entry kernelB()\n{\n\tret;\n}\n";
+
+static CUcontext ctx;
+static CUfunction a, b;
+
+static void launch(CUfunction f, unsigned grid, CUstream s)
+{
+    CHECK(cuLaunchKernel(f, grid, 1, 1, 32, 1, 1, 0, s, NULL, NULL));
+}
+
+static void *loop(void *arg)
+{
+    CUstream s;
+
+    (void)arg;
+    CHECK(cuCtxSetCurrent(ctx));
+    CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    for (int i = 0; i < 100; i++)
+        launch(a, 1, NULL);
+    launch(a, 2, NULL);
+    launch(a, 1, NULL);
+    for (int i = 0; i < 50; i++) {
+        launch(a, 1, NULL);
+        launch(b, 3, NULL);
+    }
+    for (int i = 0; i < 20; i++)
+        launch(a, 1, s);
+    CHECK(cuStreamSynchronize(s));
+    CHECK(cuStreamDestroy(s));
+    return NULL;
+}
+
+int main(void)
+{
+    CUdevice dev;
+    CUmodule mod;
+    pthread_t t;
+
+    CHECK(cuInit(0));
+    CHECK(cuDeviceGet(&dev, 0));
+    CHECK(cuDevicePrimaryCtxRetain(&ctx, dev));
+    CHECK(cuCtxSetCurrent(ctx));
+    CHECK(cuModuleLoadData(&mod, ptx));
+    CHECK(cuModuleGetFunction(&a, mod, "kernelA"));
+    CHECK(cuModuleGetFunction(&b, mod, "kernelB"));
+    loop(NULL);
+    sample_require(pthread_create(&t, NULL, loop, NULL) == 0, "a second thread");
+    sample_require(pthread_join(t, NULL) == 0, "the second thread's end");
+    CHECK(cuCtxSynchronize());
+    CHECK(cuModuleUnload(mod));
+    CHECK(cuDevicePrimaryCtxRelease(dev));
+    printf("launch_repeat_drv: %d launches\n", 2 * LOOP_LAUNCHES);
+    return 0;
+}
