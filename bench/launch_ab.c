@@ -6,13 +6,17 @@
  * launch rate moves by ±10% (shared/facts/driver-entry-points.md).
  *
  * Untraced, both paths are the driver's function and the difference is the method's own noise (an A/A run).
- * Usage: launch_ab [ROUNDS [BLOCK]]   (default 100 rounds of 2 blocks each way, 2000 launches per block)
+ * Usage: launch_ab [-a CPU] [ROUNDS [BLOCK]]   (default 100 rounds of 2 blocks each way, 2000 launches per
+ * block).  -a CPU: after the warm-up, move every other thread of the process (the tracer's writer, the
+ * driver's threads) to CPU, so that added_ns is the calling thread's own cost, with no writer preempting
+ * it; other_threads_cpu_ns still says what the writer costs.
  * Prints figures, never pass/fail. */
 #define _GNU_SOURCE
 #include "config.h"
 
 #include <cuda.h>
 #include <dirent.h>
+#include <sched.h>
 #include <elf.h>
 #include <link.h>
 #include <stdio.h>
@@ -213,8 +217,35 @@ static long arg_or(int argc, char **argv, int i, long fallback)
     return v;
 }
 
+/* -a: every other thread of the process to `cpu`. */
+static void move_others(int cpu)
+{
+    DIR *dir = opendir("/proc/self/task");
+    struct dirent *e;
+    cpu_set_t set;
+    long me = (long)gettid();
+
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    sample_require(dir != NULL, "/proc/self/task");
+    while ((e = readdir(dir)))
+        if (e->d_name[0] != '.' && atol(e->d_name) != me &&
+            sched_setaffinity((pid_t)atol(e->d_name), sizeof set, &set) != 0)
+            fprintf(stderr, "launch_ab: cannot move thread %s to CPU %d\n", e->d_name, cpu);
+    closedir(dir);
+}
+
 int main(int argc, char **argv)
 {
+    int apart = -1, opt;
+    while ((opt = getopt(argc, argv, "a:")) != -1) {
+        if (opt != 'a' || (apart = atoi(optarg)) < 0 || apart >= CPU_SETSIZE) {
+            fprintf(stderr, "usage: launch_ab [-a CPU] [ROUNDS [BLOCK]]\n");
+            return 2;
+        }
+    }
+    argc -= optind - 1;
+    argv += optind - 1;
     const long rounds = arg_or(argc, argv, 1, 100), n = arg_or(argc, argv, 2, 2000);
     struct lookup lk = {"cuLaunchKernel", NULL};
     launch_fn direct, program = cuLaunchKernel;
@@ -235,6 +266,8 @@ int main(int argc, char **argv)
     sample_empty_kernel_load(&kern);
     block(program, kern.fn, n); /* warm both paths up */
     block(direct, kern.fn, n);
+    if (apart >= 0)
+        move_others(apart);
 
     /* ABBA order: a drift over the round weighs on both paths alike. */
     static struct cpu cpu0, cpu1;
