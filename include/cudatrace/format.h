@@ -128,25 +128,24 @@ struct ct_rec_call {
 
 /* Launch shapes.  Programs launch the same kernel with the same grid, block and stream over and over, and
  * launches are the calls they make by the hundred thousand: each thread keeps its last CT_LAUNCH_SHAPES launch
- * payloads in slots (chosen by the function handle), and a launch whose payload equals its slot's is written
- * as a 40-byte CT_REC_LAUNCH_REPEAT instead of a 112-byte call record.  A reader keeps the same slots per
+ * payloads in slots (chosen by the function handle), and a successful launch with no call stack whose payload
+ * equals its slot's is written as a 32-byte CT_REC_LAUNCH_REPEAT instead of a 112-byte call record.  A reader keeps the same slots per
  * thread, filling them from the CT_REC_CALL records that name one (`shape`), and turns each repeat back into
  * the full call record.  `shape_gen` tells a reader that missed a slot's newest payload (its record was lost
  * to a write error) that it does not know the shape: it must say so, never use the older payload. */
 #define CT_LAUNCH_SHAPES 16
 
-/* CT_REC_LAUNCH_REPEAT: a CT_REC_CALL of the launch family whose payload is slot `shape` of thread h.tid. */
+/* CT_REC_LAUNCH_REPEAT: a CT_REC_CALL of the launch family whose payload is slot `shape` of thread h.tid,
+ * with result CUDA_SUCCESS and stack_id 0. */
 struct ct_rec_launch_repeat {
     struct ct_rec_hdr h;
     uint16_t api_id;
     uint8_t shape;     /* 1..CT_LAUNCH_SHAPES */
     uint8_t shape_gen; /* low 8 bits of the slot's shape_gen */
-    int32_t result;
+    uint32_t dur_ns;   /* t1_ns - t0_ns (longer calls are written in full) */
     uint64_t seq;
     uint64_t t0_ns;
-    uint32_t dur_ns;   /* t1_ns - t0_ns (longer calls are written in full) */
-    uint32_t stack_id;
-}; /* 40 bytes */
+}; /* 32 bytes */
 
 /* Memory kinds, for allocations, frees and the two ends of a copy. */
 enum ct_mem_kind {

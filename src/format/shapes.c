@@ -120,11 +120,9 @@ int ct_shapes_expand(const struct ct_shapes *s, const struct ct_rec_launch_repea
     out->c.h.size = sizeof *out;
     out->c.api_id = rep->api_id;
     out->c.payload = CT_FAM_LAUNCH;
-    out->c.result = rep->result;
     out->c.seq = rep->seq;
     out->c.t0_ns = rep->t0_ns;
     out->c.t1_ns = rep->t0_ns + rep->dur_ns;
-    out->c.stack_id = rep->stack_id;
     if (known)
         out->pl = sl->pl;
     return known;

@@ -221,8 +221,8 @@ void ct_rec_launch(uint16_t api_id, int32_t result, uint64_t t0, uint64_t t1, co
     struct ct_ring *r = ct_rec_ring;
     const unsigned slot = shape_slot(pl->function);
 
-    if (__builtin_expect(r != NULL && r->shape_gen[slot] != 0 && t1 - t0 < REPEAT_MAX_TICKS &&
-                             same_shape(&r->shape[slot], pl), 1)) {
+    if (__builtin_expect(r != NULL && result == 0 && stack_id == 0 && r->shape_gen[slot] != 0 &&
+                             t1 - t0 < REPEAT_MAX_TICKS && same_shape(&r->shape[slot], pl), 1)) {
         struct ct_rec_launch_repeat *p = begin(sizeof *p);
         if (!p)
             return;
@@ -230,11 +230,9 @@ void ct_rec_launch(uint16_t api_id, int32_t result, uint64_t t0, uint64_t t1, co
         p->api_id = api_id;
         p->shape = (uint8_t)(slot + 1);
         p->shape_gen = (uint8_t)r->shape_gen[slot];
-        p->result = result;
+        p->dur_ns = (uint32_t)(t1 - t0);
         p->seq = next_seq(r);
         p->t0_ns = t0;
-        p->dur_ns = (uint32_t)(t1 - t0);
-        p->stack_id = stack_id;
         ct_ring_commit(r);
         return;
     }

@@ -75,9 +75,9 @@ static inline int ct_rec_wanted(void)
     return st == CT_ST_UNINIT || st == CT_ST_ON;
 }
 
-/* Record a launch-family call whose decoded payload is *pl: as a 40-byte CT_REC_LAUNCH_REPEAT when the
- * thread's slot for this function holds the same payload, else as the full call record, which then fills
- * the slot (format.h, launch shapes). */
+/* Record a launch-family call whose decoded payload is *pl: as a 32-byte CT_REC_LAUNCH_REPEAT when it
+ * succeeded, has no stack and the thread's slot for this function holds the same payload, else as the full
+ * call record, which then fills the slot (format.h, launch shapes). */
 void ct_rec_launch(uint16_t api_id, int32_t result, uint64_t t0, uint64_t t1, const struct ct_pl_launch *pl,
                    uint32_t stack_id);
 

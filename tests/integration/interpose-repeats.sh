@@ -1,6 +1,6 @@
 #!/bin/sh
 # Launch repeats (format.h, launch shapes): a program launching in loops from two threads
-# (tests/samples/launch_repeat_drv) has most launches written as 40-byte repeats, and every launch reads back
+# (tests/samples/launch_repeat_drv) has most launches written as 32-byte repeats, and every launch reads back
 # with its kernel, grid, block and stream: in the record stream (ctdump), in the time-ordered listing
 # (cudatrace-report calls, which reads each thread's records by offset) and in the summary.
 . "$CT_TOP_SRCDIR/tests/integration/interpose-lib.sh"

@@ -1,6 +1,6 @@
 /* Launch loops, as programs make them: one kernel launched over and over with one shape, a shape that changes
  * and changes back, two kernels alternating, a second stream, and all of it again from a second thread.  The
- * tracer writes most of these as 40-byte launch repeats (format.h, launch shapes); the tests check that every
+ * tracer writes most of these as 32-byte launch repeats (format.h, launch shapes); the tests check that every
  * launch reads back with its own kernel, grid, block and stream.  Prints the launches made. */
 #include <pthread.h>
 #include <stdio.h>

@@ -82,15 +82,13 @@ static void test_records(void)
     PIN(ct_rec_call, stack_id, 40);
     PIN(ct_rec_call, shape_gen, 44);
 
-    SIZE(ct_rec_launch_repeat, 40);
+    SIZE(ct_rec_launch_repeat, 32);
     PIN(ct_rec_launch_repeat, api_id, 8);
     PIN(ct_rec_launch_repeat, shape, 10);
     PIN(ct_rec_launch_repeat, shape_gen, 11);
-    PIN(ct_rec_launch_repeat, result, 12);
+    PIN(ct_rec_launch_repeat, dur_ns, 12);
     PIN(ct_rec_launch_repeat, seq, 16);
     PIN(ct_rec_launch_repeat, t0_ns, 24);
-    PIN(ct_rec_launch_repeat, dur_ns, 32);
-    PIN(ct_rec_launch_repeat, stack_id, 36);
     SIZE(ct_rec_lost, 40);
     PIN(ct_rec_lost, count, 8);
     PIN(ct_rec_lost, t_first_ns, 16);
