@@ -55,7 +55,7 @@ static struct thread_shapes *find(const struct ct_shapes *s, uint32_t tid)
 
 static int grow(struct ct_shapes *s)
 {
-    size_t cap = s->cap ? s->cap * 2 : 16;
+    size_t cap = s->cap ? s->cap * 2 : 4; /* a report's per-thread cursor holds one thread */
     struct thread_shapes *t = calloc(cap, sizeof *t);
 
     if (!t)

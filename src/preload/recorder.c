@@ -29,7 +29,11 @@ static _Atomic uint64_t untraced_total;
 __thread struct ct_ring *ct_rec_ring __attribute__((tls_model("initial-exec")));
 static __thread int in_init __attribute__((tls_model("initial-exec")));
 
+/* Oldest first, so that a drain writes a thread's records in the order they were made even when its thread
+ * id has two rings: a record made in a TLS destructor after the ring was handed over, or a new thread that
+ * got the id of one whose ring is not drained yet.  Readers rely on that order (launch repeats). */
 static struct ct_ring *_Atomic rings;
+static struct ct_ring *rings_last; /* under rings_mu */
 static pthread_mutex_t rings_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t init_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_key_t ring_key;
@@ -59,9 +63,10 @@ static struct ct_ring *thread_ring(void)
             ct_warn("cannot allocate a %zu-byte buffer for a thread; its records are not traced", cfg.buffer_size);
         return NULL;
     }
+    atomic_store_explicit(&r->next, NULL, memory_order_relaxed);
     pthread_mutex_lock(&rings_mu);
-    atomic_store_explicit(&r->next, atomic_load(&rings), memory_order_relaxed);
-    atomic_store_explicit(&rings, r, memory_order_release);
+    atomic_store_explicit(rings_last ? &rings_last->next : &rings, r, memory_order_release);
+    rings_last = r;
     pthread_mutex_unlock(&rings_mu);
     pthread_setspecific(ring_key, r);
     ct_rec_ring = r;
@@ -70,14 +75,19 @@ static struct ct_ring *thread_ring(void)
 
 void ct_rings_free_dead(void)
 {
+    struct ct_ring *prev = NULL;
+
     pthread_mutex_lock(&rings_mu);
     for (struct ct_ring *_Atomic *link = &rings; *link;) {
         struct ct_ring *r = *link;
         if (atomic_load(&r->dead) && atomic_load(&r->tail) == atomic_load(&r->head_pub) &&
             atomic_load(&r->lost) == 0) {
             *link = atomic_load(&r->next);
+            if (rings_last == r)
+                rings_last = prev;
             ct_ring_free(r);
         } else {
+            prev = r;
             link = &r->next;
         }
     }
@@ -438,6 +448,7 @@ void ct_rec_fork_child(void)
         atomic_store(&mine->next, NULL);
     }
     atomic_store(&rings, mine);
+    rings_last = mine;
     ct_meta_after_fork_child();
     atomic_store(&seq_counter, 1);
     atomic_store(&untraced_total, 0);

@@ -56,7 +56,7 @@ void ct_ring_reset(struct ct_ring *r, uint32_t tid)
 
     r->head = r->resv = r->tail_seen = start;
     r->limit = start + r->size / 4;
-    r->want_drain = 0;
+    r->want_drain = r->full_asked = 0;
     r->seq_next = r->seq_end = 0;
     atomic_store(&r->lost, 0);
     r->lost_first = r->lost_last = 0;
@@ -82,8 +82,12 @@ void *ct_ring_reserve(struct ct_ring *r, size_t size)
     uint64_t need = to_end < size ? to_end + size : size, quarter = r->size / 4;
 
     r->tail_seen = atomic_load_explicit(&r->tail, memory_order_acquire);
-    if (r->head + need - r->tail_seen > r->size)
+    if (r->head + need - r->tail_seen > r->size) {
+        r->want_drain = !r->full_asked; /* once per filling: each dropped record must not cost a system call */
+        r->full_asked = 1;
         return NULL;
+    }
+    r->full_asked = 0;
     /* Ask for a drain while a quarter is unwritten, then again each further quarter until the consumer
      * catches up; the fast path never passes the consumer's tail. */
     if (r->head + need - r->tail_seen >= quarter) {

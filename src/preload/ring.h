@@ -35,7 +35,8 @@ struct ct_ring {
     uint64_t resv;      /* end of the record being filled */
     uint64_t tail_seen; /* the consumer's tail when last looked at */
     uint64_t limit;     /* records ending at or below this position take the fast path (ct_ring_reserve) */
-    int want_drain;     /* set by ct_ring_reserve: the unwritten part passed a quarter of the ring */
+    int want_drain;     /* set by ct_ring_reserve: the unwritten part passed a quarter of the ring, or it is full */
+    int full_asked;     /* want_drain was set for this ring being full (once until a reservation succeeds) */
     uint64_t seq_next, seq_end; /* this thread's block of call sequence numbers */
     _Atomic uint64_t lost;       /* records dropped and not yet written as CT_REC_LOST */
     uint64_t lost_first, lost_last;

@@ -173,9 +173,12 @@ static uint64_t lost_count_of(const struct ct_rec_hdr *h)
     return h->type == CT_REC_LOST ? ((const struct ct_rec_lost *)h)->count : 0;
 }
 
+/* A record that stands for one call (the END record counts them). */
+static int is_call(unsigned type) { return type == CT_REC_CALL || type == CT_REC_LAUNCH_REPEAT; }
+
 static void in_file(const struct ct_rec_hdr *h, uint64_t off)
 {
-    if (h->type == CT_REC_CALL || h->type == CT_REC_LAUNCH_REPEAT)
+    if (is_call(h->type))
         tf.calls++;
     tf.lost += lost_count_of(h);
     tf.hist[tf.hist_i].off = off;
@@ -196,7 +199,9 @@ static uint64_t weight(unsigned type, uint64_t lost_count)
 /* A record that will not be in the file counts as a write loss. */
 static void not_written(const struct ct_rec_hdr *h)
 {
-    uint64_t t = h->type == CT_REC_CALL ? ((const struct ct_rec_call *)h)->t0_ns : 0;
+    uint64_t t = h->type == CT_REC_CALL            ? ((const struct ct_rec_call *)h)->t0_ns
+                 : h->type == CT_REC_LAUNCH_REPEAT ? ((const struct ct_rec_launch_repeat *)h)->t0_ns
+                                                   : 0;
     tf.wlost += weight(h->type, lost_count_of(h));
     if (t) {
         if (!tf.wfirst || t < tf.wfirst)
@@ -234,7 +239,7 @@ static void write_failed(int err, uint64_t good_end)
         const unsigned k = tf.hist_i = (tf.hist_i + HIST - 1) % HIST;
         tf.hist_n--;
         cut = tf.hist[k].off;
-        if (tf.hist[k].type == CT_REC_CALL)
+        if (is_call(tf.hist[k].type))
             tf.calls--;
         tf.lost -= tf.hist[k].count;
         tf.wlost += weight(tf.hist[k].type, tf.hist[k].count);

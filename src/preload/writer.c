@@ -26,10 +26,13 @@ static void *writer_main(void *arg)
     /* Named, so that top -H and /proc tell the tracer's CPU from the program's. */
     pthread_setname_np(pthread_self(), "cudatrace-wr");
     ct_tf_thread_blocks_signals();
+    uint32_t seen = atomic_load(&wake_word);
     while (!atomic_load(&stop)) {
         const struct timespec wait = {interval_ms / 1000, (long)(interval_ms % 1000) * 1000000L};
-        uint32_t seen = atomic_load(&wake_word);
         syscall(SYS_futex, &wake_word, FUTEX_WAIT_PRIVATE, seen, &wait, NULL, 0);
+        /* Read before draining: a nudge that comes during the drain changes the word, so the next wait
+         * returns at once instead of sleeping through it. */
+        seen = atomic_load(&wake_word);
         if (atomic_load(&stop))
             break;
         if (atomic_load(&ct_state) == CT_ST_ON && ct_drain_acquire(-1)) {

@@ -207,6 +207,7 @@ static int read_file(struct rp_file *f, const char *path)
         f->data_end = end;
     }
     f->status = ct_reader_status(r);
+    f->unknown_shapes = ct_reader_unknown_shapes(r);
     if (rc == RP_EXIT_OK && f->status != CT_READ_OK) {
         f->message = strdup(ct_reader_message(r));
         fprintf(stderr, PROG ": warning: %s; the report covers the %llu calls before it\n",

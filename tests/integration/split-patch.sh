@@ -7,5 +7,6 @@ out=$(patch --dry-run -p1 -d "$CT_TOP_SRCDIR" <"$CT_TOP_SRCDIR/bench/overhead-sp
     echo "$out"
     exit 1
 }
-case $out in *fuzz* | *offset*) echo "FAIL: bench/overhead-split.patch applies only loosely: $out"; exit 1 ;; esac
+# Moved lines (an offset) are fine; changed context (fuzz) means the switches may land in the wrong place.
+case $out in *fuzz*) echo "FAIL: bench/overhead-split.patch applies only with fuzz: $out"; exit 1 ;; esac
 exit 0

@@ -1,13 +1,17 @@
 /* Launch loops, as programs make them: one kernel launched over and over with one shape, a shape that changes
- * and changes back, two kernels alternating, a second stream, and all of it again from a second thread.  The
- * tracer writes most of these as 32-byte launch repeats (format.h, launch shapes); the tests check that every
- * launch reads back with its own kernel, grid, block and stream.  Prints the launches made. */
+ * and changes back, two kernels alternating, a second stream, and all of it again from a second thread, which
+ * pauses after its first loop (the tracer's writer passes meanwhile) and launches twice more from a TLS
+ * destructor (after the tracer's own has handed the thread's buffer over: a second buffer for the same thread
+ * id).  The tracer writes most of these as 32-byte launch repeats (format.h, launch shapes); the tests check
+ * that every launch reads back with its own kernel, grid, block and stream.  Prints the launches made. */
 #include <pthread.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "drv_sample.h"
 
 #define LOOP_LAUNCHES 222 /* per run of loop() */
+#define AT_EXIT_LAUNCHES 2
 
 static const char ptx[] = ".version 8.0\n.target sm_75\n.address_size 64\n"
                           ".visible .entry kernelA()\n{\n\tret;\n}\n"
@@ -15,21 +19,36 @@ static const char ptx[] = ".version 8.0\n.target sm_75\n.address_size 64\n"
 
 static CUcontext ctx;
 static CUfunction a, b;
+static pthread_key_t at_exit_key;
 
 static void launch(CUfunction f, unsigned grid, CUstream s)
 {
     CHECK(cuLaunchKernel(f, grid, 1, 1, 32, 1, 1, 0, s, NULL, NULL));
 }
 
+static void launch_at_exit(void *arg)
+{
+    (void)arg;
+    CHECK(cuCtxSetCurrent(ctx));
+    for (int i = 0; i < AT_EXIT_LAUNCHES; i++)
+        launch(a, 2, NULL);
+    CHECK(cuCtxSynchronize());
+}
+
+/* arg: non-NULL in the second thread. */
 static void *loop(void *arg)
 {
     CUstream s;
 
-    (void)arg;
     CHECK(cuCtxSetCurrent(ctx));
     CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
     for (int i = 0; i < 100; i++)
         launch(a, 1, NULL);
+    if (arg) {
+        const struct timespec pause = {0, 300000000}; /* longer than the writer's default interval */
+        sample_require(pthread_setspecific(at_exit_key, arg) == 0, "a TLS destructor");
+        nanosleep(&pause, NULL);
+    }
     launch(a, 2, NULL);
     launch(a, 1, NULL);
     for (int i = 0; i < 50; i++) {
@@ -56,12 +75,13 @@ int main(void)
     CHECK(cuModuleLoadData(&mod, ptx));
     CHECK(cuModuleGetFunction(&a, mod, "kernelA"));
     CHECK(cuModuleGetFunction(&b, mod, "kernelB"));
+    sample_require(pthread_key_create(&at_exit_key, launch_at_exit) == 0, "a TLS key");
     loop(NULL);
-    sample_require(pthread_create(&t, NULL, loop, NULL) == 0, "a second thread");
+    sample_require(pthread_create(&t, NULL, loop, &at_exit_key) == 0, "a second thread");
     sample_require(pthread_join(t, NULL) == 0, "the second thread's end");
     CHECK(cuCtxSynchronize());
     CHECK(cuModuleUnload(mod));
     CHECK(cuDevicePrimaryCtxRelease(dev));
-    printf("launch_repeat_drv: %d launches\n", 2 * LOOP_LAUNCHES);
+    printf("launch_repeat_drv: %d launches\n", 2 * LOOP_LAUNCHES + AT_EXIT_LAUNCHES);
     return 0;
 }
