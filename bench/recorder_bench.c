@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "preload/recorder.h"
+#include "preload/settings.h"
 
 #define BATCH 50000
 #define ROUNDS 15
@@ -162,8 +163,11 @@ int main(int argc, char **argv)
     printf("  ct_now() x2 alone (record clock: %s):   %6.1f ns\n",
            ct_clock_mode == CT_CLOCK_TSC ? "tsc " : "mono", clock_pair(1));
     printf("  clock_gettime(MONOTONIC) x2 alone:         %6.1f ns\n", clock_pair(0));
+    char dflt_buffer[16], dflt_flush[16];
+    snprintf(dflt_buffer, sizeof dflt_buffer, "%uM", (unsigned)(CT_DEFAULT_BUFFER_SIZE >> 20));
+    snprintf(dflt_flush, sizeof dflt_flush, "%u", CT_DEFAULT_FLUSH_MS);
     printf("sustained, flat out for 1 s, writer on (%s buffers, %s ms interval):\n",
-           getenv("CUDATRACE_BUFFER_SIZE") ? getenv("CUDATRACE_BUFFER_SIZE") : "8M", flush ? flush : "10");
+           getenv("CUDATRACE_BUFFER_SIZE") ? getenv("CUDATRACE_BUFFER_SIZE") : dflt_buffer, flush ? flush : dflt_flush);
     sustained(1);
     sustained(2);
     sustained(8);
