@@ -300,6 +300,12 @@ int main(int argc, char **argv)
         printf("program_ns=%.1f (q1 %.1f, q3 %.1f)\n", pmed, pq1, pq3);
         printf("added_ns=%.1f (q1 %.1f, q3 %.1f)\n", fmed, fq1, fq3);
         printf("ratio=%.4f\n", (dmed + fmed) / dmed);
+        /* Means keep what medians drop: a rare stall (a page fault on fresh memory, the writer running on this
+         * CPU) that lands in a few blocks. */
+        double dsum = 0, psum = 0;
+        for (int i = 0; i < m; i++)
+            dsum += d[i], psum += p[i];
+        printf("added_mean_ns=%.1f\n", (psum - dsum) / m);
         /* Per launch of the program's path: other threads' CPU (the tracer's writer) and page faults (a ring's
          * first pass over its memory). */
         print_other_threads(&cpu0, &cpu1, (double)(2 * rounds * n));
