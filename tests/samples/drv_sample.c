@@ -69,15 +69,20 @@ char *sample_read_file(const char *path, size_t *len)
     return text;
 }
 
+void sample_primary_context(CUdevice *dev, CUcontext *ctx)
+{
+    CHECK(cuInit(0));
+    CHECK(cuDeviceGet(dev, 0));
+    CHECK(cuDevicePrimaryCtxRetain(ctx, *dev));
+    CHECK(cuCtxSetCurrent(*ctx));
+}
+
 void sample_empty_kernel_load(struct sample_empty_kernel *k)
 {
     static const char ptx[] = ".version 8.0\n.target sm_75\n.address_size 64\n"
                               ".visible .entry emptyKernel()\n{\n\tret;\n}\n";
 
-    CHECK(cuInit(0));
-    CHECK(cuDeviceGet(&k->dev, 0));
-    CHECK(cuDevicePrimaryCtxRetain(&k->ctx, k->dev));
-    CHECK(cuCtxSetCurrent(k->ctx));
+    sample_primary_context(&k->dev, &k->ctx);
     CHECK(cuModuleLoadData(&k->mod, ptx));
     CHECK(cuModuleGetFunction(&k->fn, k->mod, "emptyKernel"));
 }

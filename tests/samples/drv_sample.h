@@ -22,6 +22,9 @@ char *sample_path(const char *dir, const char *name);
 /* The whole file, NUL-terminated (*len excludes the NUL), to free; exits on failure. */
 char *sample_read_file(const char *path, size_t *len);
 
+/* cuInit, device 0 and its primary context, made current.  Exits on failure. */
+void sample_primary_context(CUdevice *dev, CUcontext *ctx);
+
 /* The benchmarks' set-up: device 0's primary context made current and an empty kernel `emptyKernel()`
  * loaded from PTX (compiled for whatever GPU is there).  Exits on failure.  sample_empty_kernel_done undoes it. */
 struct sample_empty_kernel {

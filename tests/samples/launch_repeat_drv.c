@@ -68,10 +68,7 @@ int main(void)
     CUmodule mod;
     pthread_t t;
 
-    CHECK(cuInit(0));
-    CHECK(cuDeviceGet(&dev, 0));
-    CHECK(cuDevicePrimaryCtxRetain(&ctx, dev));
-    CHECK(cuCtxSetCurrent(ctx));
+    sample_primary_context(&dev, &ctx);
     CHECK(cuModuleLoadData(&mod, ptx));
     CHECK(cuModuleGetFunction(&a, mod, "kernelA"));
     CHECK(cuModuleGetFunction(&b, mod, "kernelB"));

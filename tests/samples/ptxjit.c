@@ -27,10 +27,7 @@ int main(int argc, char **argv)
 
     CUdevice device;
     CUcontext context;
-    CHECK(cuInit(0));
-    CHECK(cuDeviceGet(&device, 0));
-    CHECK(cuDevicePrimaryCtxRetain(&context, device));
-    CHECK(cuCtxSetCurrent(context));
+    sample_primary_context(&device, &context);
 
     /* Link: the kernel from memory, the device function from its file. */
     static char info[LOG_SIZE], error[LOG_SIZE];
