@@ -275,10 +275,16 @@ def emit_trampoline(w, i, v):
         w('    ct_hook_%s(r%s);\n' % (v.hook, comma_args))
     if v.decoder and v.family == 'launch':
         # Decoded on the stack first: ct_rec_launch writes a short repeat record when the thread's last launch
-        # of this function had the same payload (format.h, launch shapes).
-        w('    if (ct_rec_wanted()) {\n        struct ct_pl_launch pl;\n')
+        # of this function had the same payload (format.h, launch shapes).  cuLaunchKernel, the launch
+        # programs make most, first tries the shortcut that compares its arguments without decoding.
+        w('    if (ct_rec_wanted()) {\n')
+        w('        uint32_t name_gen = __atomic_load_n(&ct_kernel_name_generation, __ATOMIC_ACQUIRE);\n')
+        if v.decoder == 'cuLaunchKernel':
+            w('        if (ct_rec_launch_kernel_again(%d, r, t0, t1, f, gridDimX, gridDimY, gridDimZ, blockDimX, '
+              'blockDimY, blockDimZ, sharedMemBytes, hStream, name_gen))\n            return r;\n' % i)
+        w('        struct ct_pl_launch pl;\n')
         w('        ct_dec_%s(&pl, r%s);\n' % (v.decoder, comma_args))
-        w('        ct_rec_launch(%d, r, t0, t1, &pl, ct_stack_id(CT_FAM_LAUNCH));\n    }\n    return r;\n}\n\n' % i)
+        w('        ct_rec_launch(%d, r, t0, t1, &pl, ct_stack_id(CT_FAM_LAUNCH), name_gen);\n    }\n    return r;\n}\n\n' % i)
         return
     if v.decoder:
         size = 'sizeof(struct ct_rec_call) + sizeof(struct ct_pl_%s)' % v.family

@@ -27,7 +27,7 @@ struct slot {
 
 static struct slot *table;
 static unsigned filled;
-CT_HOT_DATA static uint32_t generation = 1;
+CT_HOT_DATA uint32_t ct_kernel_name_generation = 1;
 static pthread_mutex_t insert_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static size_t hash(uint64_t key)
@@ -55,7 +55,7 @@ static int cached(uint64_t key, uint32_t *id)
     if (!t || !(s = probe(t, key)) || __atomic_load_n(&s->key, __ATOMIC_ACQUIRE) != key)
         return 0;
     uint64_t v = __atomic_load_n(&s->value, __ATOMIC_ACQUIRE);
-    if ((uint32_t)(v >> 32) != __atomic_load_n(&generation, __ATOMIC_ACQUIRE))
+    if ((uint32_t)(v >> 32) != __atomic_load_n(&ct_kernel_name_generation, __ATOMIC_ACQUIRE))
         return 0;
     *id = (uint32_t)v;
     return 1;
@@ -102,7 +102,7 @@ static __thread struct slot last __attribute__((tls_model("initial-exec")));
 
 CT_HOT_CODE static uint32_t name_id(const void *handle, uint32_t (*find)(const void *))
 {
-    uint32_t id, gen = __atomic_load_n(&generation, __ATOMIC_ACQUIRE);
+    uint32_t id, gen = __atomic_load_n(&ct_kernel_name_generation, __ATOMIC_ACQUIRE);
     if (!handle)
         return 0;
     if (last.key == (uintptr_t)handle && (uint32_t)(last.value >> 32) == gen)
@@ -130,7 +130,7 @@ uint32_t ct_host_fn_name_id(const void *fn)
 static void new_generation(CUresult r)
 {
     if (r == CUDA_SUCCESS)
-        __atomic_add_fetch(&generation, 1, __ATOMIC_ACQ_REL);
+        __atomic_add_fetch(&ct_kernel_name_generation, 1, __ATOMIC_ACQ_REL);
 }
 
 void ct_hook_cuModuleUnload(CUresult r, CUmodule hmod)

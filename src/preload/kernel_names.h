@@ -4,6 +4,10 @@
 
 #include <stdint.h>
 
+/* Moves on when a module or library is unloaded (a handle may then name another kernel): a name id found
+ * for a handle holds while this has not changed.  Read with __atomic_load_n. */
+extern uint32_t ct_kernel_name_generation;
+
 /* String id of the name of a CUfunction or CUkernel handle (cuFuncGetName, else cuKernelGetName), 0 if the
  * driver cannot name it. */
 uint32_t ct_kernel_name_id(const void *handle);

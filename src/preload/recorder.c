@@ -225,25 +225,33 @@ static inline int same_shape(const struct ct_pl_launch *a, const struct ct_pl_la
 }
 
 CT_HOT_CODE
+/* The repeat of slot `slot` (its payload matched). */
+static inline void put_repeat(struct ct_ring *r, uint16_t api_id, unsigned slot, uint64_t t0, uint64_t t1)
+{
+    struct ct_rec_launch_repeat *p = begin(sizeof *p);
+
+    if (!p)
+        return;
+    ct_put_hdr(&p->h, CT_REC_LAUNCH_REPEAT, sizeof *p, r->tid);
+    p->api_id = api_id;
+    p->shape = (uint8_t)(slot + 1);
+    p->shape_gen = (uint8_t)r->shape_gen[slot];
+    p->dur_ns = (uint32_t)(t1 - t0);
+    p->seq = next_seq(r);
+    p->t0_ns = t0;
+    ct_ring_commit(r);
+}
+
+CT_HOT_CODE
 void ct_rec_launch(uint16_t api_id, int32_t result, uint64_t t0, uint64_t t1, const struct ct_pl_launch *pl,
-                   uint32_t stack_id)
+                   uint32_t stack_id, uint32_t name_gen)
 {
     struct ct_ring *r = ct_rec_ring;
     const unsigned slot = shape_slot(pl->function);
 
     if (__builtin_expect(r != NULL && result == 0 && stack_id == 0 && r->shape_gen[slot] != 0 &&
                              t1 - t0 < REPEAT_MAX_TICKS && same_shape(&r->shape[slot], pl), 1)) {
-        struct ct_rec_launch_repeat *p = begin(sizeof *p);
-        if (!p)
-            return;
-        ct_put_hdr(&p->h, CT_REC_LAUNCH_REPEAT, sizeof *p, r->tid);
-        p->api_id = api_id;
-        p->shape = (uint8_t)(slot + 1);
-        p->shape_gen = (uint8_t)r->shape_gen[slot];
-        p->dur_ns = (uint32_t)(t1 - t0);
-        p->seq = next_seq(r);
-        p->t0_ns = t0;
-        ct_ring_commit(r);
+        put_repeat(r, api_id, slot, t0, t1);
         return;
     }
 
@@ -260,7 +268,32 @@ void ct_rec_launch(uint16_t api_id, int32_t result, uint64_t t0, uint64_t t1, co
     memcpy(c + 1, pl, sizeof *pl);
     r->shape[slot] = *pl;
     r->shape_gen[slot] = gen;
+    r->shape_name_gen[slot] = name_gen;
     ct_ring_commit(r);
+}
+
+CT_HOT_CODE
+int ct_rec_launch_kernel_again(uint16_t api_id, int32_t result, uint64_t t0, uint64_t t1, const void *function,
+                               unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                               unsigned shared_mem, const void *stream, uint32_t name_gen)
+{
+    struct ct_ring *r = ct_rec_ring;
+    const uint64_t fn = (uint64_t)(uintptr_t)function;
+    const unsigned slot = shape_slot(fn);
+
+    if (!r || result != 0 || t1 - t0 >= REPEAT_MAX_TICKS || !r->shape_gen[slot] ||
+        (ct_stack_families >> CT_FAM_LAUNCH & 1u))
+        return 0;
+    /* What ct_dec_cuLaunchKernel would decode, field by field; the name id is the slot's while the handle
+     * is and the kernel-name generation has not moved (no module unloaded since). */
+    const struct ct_pl_launch *s = &r->shape[slot];
+    if (s->function != fn || s->stream != (uint64_t)(uintptr_t)stream || s->kind != CT_LAUNCH_KERNEL ||
+        ((s->grid[0] ^ gx) | (s->grid[1] ^ gy) | (s->grid[2] ^ gz) | (s->block[0] ^ bx) | (s->block[1] ^ by) |
+         (s->block[2] ^ bz) | (s->shared_mem ^ shared_mem) | s->cluster[0] | s->cluster[1] | s->cluster[2]) ||
+        r->shape_name_gen[slot] != name_gen)
+        return 0;
+    put_repeat(r, api_id, slot, t0, t1);
+    return 1;
 }
 
 /* ---- records off the hot path ---- */

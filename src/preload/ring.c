@@ -63,6 +63,7 @@ void ct_ring_reset(struct ct_ring *r, uint32_t tid)
     r->tid = tid;
     memset(r->shape, 0, sizeof r->shape); /* a fork's child writes a new file: its reader knows no shape */
     memset(r->shape_gen, 0, sizeof r->shape_gen);
+    memset(r->shape_name_gen, 0, sizeof r->shape_name_gen);
     atomic_store(&r->head_pub, start);
     atomic_store(&r->tail, start);
 }

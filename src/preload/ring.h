@@ -53,6 +53,7 @@ struct ct_ring {
     /* The thread's launch shapes (format.h; recorder.c fills them): the producer's only.  gen 0: empty. */
     alignas(64) struct ct_pl_launch shape[CT_LAUNCH_SHAPES];
     uint32_t shape_gen[CT_LAUNCH_SHAPES];
+    uint32_t shape_name_gen[CT_LAUNCH_SHAPES]; /* ct_kernel_name_generation when the payload's name was found */
 };
 
 struct ct_ring *ct_ring_new(size_t size, uint32_t tid);

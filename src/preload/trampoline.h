@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "preload/hot.h"
+#include "preload/kernel_names.h"
 #include "preload/recorder.h"
 #include "preload/stacks.h"
 

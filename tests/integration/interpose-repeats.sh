@@ -7,15 +7,19 @@
 report=$CT_TOP_BUILDDIR/src/report/cudatrace-report
 
 run_pair rep "$CT_TOP_BUILDDIR/tests/samples/launch_repeat_drv"
-grep -q '^launch_repeat_drv: 446 launches$' "$tmp/rep.traced" || fail "launch_repeat_drv did not run its launches"
+grep -q '^launch_repeat_drv: 450 launches$' "$tmp/rep.traced" || fail "launch_repeat_drv did not run its launches"
 launch='^call .* name=cuLaunchKernel variant=cuLaunchKernel result=0 .* launch'
-expect_count rep 446 "$launch "
-expect_count rep 302 "$launch kernel=kernelA kind=kernel grid=1,1,1 block=32,1,1 cluster=0,0,0 shmem=0 stream=0x0 "
+expect_count rep 450 "$launch "
+expect_count rep 303 "$launch kernel=kernelA kind=kernel grid=1,1,1 block=32,1,1 cluster=0,0,0 shmem=0 stream=0x0 "
+# kernelZ took kernelA's old handle after the unload: its launches are its own, not repeats of kernelA's.
+grep -q "kernelZ has kernelA's old handle" "$tmp/rep.traced.err" ||
+    fail "the simulated driver did not reuse kernelA's handle for kernelZ: the case is not exercised"
+expect_count rep 3 "$launch kernel=kernelZ kind=kernel grid=1,1,1 block=32,1,1 cluster=0,0,0 shmem=0 stream=0x0 "
 expect_count rep 4 "$launch kernel=kernelA kind=kernel grid=2,1,1 block=32,1,1 cluster=0,0,0 shmem=0 stream=0x0 "
 expect_count rep 100 "$launch kernel=kernelB kind=kernel grid=3,1,1 block=32,1,1 cluster=0,0,0 shmem=0 stream=0x0 "
 expect_count rep 40 "$launch kernel=kernelA kind=kernel grid=1,1,1 block=32,1,1 cluster=0,0,0 shmem=0 stream=0x[1-9a-f]"
-# Two threads, 222 launches and 224 (two from a TLS destructor), sequence numbers rising within each; no two
-# calls share one.
+# Two threads, 226 launches (222, and 4 around the reload) and 224 (two from a TLS destructor), sequence
+# numbers rising within each; no two calls share one.
 awk '/^call / && / name=cuLaunchKernel / {
         split($2, s, "="); split($3, t, "=");
         if ((t[2] in last) && s[2] + 0 <= last[t[2]]) bad = bad " out-of-order:" t[2]
@@ -23,7 +27,7 @@ awk '/^call / && / name=cuLaunchKernel / {
         last[t[2]] = s[2] + 0; n[t[2]]++
      }
      END { for (k in n) { th++; c[n[k]]++ }
-           if (c[222] != 1 || c[224] != 1) for (k in n) bad = bad " tid" k "=" n[k]
+           if (c[226] != 1 || c[224] != 1) for (k in n) bad = bad " tid" k "=" n[k]
            if (th != 2) bad = bad " threads=" th
            if (bad) { print bad; exit 1 } }' "$tmp/rep.dump" || fail "per-thread launches"
 
@@ -35,18 +39,20 @@ repeats=$(awk -F, '$2 == "launch-repeat" { print $1 }' "$tmp/info.csv")
 # The merged listing reads the same launches back.
 "$report" calls -f csv --api cuLaunchKernel "$tmp/rep.ctrace" >"$tmp/calls.csv" || fail "report calls exit $?"
 count() { grep -c -E "$1" "$tmp/calls.csv"; }
-[ "$(count ',cuLaunchKernel,cuLaunchKernel,0,')" = 446 ] || fail "calls: $(count ',cuLaunchKernel,') launches"
-[ "$(count '"kernel=kernelA kind=kernel grid=1,1,1 block=32,1,1 shmem=0 stream=0x0 ')" = 302 ] ||
+[ "$(count ',cuLaunchKernel,cuLaunchKernel,0,')" = 450 ] || fail "calls: $(count ',cuLaunchKernel,') launches"
+[ "$(count '"kernel=kernelA kind=kernel grid=1,1,1 block=32,1,1 shmem=0 stream=0x0 ')" = 303 ] ||
     fail "calls: kernelA grid 1 on the null stream"
 [ "$(count '"kernel=kernelB kind=kernel grid=3,1,1 block=32,1,1 ')" = 100 ] || fail "calls: kernelB"
 [ "$(count '"kernel=kernelA kind=kernel grid=1,1,1 block=32,1,1 shmem=0 stream=0x[1-9a-f]')" = 40 ] ||
     fail "calls: kernelA on the second streams"
 [ "$(count '"kernel=kernelA kind=kernel grid=2,1,1 block=32,1,1 shmem=0 stream=0x0 ')" = 4 ] ||
     fail "calls: kernelA grid 2 (two of them from the TLS destructor's second buffer)"
+[ "$(count '"kernel=kernelZ kind=kernel grid=1,1,1 block=32,1,1 shmem=0 stream=0x0 ')" = 3 ] ||
+    fail "calls: kernelZ"
 grep -q 'unknown' "$tmp/calls.csv" && fail "calls: a launch of unknown shape"
 
-# A write error part-way (ulimit -f): the END record's call count is the calls in the file, repeats included,
-# and with the lost ones it is every call the program made.
+# A write error part-way (ulimit -f): the END record's call count is the calls in the file, repeats included;
+# the lost records (calls, and the strings and other records that came with them) make up the rest.
 made=$(sed -n 's/^end calls=\([0-9]*\) lost=0 .*/\1/p' "$tmp/rep.dump")
 [ -n "$made" ] || fail "no END record with lost=0 in the complete trace"
 (ulimit -f 56 && CUDATRACE_OUTPUT=$tmp/cut.ctrace CUDATRACE_QUIET=1 LD_LIBRARY_PATH=$CT_SIMDRIVER_DIR \
@@ -58,10 +64,10 @@ end_calls=$(sed -n 's/^end calls=\([0-9]*\) .*/\1/p' "$tmp/cut.dump")
 end_lost=$(sed -n 's/^end calls=[0-9]* lost=\([0-9]*\) .*/\1/p' "$tmp/cut.dump")
 [ "$in_file" -lt "$made" ] || fail "the cut trace holds all $in_file calls: the limit did not bite"
 [ "$end_calls" = "$in_file" ] || fail "cut trace: END says $end_calls calls, the file holds $in_file"
-[ "$((end_calls + end_lost))" = "$made" ] || fail "cut trace: $end_calls calls + $end_lost lost, $made made"
+[ "$((end_calls + end_lost))" -ge "$made" ] || fail "cut trace: $end_calls calls + $end_lost lost, $made made"
 
 "$report" summary -f csv --section kernels "$tmp/rep.ctrace" >"$tmp/shapes.csv" || fail "summary exit $?"
-grep -q '^342,1 1 1,32 1 1,kernelA$' "$tmp/shapes.csv" || fail "summary: kernelA 1 1 1 ($(cat "$tmp/shapes.csv"))"
+grep -q '^343,1 1 1,32 1 1,kernelA$' "$tmp/shapes.csv" || fail "summary: kernelA 1 1 1 ($(cat "$tmp/shapes.csv"))"
 grep -q '^4,2 1 1,32 1 1,kernelA$' "$tmp/shapes.csv" || fail "summary: kernelA 2 1 1"
 grep -q '^100,3 1 1,32 1 1,kernelB$' "$tmp/shapes.csv" || fail "summary: kernelB"
 exit 0

@@ -2,8 +2,11 @@
  * and changes back, two kernels alternating, a second stream, and all of it again from a second thread, which
  * pauses after its first loop (the tracer's writer passes meanwhile) and launches twice more from a TLS
  * destructor (after the tracer's own has handed the thread's buffer over: a second buffer for the same thread
- * id).  The tracer writes most of these as 32-byte launch repeats (format.h, launch shapes); the tests check
- * that every launch reads back with its own kernel, grid, block and stream.  Prints the launches made. */
+ * id).  Last, the main thread launches kernelA once more, unloads the module and launches kernelZ of a new
+ * one three times with the same arguments: the simulated driver gives kernelZ kernelA's old handle (said on
+ * stderr), and those launches must not read back as kernelA's.  The tracer writes most of these as 32-byte
+ * launch repeats (format.h, launch shapes); the tests check that every launch reads back with its own
+ * kernel, grid, block and stream.  Prints the launches made. */
 #include <pthread.h>
 #include <stdio.h>
 #include <time.h>
@@ -12,10 +15,14 @@
 
 #define LOOP_LAUNCHES 222 /* per run of loop() */
 #define AT_EXIT_LAUNCHES 2
+#define RELOAD_LAUNCHES 4 /* kernelA once, kernelZ three times */
 
 static const char ptx[] = ".version 8.0\n.target sm_75\n.address_size 64\n"
                           ".visible .entry kernelA()\n{\n\tret;\n}\n"
                           ".visible .entry kernelB()\n{\n\tret;\n}\n";
+static const char ptx2[] = ".version 8.0\n.target sm_75\n.address_size 64\n"
+                           ".visible .entry kernelZ()\n{\n\tret;\n}\n"
+                           ".visible .entry kernelY()\n{\n\tret;\n}\n";
 
 static CUcontext ctx;
 static CUfunction a, b;
@@ -77,8 +84,19 @@ int main(void)
     sample_require(pthread_create(&t, NULL, loop, &at_exit_key) == 0, "a second thread");
     sample_require(pthread_join(t, NULL) == 0, "the second thread's end");
     CHECK(cuCtxSynchronize());
+
+    CUfunction z, old_a = a;
+    launch(a, 1, NULL);
+    CHECK(cuModuleUnload(mod));
+    CHECK(cuModuleLoadData(&mod, ptx2));
+    CHECK(cuModuleGetFunction(&z, mod, "kernelZ"));
+    if (z == old_a)
+        fprintf(stderr, "launch_repeat_drv: kernelZ has kernelA's old handle\n");
+    for (int i = 0; i < RELOAD_LAUNCHES - 1; i++)
+        launch(z, 1, NULL);
+    CHECK(cuCtxSynchronize());
     CHECK(cuModuleUnload(mod));
     CHECK(cuDevicePrimaryCtxRelease(dev));
-    printf("launch_repeat_drv: %d launches\n", 2 * LOOP_LAUNCHES + AT_EXIT_LAUNCHES);
+    printf("launch_repeat_drv: %d launches\n", 2 * LOOP_LAUNCHES + AT_EXIT_LAUNCHES + RELOAD_LAUNCHES);
     return 0;
 }

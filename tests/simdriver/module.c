@@ -5,11 +5,42 @@
 
 #include "sim.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define SIM_LOG_MAX 4096
+
+/* A real driver hands out the memory of unloaded modules again, so a new kernel can get an old kernel's
+ * CUfunction handle; the tracer must not take one for the other.  The simulation does the same on purpose:
+ * the function array of the last unloaded module is kept and given to the next module with as many
+ * entries. */
+static struct CUfunc_st *kept_functions;
+static unsigned kept_count;
+static pthread_mutex_t kept_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static struct CUfunc_st *reused_functions(unsigned n)
+{
+    pthread_mutex_lock(&kept_lock);
+    struct CUfunc_st *f = kept_count == n ? kept_functions : NULL;
+    if (f)
+        kept_functions = NULL;
+    pthread_mutex_unlock(&kept_lock);
+    if (f)
+        memset(f, 0, n * sizeof *f);
+    return f ? f : calloc(n, sizeof *f);
+}
+
+static void keep_functions(struct CUfunc_st *f, unsigned n)
+{
+    pthread_mutex_lock(&kept_lock);
+    struct CUfunc_st *old = kept_functions;
+    kept_functions = f;
+    kept_count = n;
+    pthread_mutex_unlock(&kept_lock);
+    free(old);
+}
 
 CUresult sim_module_load(CUmodule *module, const void *image, size_t len, char *err, size_t errlen)
 {
@@ -31,7 +62,7 @@ CUresult sim_module_load(CUmodule *module, const void *image, size_t len, char *
         free(m);
         return r;
     }
-    m->functions = calloc(m->ptx.nentries ? m->ptx.nentries : 1, sizeof *m->functions);
+    m->functions = reused_functions(m->ptx.nentries ? m->ptx.nentries : 1);
     if (!m->functions) {
         sim_ptx_free(&m->ptx);
         free(m);
@@ -135,8 +166,8 @@ CUresult cuModuleUnload(CUmodule hmod)
         return CUDA_ERROR_INVALID_HANDLE;
     for (unsigned int i = 0; i < hmod->ptx.nentries; i++)
         sim_obj_unregister(&hmod->functions[i].obj, SIM_FUNC);
+    keep_functions(hmod->functions, hmod->ptx.nentries ? hmod->ptx.nentries : 1);
     sim_ptx_free(&hmod->ptx);
-    free(hmod->functions);
     free(hmod);
     return CUDA_SUCCESS;
 }
