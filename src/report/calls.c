@@ -123,11 +123,8 @@ static int run(int argc, char **argv)
         default: return rp_usage_hint(cmd);
         }
     }
-    if (optind >= argc)
-        return rp_usage_error(cmd, "no trace file given");
-
     struct rp_trace tr;
-    int rc = rp_trace_open(&tr, argv + optind, (size_t)(argc - optind));
+    int rc = rp_open_files(&tr, cmd, argc, argv, optind, 0);
     if (rc != RP_EXIT_OK && rc != RP_EXIT_DAMAGED)
         return rc;
     struct rp_kernel_names k = {0};

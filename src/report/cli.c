@@ -61,6 +61,15 @@ int rp_usage_hint(const struct rp_command *cmd)
     return RP_EXIT_USAGE;
 }
 
+int rp_open_files(struct rp_trace *t, const struct rp_command *cmd, int argc, char **argv, int first, int single)
+{
+    if (first >= argc)
+        return rp_usage_error(cmd, "no trace file given");
+    if (single && argc - first > 1)
+        return rp_usage_error(cmd, "one trace file at a time");
+    return rp_trace_open(t, argv + first, (size_t)(argc - first));
+}
+
 FILE *rp_output_open(const struct rp_common *o)
 {
     if (!o->output || !strcmp(o->output, "-"))

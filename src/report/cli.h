@@ -43,6 +43,12 @@ int rp_usage_error(const struct rp_command *cmd, const char *fmt, ...) __attribu
 /* After getopt's own message about a bad option: only the pointer to --help.  Returns RP_EXIT_USAGE. */
 int rp_usage_hint(const struct rp_command *cmd);
 
+/* The trace files argv[first..argc) after the options (exactly one when `single`), read with rp_trace_open; a
+ * usage error when there is none, or more than one for a single-file command.  Returns RP_EXIT_OK or
+ * RP_EXIT_DAMAGED with *t open, else the exit status to leave with (nothing open). */
+struct rp_trace;
+int rp_open_files(struct rp_trace *t, const struct rp_command *cmd, int argc, char **argv, int first, int single);
+
 /* stdout, or the --output file (message printed and NULL when it cannot be created). */
 FILE *rp_output_open(const struct rp_common *o);
 /* Flush and close (unless stdout); RP_EXIT_FAILED with a message if writing failed, else `rc`. */

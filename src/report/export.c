@@ -30,11 +30,8 @@ static int run(int argc, char **argv)
     }
     if (!format)
         return rp_usage_error(cmd, "--format is required (chrome, csv or json)");
-    if (optind >= argc)
-        return rp_usage_error(cmd, "no trace file given");
-
     struct rp_trace tr;
-    int rc = rp_trace_open(&tr, argv + optind, (size_t)(argc - optind));
+    int rc = rp_open_files(&tr, cmd, argc, argv, optind, 0);
     if (rc != RP_EXIT_OK && rc != RP_EXIT_DAMAGED)
         return rc;
     FILE *out = rp_output_open(&co);

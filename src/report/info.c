@@ -162,13 +162,8 @@ static int run(int argc, char **argv)
         }
         return rp_usage_hint(cmd);
     }
-    if (optind >= argc)
-        return rp_usage_error(cmd, "no trace file given");
-    if (optind + 1 < argc)
-        return rp_usage_error(cmd, "one trace file at a time");
-
     struct rp_trace tr;
-    int rc = rp_trace_open(&tr, argv + optind, 1);
+    int rc = rp_open_files(&tr, cmd, argc, argv, optind, 1);
     if (rc != RP_EXIT_OK && rc != RP_EXIT_DAMAGED)
         return rc;
     FILE *f = rp_output_open(&co);

@@ -219,11 +219,8 @@ static int run(int argc, char **argv)
         default: return rp_usage_hint(&rp_cmd_memory);
         }
     }
-    if (optind >= argc)
-        return rp_usage_error(&rp_cmd_memory, "no trace file given");
-
     struct rp_trace tr;
-    int rc = rp_trace_open(&tr, argv + optind, (size_t)(argc - optind));
+    int rc = rp_open_files(&tr, &rp_cmd_memory, argc, argv, optind, 0);
     if (rc != RP_EXIT_OK && rc != RP_EXIT_DAMAGED)
         return rc;
     struct result r;

@@ -91,11 +91,8 @@ static int run(int argc, char **argv)
         default: return rp_usage_hint(&rp_cmd_stacks);
         }
     }
-    if (optind >= argc)
-        return rp_usage_error(&rp_cmd_stacks, "no trace file given");
-
     struct rp_trace tr;
-    int rc = rp_trace_open(&tr, argv + optind, (size_t)(argc - optind));
+    int rc = rp_open_files(&tr, &rp_cmd_stacks, argc, argv, optind, 0);
     if (rc != RP_EXIT_OK && rc != RP_EXIT_DAMAGED)
         return rc;
     struct rp_apimatch am = {pattern, {0}, NULL, 0, 0};

@@ -612,11 +612,8 @@ static int run(int argc, char **argv)
         default: return rp_usage_hint(&rp_cmd_summary);
         }
     }
-    if (optind >= argc)
-        return rp_usage_error(&rp_cmd_summary, "no trace file given");
-
     struct rp_trace tr;
-    int rc = rp_trace_open(&tr, argv + optind, (size_t)(argc - optind));
+    int rc = rp_open_files(&tr, &rp_cmd_summary, argc, argv, optind, 0);
     if (rc != RP_EXIT_OK && rc != RP_EXIT_DAMAGED)
         return rc;
     struct agg a;
