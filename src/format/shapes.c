@@ -53,6 +53,15 @@ static struct thread_shapes *find(const struct ct_shapes *s, uint32_t tid)
     }
 }
 
+/* The free entry where `tid` goes in t[cap] (which has one). */
+static struct thread_shapes *free_entry(struct thread_shapes *t, size_t cap, uint32_t tid)
+{
+    size_t i = home(tid, cap);
+    while (t[i].used)
+        i = (i + 1) & (cap - 1);
+    return &t[i];
+}
+
 static int grow(struct ct_shapes *s)
 {
     size_t cap = s->cap ? s->cap * 2 : 4; /* a report's per-thread cursor holds one thread */
@@ -60,21 +69,17 @@ static int grow(struct ct_shapes *s)
 
     if (!t)
         return -1;
-    for (size_t i = 0; i < s->cap; i++) {
-        if (!s->t[i].used)
-            continue;
-        size_t j = home(s->t[i].tid, cap);
-        while (t[j].used)
-            j = (j + 1) & (cap - 1);
-        t[j] = s->t[i];
-    }
+    for (size_t i = 0; i < s->cap; i++)
+        if (s->t[i].used)
+            *free_entry(t, cap, s->t[i].tid) = s->t[i];
     free(s->t);
     s->t = t;
     s->cap = cap;
     return 0;
 }
 
-int ct_shapes_fill(struct ct_shapes *s, uint32_t tid, unsigned shape, uint32_t gen, const struct ct_pl_launch *pl)
+/* Slot `shape` (1..CT_LAUNCH_SHAPES) of thread `tid` now holds *pl, generation gen. */
+static int fill(struct ct_shapes *s, uint32_t tid, unsigned shape, uint32_t gen, const struct ct_pl_launch *pl)
 {
     struct thread_shapes *t;
 
@@ -83,10 +88,7 @@ int ct_shapes_fill(struct ct_shapes *s, uint32_t tid, unsigned shape, uint32_t g
     if (!(t = find(s, tid))) {
         if ((s->n + 1) * 4 > s->cap * 3 && grow(s) < 0)
             return -1;
-        size_t i = home(tid, s->cap);
-        while (s->t[i].used)
-            i = (i + 1) & (s->cap - 1);
-        t = &s->t[i];
+        t = free_entry(s->t, s->cap, tid);
         t->used = 1;
         t->tid = tid;
         s->n++;
@@ -105,7 +107,7 @@ int ct_shapes_note(struct ct_shapes *s, const struct ct_rec_call *c)
     if (c->payload != CT_FAM_LAUNCH || c->shape == 0)
         return 0;
     memcpy(&pl, c + 1, sizeof pl);
-    return ct_shapes_fill(s, c->h.tid, c->shape, c->shape_gen, &pl);
+    return fill(s, c->h.tid, c->shape, c->shape_gen, &pl);
 }
 
 int ct_shapes_expand(const struct ct_shapes *s, const struct ct_rec_launch_repeat *rep, struct ct_launch_call *out)

@@ -22,8 +22,6 @@ void ct_shapes_clear(struct ct_shapes *s);
 /* A checked CT_REC_CALL followed by its payload: if it fills a slot, remember the payload.  0, or -1 when out
  * of memory. */
 int ct_shapes_note(struct ct_shapes *s, const struct ct_rec_call *c);
-/* The same from the parts: slot `shape` (1..CT_LAUNCH_SHAPES) of thread `tid` now holds *pl, generation gen. */
-int ct_shapes_fill(struct ct_shapes *s, uint32_t tid, unsigned shape, uint32_t gen, const struct ct_pl_launch *pl);
 /* Turn a checked repeat into its full call record in *out.  Returns 1, or 0 when the slot's payload is not
  * known (never written, or its newest payload was lost; s may be NULL): then *out is the call with a zeroed
  * payload whose kind is 0, which reports show as a launch of unknown kind. */

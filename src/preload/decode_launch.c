@@ -30,6 +30,8 @@ static inline __attribute__((always_inline)) void kernel(struct ct_pl_launch *pl
     launch(pl, kind, f, ct_kernel_name_id(f), grid, block, shared_mem, stream);
 }
 
+/* recorder.c's ct_rec_launch_kernel_again compares cuLaunchKernel's arguments with a saved payload field by
+ * field, without calling this: a change to what this decodes is a change there. */
 CT_HOT_CODE
 void ct_dec_cuLaunchKernel(struct ct_pl_launch *pl, CUresult r, CUfunction f, unsigned int gridDimX,
                            unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,

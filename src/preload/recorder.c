@@ -224,7 +224,6 @@ static inline int same_shape(const struct ct_pl_launch *a, const struct ct_pl_la
     return memcmp(a, b, sizeof *a) == 0; /* compilers expand a small fixed-size equality inline */
 }
 
-CT_HOT_CODE
 /* The repeat of slot `slot` (its payload matched). */
 static inline void put_repeat(struct ct_ring *r, uint16_t api_id, unsigned slot, uint64_t t0, uint64_t t1)
 {
@@ -281,11 +280,11 @@ int ct_rec_launch_kernel_again(uint16_t api_id, int32_t result, uint64_t t0, uin
     const uint64_t fn = (uint64_t)(uintptr_t)function;
     const unsigned slot = shape_slot(fn);
 
-    if (!r || result != 0 || t1 - t0 >= REPEAT_MAX_TICKS || !r->shape_gen[slot] ||
-        (ct_stack_families >> CT_FAM_LAUNCH & 1u))
+    if (!r || result != 0 || t1 - t0 >= REPEAT_MAX_TICKS || !r->shape_gen[slot] || ct_stack_wanted(CT_FAM_LAUNCH))
         return 0;
-    /* What ct_dec_cuLaunchKernel would decode, field by field; the name id is the slot's while the handle
-     * is and the kernel-name generation has not moved (no module unloaded since). */
+    /* What ct_dec_cuLaunchKernel (decode_launch.c) would decode, field by field: a change there is a change
+     * here.  The name id is the slot's while the handle is and the kernel-name generation has not moved (no
+     * module unloaded since). */
     const struct ct_pl_launch *s = &r->shape[slot];
     if (s->function != fn || s->stream != (uint64_t)(uintptr_t)stream || s->kind != CT_LAUNCH_KERNEL ||
         ((s->grid[0] ^ gx) | (s->grid[1] ^ gy) | (s->grid[2] ^ gz) | (s->block[0] ^ bx) | (s->block[1] ^ by) |

@@ -16,10 +16,16 @@ extern unsigned ct_stack_families;
  * be had (no memory, the table is full, the unwinder failed). */
 uint32_t ct_stack_capture(void);
 
+/* Do calls of this family get a stack? */
+static inline int ct_stack_wanted(unsigned family)
+{
+    return __builtin_expect(ct_stack_families >> family & 1u, 0);
+}
+
 /* What a trampoline stores in ct_rec_call.stack_id: 0 unless stacks are on for the call's family. */
 static inline uint32_t ct_stack_id(unsigned family)
 {
-    return __builtin_expect(ct_stack_families >> family & 1u, 0) ? ct_stack_capture() : 0;
+    return ct_stack_wanted(family) ? ct_stack_capture() : 0;
 }
 
 /* Turn stacks on (recorder start): mode is enum ct_stack_mode, depth the frames kept.  Writes the module map.

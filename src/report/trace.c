@@ -407,7 +407,7 @@ static int cursor_next(struct cursor *k, int fd)
             if (c->family)
                 memcpy(&c->pl, p + sizeof c->c, plsize);
             if (c->family == CT_FAM_LAUNCH && c->c.shape && (k->shapes || (k->shapes = ct_shapes_new())))
-                ct_shapes_fill(k->shapes, c->c.h.tid, c->c.shape, c->c.shape_gen, &c->pl.launch);
+                ct_shapes_note(k->shapes, (const struct ct_rec_call *)p); /* records are 8-aligned in buf */
         }
         c->t0 = (int64_t)c->c.t0_ns + k->file->clock_offset;
         c->t1 = (int64_t)c->c.t1_ns + k->file->clock_offset;
