@@ -50,12 +50,11 @@ static void write_pending_loss(struct ct_ring *r)
     ct_tf_append(&(struct iovec){&l, sizeof l}, 1);
 }
 
-void ct_drain_all(int final, int in_signal)
+/* Write every ring up to `last`, in list order. */
+static void drain_upto(struct ct_ring *last, int final)
 {
-    ct_clock_calibrate();
-    ct_tf_verify();
-    ct_meta_write(in_signal);
-    for (struct ct_ring *r = ct_rings_first(); r; r = atomic_load_explicit(&r->next, memory_order_acquire)) {
+    for (struct ct_ring *r = last ? ct_rings_first() : NULL; r;
+         r = r == last ? NULL : atomic_load_explicit(&r->next, memory_order_acquire)) {
         /* Seen dead, so everything the thread committed is published. */
         int dead = atomic_load_explicit(&r->dead, memory_order_acquire);
         struct iovec iov[3];
@@ -68,6 +67,25 @@ void ct_drain_all(int final, int in_signal)
         if (final || dead)
             write_pending_loss(r);
     }
+}
+
+/* A pass stops at the ring that was newest when it began.  Going on would race a thread that, between this
+ * pass reading its old ring and reaching the end of the list, records more there, exits and records into
+ * a new ring from a TLS destructor: the new ring's records would be written before the old one's rest, and
+ * readers rely on each thread's order (launch repeats).  A later ring waits for the next pass; a final drain
+ * makes passes until no ring was added meanwhile. */
+void ct_drain_all(int final, int in_signal)
+{
+    struct ct_ring *last = ct_rings_last(), *upto;
+
+    ct_clock_calibrate();
+    ct_tf_verify();
+    ct_meta_write(in_signal);
+    do {
+        upto = last;
+        drain_upto(upto, final);
+        last = ct_rings_last();
+    } while (final && last != upto);
     if (!in_signal)
         ct_rings_free_dead();
 }

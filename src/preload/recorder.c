@@ -33,7 +33,7 @@ static __thread int in_init __attribute__((tls_model("initial-exec")));
  * id has two rings: a record made in a TLS destructor after the ring was handed over, or a new thread that
  * got the id of one whose ring is not drained yet.  Readers rely on that order (launch repeats). */
 static struct ct_ring *_Atomic rings;
-static struct ct_ring *rings_last; /* under rings_mu */
+static struct ct_ring *_Atomic rings_last; /* written under rings_mu, read by the drainer without it */
 static pthread_mutex_t rings_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t init_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_key_t ring_key;
@@ -42,6 +42,8 @@ static int ring_key_made;
 /* ---- rings ---- */
 
 struct ct_ring *ct_rings_first(void) { return atomic_load_explicit(&rings, memory_order_acquire); }
+
+struct ct_ring *ct_rings_last(void) { return atomic_load_explicit(&rings_last, memory_order_acquire); }
 
 /* Thread exit (pthread key destructor): hand the ring to the drainer, which writes and frees it.  A record
  * made later by this thread (another TLS destructor) gets a fresh ring. */
@@ -65,8 +67,9 @@ static struct ct_ring *thread_ring(void)
     }
     atomic_store_explicit(&r->next, NULL, memory_order_relaxed);
     pthread_mutex_lock(&rings_mu);
-    atomic_store_explicit(rings_last ? &rings_last->next : &rings, r, memory_order_release);
-    rings_last = r;
+    struct ct_ring *last = atomic_load_explicit(&rings_last, memory_order_relaxed);
+    atomic_store_explicit(last ? &last->next : &rings, r, memory_order_release);
+    atomic_store_explicit(&rings_last, r, memory_order_release);
     pthread_mutex_unlock(&rings_mu);
     pthread_setspecific(ring_key, r);
     ct_rec_ring = r;
@@ -83,8 +86,8 @@ void ct_rings_free_dead(void)
         if (atomic_load(&r->dead) && atomic_load(&r->tail) == atomic_load(&r->head_pub) &&
             atomic_load(&r->lost) == 0) {
             *link = atomic_load(&r->next);
-            if (rings_last == r)
-                rings_last = prev;
+            if (atomic_load(&rings_last) == r)
+                atomic_store(&rings_last, prev);
             ct_ring_free(r);
         } else {
             prev = r;
@@ -480,7 +483,7 @@ void ct_rec_fork_child(void)
         atomic_store(&mine->next, NULL);
     }
     atomic_store(&rings, mine);
-    rings_last = mine;
+    atomic_store(&rings_last, mine);
     ct_meta_after_fork_child();
     atomic_store(&seq_counter, 1);
     atomic_store(&untraced_total, 0);

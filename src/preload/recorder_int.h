@@ -9,8 +9,12 @@
 #include "preload/recorder.h"
 #include "preload/ring.h"
 
-/* recorder.c: the list of every thread's ring (pushed at the front; read without a lock). */
+/* recorder.c: the list of every thread's ring, oldest first (appended under a lock, read without one). */
 struct ct_ring *ct_rings_first(void);
+/* The newest ring (NULL when none).  A thread makes a second ring only after handing its first over, so a
+ * drain that stops at the ring this returned at its start never writes a thread's new ring ahead of the rest
+ * of its old one. */
+struct ct_ring *ct_rings_last(void);
 /* Unlink and free the rings of exited threads that are fully drained (drain holder, not a signal handler). */
 void ct_rings_free_dead(void);
 /* Final flush from a signal handler (async-signal-safe): `last` when the signal's default action follows

@@ -21,3 +21,16 @@ dump() {
 
 calls() { grep -c '^call ' "$1.txt"; }
 end_field() { sed -n "s/^end .*$2=\([0-9]*\).*/\1/p" "$1.txt"; }
+
+# Each thread's call records in FILE.txt in the order it made them (increasing sequence numbers); writes
+# "TID COUNT" per thread to FILE.threads, in order of first appearance; fails on the first record out of order.
+thread_counts() {
+    awk '/^call / {
+            split($2, s, "="); split($3, t, "=");
+            if ((t[2] in last) && s[2] + 0 <= last[t[2]]) { print "out of order: tid " t[2] " seq " s[2]; exit 1 }
+            if (!(t[2] in n)) order[++threads] = t[2];
+            last[t[2]] = s[2] + 0; n[t[2]]++
+         }
+         END { for (i = 1; i <= threads; i++) print order[i], n[order[i]] }' "$1.txt" >"$1.threads" ||
+        fail "$(head -n 1 "$1.threads")"
+}
