@@ -19,7 +19,8 @@
 
 #define CT_MAGIC "CUDATRC\n"          /* 8 bytes, no terminating NUL stored */
 #define CT_MAGIC_LEN 8
-#define CT_FORMAT_VERSION 2u           /* independent of the package version; 2 added CT_REC_LAUNCH_REPEAT */
+#define CT_FORMAT_VERSION 3u           /* independent of the package version; 2 added CT_REC_LAUNCH_REPEAT,
+                                        * 3 CT_REC_CLOCK */
 #define CT_FORMAT_VERSION_MIN 1u       /* the oldest version readers still read (1: no repeats) */
 #define CT_BYTE_ORDER_MARK 0x01020304u /* written natively */
 
@@ -55,8 +56,9 @@ enum ct_rec_type {
     CT_REC_STACK = 11,    /* a deduplicated call stack (CT_FEAT_STACKS) */
     CT_REC_MODULE = 12,   /* a loaded module (path, load address, build id) for symbolization */
     CT_REC_LAUNCH_REPEAT = 13, /* a launch whose payload its thread wrote before (format 2) */
+    CT_REC_CLOCK = 14,    /* how the call times that follow convert to ns (format 3) */
 };
-#define CT_REC_TYPE_LAST CT_REC_LAUNCH_REPEAT
+#define CT_REC_TYPE_LAST CT_REC_CLOCK
 
 #define CT_REC_MARKER 0xC7u /* first byte of every record: a reader's cheap check against garbage */
 
@@ -146,6 +148,24 @@ struct ct_rec_launch_repeat {
     uint64_t seq;
     uint64_t t0_ns;
 }; /* 32 bytes */
+
+/* CT_REC_CLOCK: from here to the next CT_REC_CLOCK, the times of CT_REC_CALL (t0_ns, t1_ns) and
+ * CT_REC_LAUNCH_REPEAT (t0_ns, dur_ns) records are counts of a tick clock (the TSC), and a reader turns them
+ * into CLOCK_MONOTONIC ns with ct_clock_ticks_to_ns (a repeat's t1 is t0 + dur_ns ticks).  Before the first
+ * one they are ns already.  No other time field is ever in ticks.  The writer converts nothing itself, so
+ * that it never has to touch each record on its way to the file. */
+struct ct_rec_clock {
+    struct ct_rec_hdr h; /* h.tid 0 */
+    uint64_t base_ticks;
+    uint64_t base_ns;
+    double ns_per_tick; /* > 0 */
+}; /* 32 bytes */
+
+static inline uint64_t ct_clock_ticks_to_ns(uint64_t ticks, const struct ct_rec_clock *c)
+{
+    /* Signed: a time read on another CPU a hair before the base pair must not wrap around. */
+    return c->base_ns + (uint64_t)(int64_t)((double)(int64_t)(ticks - c->base_ticks) * c->ns_per_tick);
+}
 
 /* Memory kinds, for allocations, frees and the two ends of a copy. */
 enum ct_mem_kind {

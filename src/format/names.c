@@ -41,7 +41,7 @@ const char *ct_name_lost_reason(unsigned reason)
 const char *ct_name_record_type(unsigned type)
 {
     static const char *const n[] = {NULL, "process", "string", "api", "call", "lost", "driver",
-                                    "device", "thread", "untraced", "end", "stack", "module", "launch-repeat"};
+                                    "device", "thread", "untraced", "end", "stack", "module", "launch-repeat", "clock"};
     return PICK(n, type);
 }
 

@@ -34,6 +34,8 @@ struct ct_reader {
     struct ct_launch_call expanded;  /* the last CT_REC_LAUNCH_REPEAT read, as the call record it stands for */
     uint64_t unknown_shapes;         /* repeats whose payload was not known */
     unsigned file_type;              /* type of the record last returned, as in the file */
+    uint64_t clocks_read;            /* CT_REC_CLOCK records so far: call times are ticks if any (format 3) */
+    struct ct_rec_clock clock;       /* the last of them */
 };
 
 static void fail(struct ct_reader *r, enum ct_read_status st, const char *fmt, ...)
@@ -167,9 +169,10 @@ void ct_reader_close(struct ct_reader *r)
     free(r);
 }
 
-const struct ct_rec_hdr *ct_reader_next(struct ct_reader *r)
+/* The next record as the file has it, checked; NULL at the end or a stop. */
+static struct ct_rec_hdr *next_in_file(struct ct_reader *r)
 {
-    const struct ct_rec_hdr *h;
+    struct ct_rec_hdr *h;
     const char *why;
     size_t avail;
 
@@ -186,7 +189,7 @@ const struct ct_rec_hdr *ct_reader_next(struct ct_reader *r)
              avail, sizeof *h);
         return NULL;
     }
-    h = (const void *)(r->buf + r->start);
+    h = (void *)(r->buf + r->start);
     if (h->marker != CT_REC_MARKER || h->size < sizeof *h || h->size % 8 != 0) {
         fail(r, CT_READ_CORRUPT, "corrupt at byte %" PRIu64 " (%s)", r->last,
              h->marker != CT_REC_MARKER ? "bad record marker" : "bad record size");
@@ -195,7 +198,7 @@ const struct ct_rec_hdr *ct_reader_next(struct ct_reader *r)
     avail = ensure(r, h->size);
     if (r->status != CT_READ_OK)
         return NULL;
-    h = (const void *)(r->buf + r->start); /* ensure may have moved the data */
+    h = (void *)(r->buf + r->start); /* ensure may have moved the data */
     if (avail < h->size) {
         fail(r, CT_READ_TRUNCATED, "truncated at byte %" PRIu64 " (%s record of %u bytes, %zu present)", r->last,
              ct_name_record_type(h->type), h->size, avail);
@@ -207,6 +210,21 @@ const struct ct_rec_hdr *ct_reader_next(struct ct_reader *r)
     }
     r->start += h->size;
     r->file_type = h->type;
+    return h;
+}
+
+const struct ct_rec_hdr *ct_reader_next(struct ct_reader *r)
+{
+    struct ct_rec_hdr *h;
+
+    while ((h = next_in_file(r)) != NULL && h->type == CT_REC_CLOCK) { /* kept here, never returned */
+        memcpy(&r->clock, h, sizeof r->clock);
+        r->clocks_read++;
+    }
+    if (!h)
+        return NULL;
+    if (r->clocks_read)
+        ct_rec_times_to_ns(h, &r->clock);
     /* Launch shapes: readers only ever see full call records. */
     if (h->type == CT_REC_CALL && ct_shapes_note(r->shapes, (const void *)h) < 0) {
         fail(r, CT_READ_NOMEM, "out of memory for the launch shapes at byte %" PRIu64, r->last);
@@ -222,6 +240,10 @@ const struct ct_rec_hdr *ct_reader_next(struct ct_reader *r)
 
 uint64_t ct_reader_unknown_shapes(const struct ct_reader *r) { return r->unknown_shapes; }
 
+const struct ct_rec_clock *ct_reader_clock(const struct ct_reader *r) { return r->clocks_read ? &r->clock : NULL; }
+
+uint64_t ct_reader_clocks_read(const struct ct_reader *r) { return r->clocks_read; }
+
 int ct_reader_rewind(struct ct_reader *r)
 {
     if (!r->have_header)
@@ -236,6 +258,7 @@ int ct_reader_rewind(struct ct_reader *r)
     r->buf_off = r->data_start;
     ct_shapes_clear(r->shapes);
     r->unknown_shapes = 0;
+    r->clocks_read = 0;
     r->last = r->data_start;
     r->eof = 0;
     return 0;

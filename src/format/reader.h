@@ -59,6 +59,12 @@ unsigned ct_reader_file_type(const struct ct_reader *r);
 const char *ct_reader_path(const struct ct_reader *r);
 /* Launch repeats read so far whose payload was not known (its defining record was lost to a write error). */
 uint64_t ct_reader_unknown_shapes(const struct ct_reader *r);
+/* Call times come back in ns: the reader converts the ticks of a format 3 file with the CT_REC_CLOCK in
+ * effect, and returns no CT_REC_CLOCK itself.  Those who read the file's bytes again (the report's pass 2)
+ * need the clock of each record: ct_reader_clock is the one in effect (NULL: times are ns in the file), and
+ * ct_reader_clocks_read changes whenever a new one takes effect. */
+const struct ct_rec_clock *ct_reader_clock(const struct ct_reader *r);
+uint64_t ct_reader_clocks_read(const struct ct_reader *r);
 
 /* Several files, one after the other (each with its own header and names). */
 struct ct_reader_set;

@@ -168,6 +168,7 @@ size_t ct_rec_min_size(unsigned type)
     case CT_REC_STACK: return sizeof(struct ct_rec_stack);
     case CT_REC_MODULE: return sizeof(struct ct_rec_module);
     case CT_REC_LAUNCH_REPEAT: return sizeof(struct ct_rec_launch_repeat);
+    case CT_REC_CLOCK: return sizeof(struct ct_rec_clock);
     default: return 0;
     }
 }
@@ -180,6 +181,20 @@ size_t ct_payload_size(unsigned family)
     case CT_FAM_LAUNCH: return sizeof(struct ct_pl_launch);
     case CT_FAM_COPY: return sizeof(struct ct_pl_copy);
     default: return 0;
+    }
+}
+
+void ct_rec_times_to_ns(struct ct_rec_hdr *h, const struct ct_rec_clock *c)
+{
+    if (h->type == CT_REC_CALL) {
+        struct ct_rec_call *r = (void *)h;
+        r->t0_ns = ct_clock_ticks_to_ns(r->t0_ns, c);
+        r->t1_ns = ct_clock_ticks_to_ns(r->t1_ns, c);
+    } else if (h->type == CT_REC_LAUNCH_REPEAT) {
+        struct ct_rec_launch_repeat *r = (void *)h;
+        uint64_t t0 = ct_clock_ticks_to_ns(r->t0_ns, c), t1 = ct_clock_ticks_to_ns(r->t0_ns + r->dur_ns, c);
+        r->t0_ns = t0;
+        r->dur_ns = t1 < t0 ? 0 : t1 - t0 > UINT32_MAX ? UINT32_MAX : (uint32_t)(t1 - t0);
     }
 }
 
@@ -231,6 +246,13 @@ const char *ct_rec_check(const struct ct_rec_hdr *h, size_t avail)
         const struct ct_rec_launch_repeat *r = (const void *)h;
         if (r->shape == 0 || r->shape > CT_LAUNCH_SHAPES)
             return "launch repeat with a bad shape slot";
+        break;
+    }
+    case CT_REC_CLOCK: {
+        const struct ct_rec_clock *r = (const void *)h;
+        /* A tick between 1 ps and 1 ms: nothing real is outside, and NaN is not inside. */
+        if (!(r->ns_per_tick >= 1e-3 && r->ns_per_tick <= 1e6))
+            return "clock record with an impossible tick length";
         break;
     }
     case CT_REC_STACK: {

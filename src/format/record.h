@@ -59,4 +59,8 @@ const char *ct_rec_check(const struct ct_rec_hdr *h, size_t avail);
 /* Size of the payload struct a call record of this family carries (0 for none or unknown). */
 size_t ct_payload_size(unsigned family);
 
+/* Turn the tick times of a CT_REC_CALL or CT_REC_LAUNCH_REPEAT into ns with clock `c` (format.h,
+ * CT_REC_CLOCK); other records are left alone. */
+void ct_rec_times_to_ns(struct ct_rec_hdr *h, const struct ct_rec_clock *c);
+
 #endif

@@ -91,19 +91,20 @@ void ct_clock_calibrate(void)
 #endif
 }
 
-uint64_t ct_clock_ns(uint64_t ticks)
+int ct_clock_get(struct ct_rec_clock *c)
 {
-    struct ct_clock_cal cal;
-    ct_clock_get(&cal);
-    return cal.tsc ? ct_clock_to_ns(ticks, &cal) : ticks;
+    if (__atomic_load_n(&ct_clock_mode, __ATOMIC_ACQUIRE) != CT_CLOCK_TSC)
+        return 0;
+    if (!calibrated)
+        ct_clock_calibrate();
+    c->base_ticks = base_ticks;
+    c->base_ns = base_ns;
+    c->ns_per_tick = ns_per_tick;
+    return 1;
 }
 
-void ct_clock_get(struct ct_clock_cal *cal)
+uint64_t ct_clock_ns(uint64_t ticks)
 {
-    cal->tsc = __atomic_load_n(&ct_clock_mode, __ATOMIC_ACQUIRE) == CT_CLOCK_TSC;
-    if (cal->tsc && !calibrated)
-        ct_clock_calibrate();
-    cal->base_ticks = base_ticks;
-    cal->base_ns = base_ns;
-    cal->slope = ns_per_tick;
+    struct ct_rec_clock c;
+    return ct_clock_get(&c) ? ct_clock_ticks_to_ns(ticks, &c) : ticks;
 }

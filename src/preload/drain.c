@@ -58,11 +58,12 @@ static void drain_upto(struct ct_ring *last, int final)
         /* Seen dead, so everything the thread committed is published. */
         int dead = atomic_load_explicit(&r->dead, memory_order_acquire);
         struct iovec iov[3];
+        struct ct_span_stats st;
         uint64_t end;
-        int n = ct_ring_spans(r, iov, &end);
+        int n = ct_ring_spans(r, iov, &end, &st);
 
         if (n > 0)
-            ct_tf_append(iov, n);
+            ct_tf_append_seen(iov, n, &st);
         ct_ring_release(r, end);
         if (final || dead)
             write_pending_loss(r);
@@ -78,9 +79,15 @@ void ct_drain_all(int final, int in_signal)
 {
     struct ct_ring *last = ct_rings_last(), *upto;
 
+    struct ct_rec_clock clk;
+
     ct_clock_calibrate();
     ct_tf_verify();
     ct_meta_write(in_signal);
+    if (ct_clock_get(&clk)) { /* the call times this drain writes are ticks: how they become ns */
+        ct_put_hdr(&clk.h, CT_REC_CLOCK, sizeof clk, 0);
+        ct_tf_append(&(struct iovec){&clk, sizeof clk}, 1);
+    }
     do {
         upto = last;
         drain_upto(upto, final);

@@ -111,19 +111,24 @@ void *ct_ring_reserve(struct ct_ring *r, size_t size)
     return r->buf;
 }
 
-int ct_ring_spans(struct ct_ring *r, struct iovec iov[3], uint64_t *end)
+/* A LOST record made by the thread itself holds ticks; the file has ns in every LOST record. */
+static void lost_to_ns(struct ct_rec_lost *l)
+{
+    l->t_first_ns = ct_clock_ns(l->t_first_ns);
+    l->t_last_ns = ct_clock_ns(l->t_last_ns);
+}
+
+int ct_ring_spans(struct ct_ring *r, struct iovec iov[3], uint64_t *end, struct ct_span_stats *st)
 {
     uint64_t pos = atomic_load_explicit(&r->tail, memory_order_relaxed);
     uint64_t head = atomic_load_explicit(&r->head_pub, memory_order_acquire);
-    uint64_t start = pos;
-    struct ct_clock_cal cal;
+    uint64_t start = pos, joined = 0;
     int n = 0;
 
-    ct_clock_get(&cal);
-
+    st->records = st->calls = st->lost = 0;
     /* A span ends at a pad and at the end of the memory (a record may end exactly there, with no pad). */
     while (pos < head) {
-        const struct ct_rec_hdr *h = (const void *)(r->buf + (pos & r->mask));
+        struct ct_rec_hdr *h = (void *)(r->buf + (pos & r->mask));
         if (h->size == 0) /* cannot happen with our producer; never loop on it */
             break;
         if (h->type == CT_RING_PAD) {
@@ -133,8 +138,14 @@ int ct_ring_spans(struct ct_ring *r, struct iovec iov[3], uint64_t *end)
             start = pos;
             continue;
         }
-        if (cal.tsc) /* the thread's ticks become ns before they reach the file */
-            ct_clock_fix((struct ct_rec_hdr *)h, &cal);
+        st->at[st->records++ % CT_SPAN_LAST] = joined;
+        joined += h->size;
+        if (h->type == CT_REC_CALL || h->type == CT_REC_LAUNCH_REPEAT) {
+            st->calls++;
+        } else if (h->type == CT_REC_LOST) {
+            st->lost += ((struct ct_rec_lost *)h)->count;
+            lost_to_ns((struct ct_rec_lost *)h);
+        }
         pos += h->size;
         if ((pos & r->mask) == 0 && n < 3) {
             iov[n++] = (struct iovec){r->buf + (start & r->mask), pos - start};

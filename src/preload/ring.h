@@ -84,10 +84,20 @@ static inline void ct_ring_commit(struct ct_ring *r)
     atomic_store_explicit(&r->head_pub, r->head, memory_order_release);
 }
 
-/* Consumer: the published records as at most 3 contiguous spans of whole records (pads left out), their
- * times turned from ticks into ns on the way (clock.h); *end is the position to pass to ct_ring_release
- * once they are written.  Returns the span count. */
-int ct_ring_spans(struct ct_ring *r, struct iovec iov[3], uint64_t *end);
+/* What ct_ring_spans saw of the records it returned, so that the file's bookkeeping needs no walk of its
+ * own (tracefile.h). */
+#define CT_SPAN_LAST 16
+struct ct_span_stats {
+    uint64_t records;
+    uint64_t calls;              /* CT_REC_CALL and CT_REC_LAUNCH_REPEAT */
+    uint64_t lost;               /* the counts of the CT_REC_LOST records */
+    uint64_t at[CT_SPAN_LAST];   /* record i starts at byte at[i % CT_SPAN_LAST] of the spans, joined */
+};
+
+/* Consumer: the published records as at most 3 contiguous spans of whole records (pads left out); *end is
+ * the position to pass to ct_ring_release once they are written.  Call times stay ticks (the file's
+ * CT_REC_CLOCK converts them); a LOST record's become ns here.  Returns the span count. */
+int ct_ring_spans(struct ct_ring *r, struct iovec iov[3], uint64_t *end, struct ct_span_stats *st);
 static inline void ct_ring_release(struct ct_ring *r, uint64_t end)
 {
     atomic_store_explicit(&r->tail, end, memory_order_release);

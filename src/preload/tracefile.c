@@ -11,13 +11,14 @@
 #include <unistd.h>
 
 #include "format/record.h"
+#include "preload/clock.h"
 #include "preload/output.h"
 #include "preload/recorder.h"
 #include "preload/settings.h"
 #include "preload/tracefile.h"
 #include "preload/warn.h"
 
-#define HIST 16 /* record boundaries remembered for a cut-back: 16 records are >= 128 bytes */
+#define HIST CT_SPAN_LAST /* record boundaries remembered for a cut-back: 16 records are >= 128 bytes */
 #define TAIL_ROOM (sizeof(struct ct_rec_lost) + sizeof(struct ct_rec_end))
 
 static struct {
@@ -176,11 +177,9 @@ static uint64_t lost_count_of(const struct ct_rec_hdr *h)
 /* A record that stands for one call (the END record counts them). */
 static int is_call(unsigned type) { return type == CT_REC_CALL || type == CT_REC_LAUNCH_REPEAT; }
 
-static void in_file(const struct ct_rec_hdr *h, uint64_t off)
+/* A record now in the file at `off`: remember its boundary for a cut-back (its counts are the caller's). */
+static void remember(const struct ct_rec_hdr *h, uint64_t off)
 {
-    if (is_call(h->type))
-        tf.calls++;
-    tf.lost += lost_count_of(h);
     tf.hist[tf.hist_i].off = off;
     tf.hist[tf.hist_i].type = h->type;
     tf.hist[tf.hist_i].count = lost_count_of(h);
@@ -189,11 +188,19 @@ static void in_file(const struct ct_rec_hdr *h, uint64_t off)
         tf.hist_n++;
 }
 
+static void in_file(const struct ct_rec_hdr *h, uint64_t off)
+{
+    if (is_call(h->type))
+        tf.calls++;
+    tf.lost += lost_count_of(h);
+    remember(h, off);
+}
+
 /* How many records a record that does not reach the file stands for: a LOST record, the losses it
- * reported; any other, itself. */
+ * reported; a clock, none; any other, itself. */
 static uint64_t weight(unsigned type, uint64_t lost_count)
 {
-    return type == CT_REC_LOST ? lost_count : 1;
+    return type == CT_REC_LOST ? lost_count : type == CT_REC_CLOCK ? 0 : 1; /* a clock is no data of its own */
 }
 
 /* A record that will not be in the file counts as a write loss. */
@@ -217,8 +224,8 @@ static void put_lost_record(void)
     memset(&l, 0, sizeof l);
     ct_put_hdr(&l.h, CT_REC_LOST, sizeof l, 0);
     l.count = tf.wlost;
-    l.t_first_ns = tf.wfirst;
-    l.t_last_ns = tf.wlast;
+    l.t_first_ns = tf.wfirst ? ct_clock_ns(tf.wfirst) : 0; /* call times are ticks (clock.h) */
+    l.t_last_ns = tf.wlast ? ct_clock_ns(tf.wlast) : 0;
     l.reason = CT_LOST_WRITE_ERROR;
     pwrite_quiet(&l, sizeof l, tf.lost_off);
 }
@@ -253,7 +260,18 @@ static void write_failed(int err, uint64_t good_end)
     ct_warn("cannot write %s: %s; the rest of the trace is counted as lost", tf.path, strerror(err));
 }
 
-void ct_tf_append(const struct iovec *iov, int n)
+/* The record that starts `at` bytes into the spans, joined. */
+static const struct ct_rec_hdr *joined_at(const struct iovec *iov, int n, uint64_t at)
+{
+    for (int i = 0; i < n; at -= iov[i++].iov_len)
+        if (at < iov[i].iov_len)
+            return (const void *)((const unsigned char *)iov[i].iov_base + at);
+    return NULL;
+}
+
+void ct_tf_append(const struct iovec *iov, int n) { ct_tf_append_seen(iov, n, NULL); }
+
+void ct_tf_append_seen(const struct iovec *iov, int n, const struct ct_span_stats *st)
 {
     size_t total = 0, done;
     int err;
@@ -270,8 +288,18 @@ void ct_tf_append(const struct iovec *iov, int n)
         total += iov[i].iov_len;
     done = write_all(iov, n, &err);
 
-    /* Account record by record: the ones wholly written are in the file, the rest are lost. */
     uint64_t base = tf.off, pos = 0;
+    if (st && done == total) { /* all in: the ring's walk counted, and the last boundaries are enough */
+        tf.calls += st->calls;
+        tf.lost += st->lost;
+        for (uint64_t i = st->records > HIST ? st->records - HIST : 0; i < st->records; i++) {
+            const uint64_t at = st->at[i % HIST];
+            remember(joined_at(iov, n, at), base + at);
+        }
+        tf.off = base + total;
+        return;
+    }
+    /* Account record by record: the ones wholly written are in the file, the rest are lost. */
     for (int i = 0; i < n; i++) {
         FOR_RECORDS(h, iov[i].iov_base, iov[i].iov_len) {
             if (pos + h->size <= done) {

@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <sys/uio.h>
 
+#include "preload/ring.h"
+
 struct ct_settings;
 
 /* Create the file named by the settings and write its first records; `features` are the header's CT_FEAT_*
@@ -18,6 +20,9 @@ struct ct_settings;
 int ct_tf_open(const struct ct_settings *s, uint32_t features);
 /* Append spans of whole records (async-signal-safe apart from the one-time warning). */
 void ct_tf_append(const struct iovec *iov, int n);
+/* The same for spans whose records a walk has seen already (a ring's: ct_ring_spans): when they are all
+ * written, its counts stand in for a walk of the file's own. */
+void ct_tf_append_seen(const struct iovec *iov, int n, const struct ct_span_stats *st);
 /* Write CT_REC_END and close; print the summary line unless quiet. `untraced`: the END total. */
 void ct_tf_close(uint64_t untraced, int quiet);
 /* Is this process the one that created the file?  Not in the child of a vfork, which shares our memory

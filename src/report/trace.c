@@ -36,7 +36,7 @@ static struct rp_thread *thread_of(struct rp_file *f, size_t *cap, uint32_t tid,
 
 /* Note that a record of thread `t` lies at [off, off + size): extends the thread's last run when nothing of
  * another thread came between. */
-static int add_to_run(struct rp_thread *t, uint64_t off, uint64_t size, int contiguous)
+static int add_to_run(struct rp_thread *t, uint64_t off, uint64_t size, int contiguous, uint64_t clock)
 {
     if (contiguous && t->nruns) {
         t->runs[t->nruns - 1].end = off + size;
@@ -46,7 +46,7 @@ static int add_to_run(struct rp_thread *t, uint64_t off, uint64_t size, int cont
     if (!r)
         return -1;
     t->runs = r;
-    t->runs[t->nruns++] = (struct rp_run){off, off + size};
+    t->runs[t->nruns++] = (struct rp_run){off, off + size, clock};
     return 0;
 }
 
@@ -77,7 +77,7 @@ static int take_record(struct rp_file *f, const struct ct_rec_hdr *h, unsigned f
     case CT_REC_CALL: {
         const struct ct_rec_call *c = (const void *)h;
         struct rp_thread *t = thread_of(f, tcap, h->tid, hint);
-        if (!t || add_to_run(t, off, end - off, *last_tid == h->tid) < 0)
+        if (!t || add_to_run(t, off, end - off, *last_tid == h->tid, f->nclocks) < 0)
             return -1;
         *last_tid = h->tid;
         t->calls++;
@@ -199,6 +199,17 @@ static int read_file(struct rp_file *f, const char *path)
         uint64_t off = ct_reader_offset(r), end = ct_reader_end(r);
         if (h->type != CT_REC_CALL && h->tid != 0 && h->tid != last_tid)
             last_tid = 0; /* a record of another thread ends the current run */
+        if (ct_reader_clocks_read(r) != f->nclocks) { /* and so does a new clock: a run has one */
+            struct ct_rec_clock *c = rp_grow(f->clocks, &f->clocks_cap, f->nclocks + 1, sizeof *c);
+            if (!c) {
+                fprintf(stderr, PROG ": %s: out of memory\n", path);
+                rc = RP_EXIT_FAILED;
+                break;
+            }
+            f->clocks = c;
+            f->clocks[f->nclocks++] = *ct_reader_clock(r);
+            last_tid = 0;
+        }
         if (take_record(f, h, ct_reader_file_type(r), off, end, &tcap, &dcap, &ucap, &hint, &last_tid) < 0) {
             fprintf(stderr, PROG ": %s: out of memory\n", path);
             rc = RP_EXIT_FAILED;
@@ -235,6 +246,7 @@ static void free_file(struct rp_file *f)
     free(f->cmdline);
     free(f->devices);
     free(f->untraced_syms);
+    free(f->clocks);
     rp_stacktab_free(&f->stacks);
     for (size_t i = 0; i < f->nthreads; i++)
         free(f->threads[i].runs);
@@ -393,6 +405,8 @@ static int cursor_next(struct cursor *k, int fd)
             memcpy(&rep, p, sizeof rep);
             if (rep.shape == 0 || rep.shape > CT_LAUNCH_SHAPES)
                 continue;
+            if (run->clock)
+                ct_rec_times_to_ns(&rep.h, &k->file->clocks[run->clock - 1]);
             ct_shapes_expand(k->shapes, &rep, &full); /* no shapes (yet, or out of memory): an unknown one */
             c->c = full.c;
             c->pl.launch = full.pl;
@@ -402,6 +416,8 @@ static int cursor_next(struct cursor *k, int fd)
                 !(p = cursor_bytes(k, fd, off, h.size, run->end)))
                 continue;
             memcpy(&c->c, p, sizeof c->c);
+            if (run->clock)
+                ct_rec_times_to_ns(&c->c.h, &k->file->clocks[run->clock - 1]);
             size_t plsize = ct_payload_size(c->c.payload);
             c->family = plsize && sizeof c->c + plsize <= h.size ? c->c.payload : CT_FAM_NONE;
             if (c->family)

@@ -5,7 +5,7 @@
  * file in which that thread's records lie (the recorder writes each thread's records in order, in blocks).
  * Pass 2 (struct rp_merge) reads the validated part of each file again and merges the calls of every
  * (file, thread) in time order with a heap of one cursor per thread, each reading through a 64 KiB buffer.
- * Memory: the names, one 16-byte run per block of records a thread wrote, a buffer per thread; never a copy
+ * Memory: the names, one 24-byte run per block of records a thread wrote, a buffer per thread; never a copy
  * of the records. */
 #ifndef CT_REPORT_TRACE_H
 #define CT_REPORT_TRACE_H
@@ -29,6 +29,7 @@ enum rp_exit {
 struct rp_run {
     uint64_t begin, end; /* file offsets: the thread's records in [begin, end) may be interleaved with
                             process-wide records, never with another thread's */
+    uint64_t clock;      /* the file's clocks[clock - 1] converts their times; 0: they are ns in the file */
 };
 
 struct rp_thread {
@@ -77,6 +78,8 @@ struct rp_file {
 
     uint64_t first_t0, last_t1; /* over the calls, file clock; first_t0 > last_t1 when there is none */
     int64_t clock_offset;       /* added to this file's times to put them on the report's clock */
+    struct ct_rec_clock *clocks; /* every CT_REC_CLOCK of the file, in order (format.h) */
+    size_t nclocks, clocks_cap;
 
     struct rp_thread *threads;  /* sorted by tid after pass 1 */
     size_t nthreads;

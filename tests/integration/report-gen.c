@@ -5,7 +5,8 @@
  *   report-gen parent FILE      the scenario of report-summary.sh: two threads, allocations freed across
  *                               threads, copies, sets, kernels (one C++ mangled), an OUT_OF_MEMORY error,
  *                               a lost record, untraced pointers; records out of time order between
- *                               threads and names defined after their first use
+ *                               threads and names defined after their first use; the second thread's
+ *                               times in ticks after a clock record
  *   report-gen child FILE       a child process of the same host (merged with the parent)
  *   report-gen big N FILE       N calls over 4 threads in blocks of 4096, a mix of every family (bench)
  */
@@ -68,6 +69,17 @@ static void thread_name(uint32_t tid, uint32_t name_id)
 }
 
 static uint64_t seq;
+static uint64_t ticks_per_ns = 1; /* > 1 after clock_in_ticks */
+
+/* From here call times are written as the recorder writes them on the TSC: ticks, after a CT_REC_CLOCK that
+ * turns them back into the same ns. */
+static void clock_in_ticks(void)
+{
+    struct ct_rec_clock k = {.base_ticks = 0, .base_ns = 0, .ns_per_tick = 0.25};
+    ct_put_hdr(&k.h, CT_REC_CLOCK, sizeof k, 0);
+    put(&k, sizeof k);
+    ticks_per_ns = 4;
+}
 
 /* A call at `t0` ns after START_MONO lasting `dur`, with an optional payload. */
 static void call(uint32_t tid, uint16_t api_id, int32_t result, int64_t t0, int64_t dur, unsigned family,
@@ -76,7 +88,8 @@ static void call(uint32_t tid, uint16_t api_id, int32_t result, int64_t t0, int6
     unsigned char rec[sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy)];
     size_t plsize = ct_payload_size(family);
     struct ct_rec_call c = {.api_id = api_id, .payload = (uint8_t)family, .result = result, .seq = ++seq,
-                            .t0_ns = (uint64_t)(START_MONO + t0), .t1_ns = (uint64_t)(START_MONO + t0 + dur)};
+                            .t0_ns = (uint64_t)(START_MONO + t0) * ticks_per_ns,
+                            .t1_ns = (uint64_t)(START_MONO + t0 + dur) * ticks_per_ns};
     ct_put_hdr(&c.h, CT_REC_CALL, sizeof c + plsize, tid);
     memcpy(rec, &c, sizeof c);
     if (plsize)
@@ -165,6 +178,7 @@ static void parent(void)
     string(MAIN, S_VECADD, CT_STR_KERNEL, "vecAdd");
     string(MAIN, S_SCALE, CT_STR_KERNEL, "_Z5scaleIfEvPT_S0_i");
 
+    clock_in_ticks(); /* the worker's calls: read back, the report must see no difference */
     string(WORKER, S_WORKER, CT_STR_THREAD, "worker");
     thread_name(WORKER, S_WORKER);
     alloc(WORKER, A_ALLOCHOST, 0, 17000, 200, 1 << 20, 0x200000000, CT_MEM_PINNED);

@@ -355,19 +355,19 @@ static void test_refused(void)
 
     expect_refused("#!/bin/sh\necho hello\n", 21, CT_READ_NOT_TRACE, "not a cudatrace trace");
     memcpy(copy, trace, trace_len);
-    fh->format_version = 3;
+    fh->format_version = 4;
     expect_refused(copy, trace_len, CT_READ_VERSION,
-                   "trace format version 3 is not supported (this reader reads versions 1 to 2)");
+                   "trace format version 4 is not supported (this reader reads versions 1 to 3)");
     memcpy(copy, trace, trace_len);
     fh->format_version = 0;
     expect_refused(copy, trace_len, CT_READ_VERSION,
-                   "trace format version 0 is not supported (this reader reads versions 1 to 2)");
+                   "trace format version 0 is not supported (this reader reads versions 1 to 3)");
     memcpy(copy, trace, trace_len);
     fh->byte_order = __builtin_bswap32(CT_BYTE_ORDER_MARK);
     fh->format_version = __builtin_bswap32(2u);
     expect_refused(copy, trace_len, CT_READ_BYTE_ORDER,
                    "trace written on a host of the other byte order (format version 2); this reader reads "
-                   "versions 1 to 2 in native byte order only");
+                   "versions 1 to 3 in native byte order only");
     memcpy(copy, trace, trace_len);
     fh->header_size = 12;
     expect_refused(copy, trace_len, CT_READ_BAD_HEADER, "bad header size 12");
@@ -434,6 +434,80 @@ static size_t read_shaped(struct ct_reader *r, uint64_t *seq, uint64_t *function
         function[n++] = pl->function;
     }
     return n;
+}
+
+static void shaped_clock(uint64_t base_ticks, uint64_t base_ns, double ns_per_tick)
+{
+    struct ct_rec_clock *k = (void *)(shaped + shaped_len);
+
+    ct_put_hdr(&k->h, CT_REC_CLOCK, sizeof *k, 0);
+    k->base_ticks = base_ticks, k->base_ns = base_ns, k->ns_per_tick = ns_per_tick;
+    shaped_len += sizeof *k;
+}
+
+static void shaped_call(uint64_t seq, uint64_t t0, uint64_t t1)
+{
+    struct ct_rec_call *c = (void *)(shaped + shaped_len);
+
+    memset(c, 0, sizeof *c);
+    ct_put_hdr(&c->h, CT_REC_CALL, sizeof *c, 1);
+    c->api_id = 1, c->seq = seq, c->t0_ns = t0, c->t1_ns = t1;
+    shaped_len += sizeof *c;
+}
+
+/* Clocks (format 3): times before the first CT_REC_CLOCK are ns; after one, ticks converted with it (below
+ * its base too), a repeat's duration with them; a later clock takes over; clock records never come back;
+ * a rewind starts over; a clock with an impossible tick length is corruption. */
+static void test_clocks(void)
+{
+    struct ct_file_header *fh = (void *)shaped;
+    static const uint64_t want_t0[] = {1000, 50200, 49900, 50500, 51000, 200};
+    static const uint64_t want_t1[] = {1010, 50210, 49905, 50504, 51020, 300};
+    const size_t nwant = sizeof want_t0 / sizeof want_t0[0];
+    const struct ct_rec_hdr *h;
+    struct ct_reader *r;
+    size_t n, clock_at;
+
+    shaped_len = sizeof *fh;
+    ct_file_header_init(fh, 123, 1, CT_FEAT_TIME_MONO, 1700000000000000000, 555);
+    shaped_call(1, 1000, 1010); /* ns */
+    clock_at = shaped_len;
+    shaped_clock(2000, 50000, 0.5);
+    shaped_call(2, 2400, 2420);
+    shaped_call(3, 1800, 1810);    /* below the base */
+    shaped_full(1, 30, 3, 1, 0xa0); /* ticks 3000..3009 */
+    shaped_repeat(1, 40, 3, 1);     /* ticks 4000, 40 long */
+    shaped_clock(0, 0, 2.0);
+    shaped_call(50, 100, 150);
+    write_file(shaped, shaped_len);
+
+    r = ct_reader_open(path);
+    CU_ASSERT_FATAL(r != NULL);
+    for (int pass = 0; pass < 2; pass++) {
+        CU_ASSERT_PTR_NULL(ct_reader_clock(r));
+        for (n = 0; (h = ct_reader_next(r)); n++) {
+            const struct ct_rec_call *c = (const void *)h;
+            CU_ASSERT_EQUAL_FATAL(h->type, CT_REC_CALL);
+            CU_ASSERT_FATAL(n < nwant);
+            CU_ASSERT_EQUAL(c->t0_ns, want_t0[n]);
+            CU_ASSERT_EQUAL(c->t1_ns, want_t1[n]);
+            CU_ASSERT_EQUAL(ct_reader_clocks_read(r), n == 0 ? 0 : n < 5 ? 1 : 2);
+        }
+        CU_ASSERT_EQUAL(n, nwant);
+        CU_ASSERT_EQUAL(ct_reader_status(r), CT_READ_OK);
+        CU_ASSERT_EQUAL(ct_reader_rewind(r), 0);
+    }
+    ct_reader_close(r);
+
+    ((struct ct_rec_clock *)(shaped + clock_at))->ns_per_tick = 0;
+    write_file(shaped, shaped_len);
+    r = ct_reader_open(path);
+    CU_ASSERT_FATAL(r != NULL);
+    CU_ASSERT_PTR_NOT_NULL(ct_reader_next(r));
+    CU_ASSERT_PTR_NULL(ct_reader_next(r));
+    CU_ASSERT_EQUAL(ct_reader_status(r), CT_READ_CORRUPT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(ct_reader_message(r), "clock record with an impossible tick length"));
+    ct_reader_close(r);
 }
 
 static void test_launch_repeats(void)
@@ -577,6 +651,7 @@ int main(void)
     CU_add_test(s, "corrupt records", test_corrupt);
     CU_add_test(s, "refused files", test_refused);
     CU_add_test(s, "launch repeats", test_launch_repeats);
+    CU_add_test(s, "clocks", test_clocks);
     CU_add_test(s, "missing file", test_missing_file);
     CU_add_test(s, "several files", test_set);
     CU_add_test(s, "length limits", test_limits);

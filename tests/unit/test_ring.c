@@ -8,13 +8,14 @@
 #include "format/record.h"
 #include "preload/ring.h"
 
-/* Consume everything: check each record's sequence, return how many. */
+/* Consume everything: check each record's sequence and what the walk says of it, return how many. */
 static unsigned consume(struct ct_ring *r, uint32_t *expect)
 {
     struct iovec iov[3];
-    uint64_t end;
+    struct ct_span_stats st;
+    uint64_t end, joined = 0;
     unsigned got = 0;
-    int n = ct_ring_spans(r, iov, &end);
+    int n = ct_ring_spans(r, iov, &end, &st);
 
     for (int i = 0; i < n; i++) {
         const unsigned char *p = iov[i].iov_base, *stop = p + iov[i].iov_len;
@@ -27,8 +28,19 @@ static unsigned consume(struct ct_ring *r, uint32_t *expect)
             (*expect)++;
             got++;
             p += h->size;
+            joined += h->size;
         }
         CU_ASSERT_EQUAL(p, stop);
+    }
+    CU_ASSERT_EQUAL(st.records, got);
+    CU_ASSERT_EQUAL(st.calls, got);
+    CU_ASSERT_EQUAL(st.lost, 0);
+    /* The last record starts where the joined spans end, less its size. */
+    if (got) {
+        const struct ct_rec_hdr *last = (const void *)((const unsigned char *)iov[n - 1].iov_base +
+                                                       st.at[(got - 1) % CT_SPAN_LAST] -
+                                                       (joined - iov[n - 1].iov_len));
+        CU_ASSERT_EQUAL(st.at[(got - 1) % CT_SPAN_LAST] + last->size, joined);
     }
     ct_ring_release(r, end);
     return got;
