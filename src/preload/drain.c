@@ -50,8 +50,9 @@ static void write_pending_loss(struct ct_ring *r)
     ct_tf_append(&(struct iovec){&l, sizeof l}, 1);
 }
 
-/* Write every ring up to `last`, in list order. */
-static void drain_upto(struct ct_ring *last, int final)
+/* Write every ring up to `last`, in list order.  *clock: the clock record still to write ahead of the first
+ * call times (ticks) of this drain, or NULL; an idle drain writes none. */
+static void drain_upto(struct ct_ring *last, int final, struct ct_rec_clock **clock)
 {
     for (struct ct_ring *r = last ? ct_rings_first() : NULL; r;
          r = r == last ? NULL : atomic_load_explicit(&r->next, memory_order_acquire)) {
@@ -62,6 +63,10 @@ static void drain_upto(struct ct_ring *last, int final)
         uint64_t end;
         int n = ct_ring_spans(r, iov, &end, &st);
 
+        if (st.calls && *clock) {
+            ct_tf_append(&(struct iovec){*clock, sizeof **clock}, 1);
+            *clock = NULL;
+        }
         if (n > 0)
             ct_tf_append_seen(iov, n, &st);
         ct_ring_release(r, end);
@@ -79,18 +84,18 @@ void ct_drain_all(int final, int in_signal)
 {
     struct ct_ring *last = ct_rings_last(), *upto;
 
-    struct ct_rec_clock clk;
+    struct ct_rec_clock clk, *clock = NULL;
 
     ct_clock_calibrate();
     ct_tf_verify();
     ct_meta_write(in_signal);
     if (ct_clock_get(&clk)) { /* the call times this drain writes are ticks: how they become ns */
         ct_put_hdr(&clk.h, CT_REC_CLOCK, sizeof clk, 0);
-        ct_tf_append(&(struct iovec){&clk, sizeof clk}, 1);
+        clock = &clk;
     }
     do {
         upto = last;
-        drain_upto(upto, final);
+        drain_upto(upto, final, &clock);
         last = ct_rings_last();
     } while (final && last != upto);
     if (!in_signal)

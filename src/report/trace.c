@@ -193,13 +193,15 @@ static int read_file(struct rp_file *f, const char *path)
 
     size_t tcap = 0, dcap = 0, ucap = 0, hint = 0;
     uint32_t last_tid = 0;
+    uint64_t clocks_seen = 0; /* the reader's count: several clocks in a row take effect as one */
     const struct ct_rec_hdr *h;
     int rc = RP_EXIT_OK;
     while ((h = ct_reader_next(r))) {
         uint64_t off = ct_reader_offset(r), end = ct_reader_end(r);
         if (h->type != CT_REC_CALL && h->tid != 0 && h->tid != last_tid)
             last_tid = 0; /* a record of another thread ends the current run */
-        if (ct_reader_clocks_read(r) != f->nclocks) { /* and so does a new clock: a run has one */
+        if (ct_reader_clocks_read(r) != clocks_seen) { /* and so does a new clock: a run has one */
+            clocks_seen = ct_reader_clocks_read(r);
             struct ct_rec_clock *c = rp_grow(f->clocks, &f->clocks_cap, f->nclocks + 1, sizeof *c);
             if (!c) {
                 fprintf(stderr, PROG ": %s: out of memory\n", path);

@@ -78,9 +78,9 @@ static void at_exit(void *arg)
 static void *thread_main(void *arg)
 {
     (void)arg;
-    records(per_step);
     atomic_store(&target_tid, (uint32_t)gettid());
-    atomic_store(&phase, ARMED);
+    atomic_store(&phase, ARMED); /* before recording: a drain that comes at once is the one stopped */
+    records(per_step);
     if (!wait_phase(WRITER_STOPPED))
         exit(2);
     records(per_step);
