@@ -56,6 +56,9 @@ size_t ct_rec_min_size(unsigned type);
  * it is sound, otherwise a short reason.  Unknown types with a sound header pass (readers skip them). */
 const char *ct_rec_check(const struct ct_rec_hdr *h, size_t avail);
 
+/* A record that stands for one call (the END record counts them): a call, or a launch repeat. */
+static inline int ct_rec_is_call(unsigned type) { return type == CT_REC_CALL || type == CT_REC_LAUNCH_REPEAT; }
+
 /* Size of the payload struct a call record of this family carries (0 for none or unknown). */
 size_t ct_payload_size(unsigned family);
 

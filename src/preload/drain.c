@@ -83,7 +83,6 @@ static void drain_upto(struct ct_ring *last, int final, struct ct_rec_clock **cl
 void ct_drain_all(int final, int in_signal)
 {
     struct ct_ring *last = ct_rings_last(), *upto;
-
     struct ct_rec_clock clk, *clock = NULL;
 
     ct_clock_calibrate();

@@ -140,7 +140,7 @@ int ct_ring_spans(struct ct_ring *r, struct iovec iov[3], uint64_t *end, struct 
         }
         st->at[st->records++ % CT_SPAN_LAST] = joined;
         joined += h->size;
-        if (h->type == CT_REC_CALL || h->type == CT_REC_LAUNCH_REPEAT) {
+        if (ct_rec_is_call(h->type)) {
             st->calls++;
         } else if (h->type == CT_REC_LOST) {
             st->lost += ((struct ct_rec_lost *)h)->count;

@@ -174,9 +174,6 @@ static uint64_t lost_count_of(const struct ct_rec_hdr *h)
     return h->type == CT_REC_LOST ? ((const struct ct_rec_lost *)h)->count : 0;
 }
 
-/* A record that stands for one call (the END record counts them). */
-static int is_call(unsigned type) { return type == CT_REC_CALL || type == CT_REC_LAUNCH_REPEAT; }
-
 /* A record now in the file at `off`: remember its boundary for a cut-back (its counts are the caller's). */
 static void remember(const struct ct_rec_hdr *h, uint64_t off)
 {
@@ -190,7 +187,7 @@ static void remember(const struct ct_rec_hdr *h, uint64_t off)
 
 static void in_file(const struct ct_rec_hdr *h, uint64_t off)
 {
-    if (is_call(h->type))
+    if (ct_rec_is_call(h->type))
         tf.calls++;
     tf.lost += lost_count_of(h);
     remember(h, off);
@@ -246,7 +243,7 @@ static void write_failed(int err, uint64_t good_end)
         const unsigned k = tf.hist_i = (tf.hist_i + HIST - 1) % HIST;
         tf.hist_n--;
         cut = tf.hist[k].off;
-        if (is_call(tf.hist[k].type))
+        if (ct_rec_is_call(tf.hist[k].type))
             tf.calls--;
         tf.lost -= tf.hist[k].count;
         tf.wlost += weight(tf.hist[k].type, tf.hist[k].count);
