@@ -11,13 +11,12 @@
 #include "preload/intern.h"
 #include "preload/meta.h"
 #include "preload/recorder.h"
+#include "preload/recorder_hot.h"
 #include "preload/recorder_int.h"
 #include "preload/settings.h"
 #include "preload/stacks.h"
 #include "preload/tracefile.h"
 #include "preload/warn.h"
-
-#define SEQ_BLOCK 256 /* sequence numbers a thread takes at a time: one atomic add per 256 calls */
 
 CT_HOT_DATA _Atomic int ct_state;
 static struct ct_settings cfg;
@@ -55,16 +54,10 @@ static void thread_exit(void *arg)
     atomic_store_explicit(&r->dead, 1, memory_order_release);
 }
 
-static struct ct_ring *thread_ring(void)
+/* Make r the calling thread's ring: appended to the list (after any ring the thread had before, which the
+ * drain therefore writes first). */
+static void publish(struct ct_ring *r)
 {
-    static _Atomic int warned;
-    struct ct_ring *r = ct_ring_new(cfg.buffer_size, (uint32_t)gettid());
-
-    if (!r) {
-        if (!atomic_exchange(&warned, 1))
-            ct_warn("cannot allocate a %zu-byte buffer for a thread; its records are not traced", cfg.buffer_size);
-        return NULL;
-    }
     atomic_store_explicit(&r->next, NULL, memory_order_relaxed);
     pthread_mutex_lock(&rings_mu);
     struct ct_ring *last = atomic_load_explicit(&rings_last, memory_order_relaxed);
@@ -73,6 +66,40 @@ static struct ct_ring *thread_ring(void)
     pthread_mutex_unlock(&rings_mu);
     pthread_setspecific(ring_key, r);
     ct_rec_ring = r;
+}
+
+/* A thread's first ring is small (CT_RING_FIRST), so that a busy thread's records cycle through memory that
+ * stays in the caches and that the process touched before: fresh memory costs a page fault per 4 KiB,
+ * several microseconds each on a virtual machine, which a short program would pay all along its first
+ * 8 MiB of records. */
+static struct ct_ring *thread_ring(void)
+{
+    static _Atomic int warned;
+    size_t size = cfg.buffer_size < CT_RING_FIRST ? cfg.buffer_size : CT_RING_FIRST;
+    struct ct_ring *r = ct_ring_new(size, (uint32_t)gettid());
+
+    if (!r) {
+        if (!atomic_exchange(&warned, 1))
+            ct_warn("cannot allocate a %zu-byte buffer for a thread; its records are not traced", size);
+        return NULL;
+    }
+    publish(r);
+    return r;
+}
+
+/* The writer has fallen half a ring behind this thread: go on in a ring twice as large (up to
+ * CUDATRACE_BUFFER_SIZE), so that a slow disk or a stalled writer costs memory before it costs records.  The
+ * old ring is handed over as at thread exit: the drainer writes its rest, then the new ring's records, and
+ * frees it.  On failure the thread stays where it is. */
+static struct ct_ring *grow(struct ct_ring *old)
+{
+    struct ct_ring *r = ct_ring_new(old->size * 2, old->tid);
+
+    if (!r)
+        return old;
+    ct_ring_adopt(r, old);
+    publish(r);
+    atomic_store_explicit(&old->dead, 1, memory_order_release);
     return r;
 }
 
@@ -108,6 +135,7 @@ static void note_lost(struct ct_ring *r)
         r->lost_first = now;
     r->lost_last = now;
     atomic_store_explicit(&r->lost, n + 1, memory_order_relaxed);
+    r->limit = 0; /* the fast path stops until the loss is reported (ct_ring_reserve sets a new limit) */
 }
 
 /* Report the drops in the ring, ahead of the next record.  0 when there is no room yet. */
@@ -128,7 +156,7 @@ static int emit_lost(struct ct_ring *r)
     return 1;
 }
 
-__attribute__((noinline)) static void *begin_slow(size_t size)
+__attribute__((noinline)) void *ct_rec_begin_slow(size_t size)
 {
     struct ct_ring *r;
     void *p;
@@ -142,6 +170,8 @@ __attribute__((noinline)) static void *begin_slow(size_t size)
     }
     if (st != CT_ST_ON || (!(r = ct_rec_ring) && !(r = thread_ring())))
         return NULL;
+    if (r->size < cfg.buffer_size && r->head - atomic_load_explicit(&r->tail, memory_order_acquire) >= r->size / 2)
+        r = grow(r);
     if (size > r->size / 4 || (atomic_load_explicit(&r->lost, memory_order_relaxed) && !emit_lost(r))) {
         note_lost(r);
         return NULL;
@@ -155,26 +185,7 @@ __attribute__((noinline)) static void *begin_slow(size_t size)
     return p;
 }
 
-static inline void *begin(size_t size)
-{
-    struct ct_ring *r = ct_rec_ring;
-
-    if (__builtin_expect(r != NULL && atomic_load_explicit(&ct_state, memory_order_relaxed) == CT_ST_ON &&
-                             atomic_load_explicit(&r->lost, memory_order_relaxed) == 0 &&
-                             ct_ring_fits(r, size), 1))
-        return ct_ring_take(r, size);
-    return begin_slow(size);
-}
-
-/* The thread's next call sequence number: blocks of SEQ_BLOCK from the process's counter. */
-static inline uint64_t next_seq(struct ct_ring *r)
-{
-    if (__builtin_expect(r->seq_next == r->seq_end, 0)) {
-        r->seq_next = atomic_fetch_add_explicit(&seq_counter, SEQ_BLOCK, memory_order_relaxed);
-        r->seq_end = r->seq_next + SEQ_BLOCK;
-    }
-    return r->seq_next++;
-}
+uint64_t ct_rec_seq_block(void) { return atomic_fetch_add_explicit(&seq_counter, CT_SEQ_BLOCK, memory_order_relaxed); }
 
 static inline void fill_call(struct ct_rec_call *c, size_t size, uint16_t api_id, uint8_t payload, int32_t result,
                              uint64_t t0, uint64_t t1)
@@ -186,14 +197,14 @@ static inline void fill_call(struct ct_rec_call *c, size_t size, uint16_t api_id
     c->payload = payload;
     c->shape = 0;
     c->result = result;
-    c->seq = next_seq(r);
+    c->seq = ct_rec_next_seq(r);
     c->t0_ns = t0;
     c->t1_ns = t1;
     c->stack_id = 0;
     c->shape_gen = 0;
 }
 
-void *ct_rec_begin(size_t size) { return begin(size); }
+void *ct_rec_begin(size_t size) { return ct_rec_reserve(size); }
 
 void ct_rec_fill_call(struct ct_rec_call *c, size_t size, uint16_t api_id, uint8_t payload, int32_t result,
                       uint64_t t0, uint64_t t1)
@@ -205,20 +216,11 @@ CT_HOT_CODE
 struct ct_rec_call *ct_rec_call_begin(size_t size, uint16_t api_id, uint8_t payload, int32_t result, uint64_t t0,
                                       uint64_t t1)
 {
-    struct ct_rec_call *c = begin(size);
+    struct ct_rec_call *c = ct_rec_reserve(size);
 
     if (c)
         fill_call(c, size, api_id, payload, result, t0, t1);
     return c;
-}
-
-/* Launch shapes (format.h).  The slot is picked by the function handle (handles are pointers: drop the
- * alignment bits, fold in higher ones); a slot a different kernel also maps to just alternates full records. */
-#define REPEAT_MAX_TICKS (1u << 30) /* longer launches are written in full: dur_ns must fit 32 bits */
-
-static inline unsigned shape_slot(uint64_t function)
-{
-    return (unsigned)((function >> 4) ^ (function >> 12)) % CT_LAUNCH_SHAPES;
 }
 
 /* Payloads are fully written (decoders zero them first), so bytes compare. */
@@ -227,21 +229,21 @@ static inline int same_shape(const struct ct_pl_launch *a, const struct ct_pl_la
     return memcmp(a, b, sizeof *a) == 0; /* compilers expand a small fixed-size equality inline */
 }
 
-/* The repeat of slot `slot` (its payload matched). */
-static inline void put_repeat(struct ct_ring *r, uint16_t api_id, unsigned slot, uint64_t t0, uint64_t t1)
+/* Slot `slot` now holds *pl, as generation gen. */
+static void fill_slot(struct ct_ring *r, unsigned slot, const struct ct_pl_launch *pl, uint32_t gen,
+                      uint32_t name_gen)
 {
-    struct ct_rec_launch_repeat *p = begin(sizeof *p);
+    struct ct_shape_key *k = &r->key[slot];
 
-    if (!p)
-        return;
-    ct_put_hdr(&p->h, CT_REC_LAUNCH_REPEAT, sizeof *p, r->tid);
-    p->api_id = api_id;
-    p->shape = (uint8_t)(slot + 1);
-    p->shape_gen = (uint8_t)r->shape_gen[slot];
-    p->dur_ns = (uint32_t)(t1 - t0);
-    p->seq = next_seq(r);
-    p->t0_ns = t0;
-    ct_ring_commit(r);
+    r->shape[slot] = *pl;
+    k->function = pl->function;
+    k->stream = pl->stream;
+    memcpy(k->grid, pl->grid, sizeof k->grid);
+    memcpy(k->block, pl->block, sizeof k->block);
+    k->shared_mem = pl->shared_mem;
+    k->gen = gen;
+    k->name_gen = name_gen;
+    k->plain = pl->kind == CT_LAUNCH_KERNEL && !(pl->cluster[0] | pl->cluster[1] | pl->cluster[2]);
 }
 
 CT_HOT_CODE
@@ -249,53 +251,29 @@ void ct_rec_launch(uint16_t api_id, int32_t result, uint64_t t0, uint64_t t1, co
                    uint32_t stack_id, uint32_t name_gen)
 {
     struct ct_ring *r = ct_rec_ring;
-    const unsigned slot = shape_slot(pl->function);
+    const unsigned slot = ct_rec_shape_slot(pl->function);
 
-    if (__builtin_expect(r != NULL && result == 0 && stack_id == 0 && r->shape_gen[slot] != 0 &&
-                             t1 - t0 < REPEAT_MAX_TICKS && same_shape(&r->shape[slot], pl), 1)) {
-        put_repeat(r, api_id, slot, t0, t1);
+    if (__builtin_expect(r != NULL && result == 0 && stack_id == 0 && r->key[slot].gen != 0 &&
+                             t1 - t0 < CT_REPEAT_MAX_TICKS && same_shape(&r->shape[slot], pl), 1)) {
+        struct ct_rec_launch_repeat *p = ct_rec_reserve(sizeof *p);
+        if (p)
+            ct_rec_fill_repeat(r, p, api_id, slot, t0, t1);
         return;
     }
 
-    struct ct_rec_call *c = begin(sizeof *c + sizeof *pl);
+    struct ct_rec_call *c = ct_rec_reserve(sizeof *c + sizeof *pl);
     if (!c)
         return;
     r = ct_rec_ring; /* the thread's first record made its ring */
     fill_call(c, sizeof *c + sizeof *pl, api_id, CT_FAM_LAUNCH, result, t0, t1);
-    uint32_t gen = r->shape_gen[slot] + 1;
+    uint32_t gen = r->key[slot].gen + 1;
     gen += gen == 0; /* 0 marks an empty slot */
     c->shape = (uint8_t)(slot + 1);
     c->shape_gen = gen;
     c->stack_id = stack_id;
     memcpy(c + 1, pl, sizeof *pl);
-    r->shape[slot] = *pl;
-    r->shape_gen[slot] = gen;
-    r->shape_name_gen[slot] = name_gen;
+    fill_slot(r, slot, pl, gen, name_gen);
     ct_ring_commit(r);
-}
-
-CT_HOT_CODE
-int ct_rec_launch_kernel_again(uint16_t api_id, int32_t result, uint64_t t0, uint64_t t1, const void *function,
-                               unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
-                               unsigned shared_mem, const void *stream, uint32_t name_gen)
-{
-    struct ct_ring *r = ct_rec_ring;
-    const uint64_t fn = (uint64_t)(uintptr_t)function;
-    const unsigned slot = shape_slot(fn);
-
-    if (!r || result != 0 || t1 - t0 >= REPEAT_MAX_TICKS || !r->shape_gen[slot] || ct_stack_wanted(CT_FAM_LAUNCH))
-        return 0;
-    /* What ct_dec_cuLaunchKernel (decode_launch.c) would decode, field by field: a change there is a change
-     * here.  The name id is the slot's while the handle is and the kernel-name generation has not moved (no
-     * module unloaded since). */
-    const struct ct_pl_launch *s = &r->shape[slot];
-    if (s->function != fn || s->stream != (uint64_t)(uintptr_t)stream || s->kind != CT_LAUNCH_KERNEL ||
-        ((s->grid[0] ^ gx) | (s->grid[1] ^ gy) | (s->grid[2] ^ gz) | (s->block[0] ^ bx) | (s->block[1] ^ by) |
-         (s->block[2] ^ bz) | (s->shared_mem ^ shared_mem) | s->cluster[0] | s->cluster[1] | s->cluster[2]) ||
-        r->shape_name_gen[slot] != name_gen)
-        return 0;
-    put_repeat(r, api_id, slot, t0, t1);
-    return 1;
 }
 
 /* ---- records off the hot path ---- */

@@ -81,12 +81,7 @@ static inline int ct_rec_wanted(void)
  * names (kernel_names.h) as read before the payload's name was looked up; the slot keeps it. */
 void ct_rec_launch(uint16_t api_id, int32_t result, uint64_t t0, uint64_t t1, const struct ct_pl_launch *pl,
                    uint32_t stack_id, uint32_t name_gen);
-/* cuLaunchKernel's shortcut, before any decoding: when these arguments are what the thread's slot for the
- * function holds and name_gen (the generation of kernel names now) is the slot's, the decoded payload would
- * equal the slot's: write the repeat and return 1.  Else 0, and the caller decodes and calls ct_rec_launch. */
-int ct_rec_launch_kernel_again(uint16_t api_id, int32_t result, uint64_t t0, uint64_t t1, const void *function,
-                               unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
-                               unsigned shared_mem, const void *stream, uint32_t name_gen);
+/* cuLaunchKernel's shortcut, ct_rec_launch_kernel_again, is inline: recorder_hot.h. */
 
 /* Intern a string (kernel or thread name): returns its id (>= 1), writing a CT_REC_STRING the first time.
  * Not for the per-call path: callers cache the id (e.g. per CUfunction). Returns 0 if tracing is off. */

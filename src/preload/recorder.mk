@@ -3,7 +3,7 @@
 # Hidden visibility: only the exec hooks (exec_hooks.c) are exported from libcudatrace.so.
 noinst_LTLIBRARIES += src/preload/librecorder.la
 src_preload_librecorder_la_SOURCES = \
-	src/preload/recorder.c src/preload/recorder.h src/preload/recorder_int.h src/preload/hot.h \
+	src/preload/recorder.c src/preload/recorder.h src/preload/recorder_hot.h src/preload/recorder_int.h src/preload/hot.h \
 	src/preload/ring.c src/preload/ring.h \
 	src/preload/clock.c src/preload/clock.h \
 	src/preload/drain.c src/preload/writer.c \

@@ -57,15 +57,31 @@ void ct_ring_reset(struct ct_ring *r, uint32_t tid)
     r->head = r->resv = r->tail_seen = start;
     r->limit = start + r->size / 4;
     r->want_drain = r->full_asked = 0;
-    r->seq_next = r->seq_end = 0;
+    r->seq_next = 0;
+    r->seq_left = 0;
     atomic_store(&r->lost, 0);
     r->lost_first = r->lost_last = 0;
     r->tid = tid;
-    memset(r->shape, 0, sizeof r->shape); /* a fork's child writes a new file: its reader knows no shape */
-    memset(r->shape_gen, 0, sizeof r->shape_gen);
-    memset(r->shape_name_gen, 0, sizeof r->shape_name_gen);
+    memset(r->key, 0, sizeof r->key); /* a fork's child writes a new file: its reader knows no shape */
+    memset(r->shape, 0, sizeof r->shape);
     atomic_store(&r->head_pub, start);
     atomic_store(&r->tail, start);
+}
+
+void ct_ring_adopt(struct ct_ring *r, struct ct_ring *old)
+{
+    uint64_t lost = atomic_exchange(&old->lost, 0);
+
+    memcpy(r->key, old->key, sizeof r->key);
+    memcpy(r->shape, old->shape, sizeof r->shape);
+    r->seq_next = old->seq_next;
+    r->seq_left = old->seq_left;
+    if (lost) {
+        atomic_store(&r->lost, lost);
+        r->lost_first = old->lost_first;
+        r->lost_last = old->lost_last;
+        r->limit = 0; /* reported ahead of the next record */
+    }
 }
 
 /* The first wrap of a big ring: its thread is busy, so back the ring with huge pages from here on, and fold

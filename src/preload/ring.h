@@ -26,49 +26,71 @@
 #define CT_RING_HUGE (2u << 20)          /* a transparent huge page */
 #define CT_RING_HUGE_MIN (2 * CT_RING_HUGE) /* rings this large get huge pages once busy */
 #define CT_RING_STARTER (64u << 10)      /* bytes a big ring uses before its first wrap */
+#define CT_RING_FIRST (1u << 20)         /* a thread's first ring: it doubles while the writer falls behind */
 
+/* What cuLaunchKernel's shortcut compares (recorder_hot.h), and the slot's generation: one cache line. */
+struct ct_shape_key {
+    uint64_t function, stream;
+    uint32_t grid[3], block[3];
+    uint32_t shared_mem;
+    uint32_t gen;      /* how many payloads the slot has held (wraps past 0); 0: empty */
+    uint32_t name_gen; /* ct_kernel_name_generation when the payload's name was found */
+    uint32_t plain;    /* the payload is what a cuLaunchKernel decodes to (kind CT_LAUNCH_KERNEL, no cluster) */
+} __attribute__((aligned(64)));
+
+/* Between two launches the driver runs for microseconds and evicts the tracer's lines from the first-level
+ * cache: a record on the fast path touches the producer's line below, its slot's key and the record's own
+ * line, and nothing else of the ring. */
 struct ct_ring {
-    /* Producer's own line: read and written by the owning thread only (lost/lost_* also at final drains). */
-    unsigned char *buf;
-    uint64_t size, mask;
-    uint64_t head;      /* committed position (the producer's copy of head_pub) */
-    uint64_t resv;      /* end of the record being filled */
-    uint64_t tail_seen; /* the consumer's tail when last looked at */
-    uint64_t limit;     /* records ending at or below this position take the fast path (ct_ring_reserve) */
-    int want_drain;     /* set by ct_ring_reserve: the unwritten part passed a quarter of the ring, or it is full */
-    int full_asked;     /* want_drain was set for this ring being full (once until a reservation succeeds) */
-    uint64_t seq_next, seq_end; /* this thread's block of call sequence numbers */
-    _Atomic uint64_t lost;       /* records dropped and not yet written as CT_REC_LOST */
-    uint64_t lost_first, lost_last;
+    /* The producer's line: everything the fast path reads or writes.  head_pub is the consumer's to read,
+     * but only when it drains (every few milliseconds), so sharing this line costs nothing measurable. */
+    alignas(64) unsigned char *buf;
+    uint64_t mask;                 /* size - 1 */
+    uint64_t head;                 /* committed position (the producer's copy of head_pub) */
+    uint64_t resv;                 /* end of the record being filled */
+    uint64_t limit;                /* records ending at or below this position take the fast path
+                                    * (ct_ring_reserve); 0 while a loss waits to be reported */
+    _Atomic uint64_t head_pub;     /* published with release after each record */
+    uint64_t seq_next;             /* this thread's next call sequence number ... */
+    uint32_t seq_left;             /* ... and how many are left in its block */
     uint32_t tid;
 
-    alignas(64) _Atomic uint64_t head_pub; /* written by the producer */
-    alignas(64) _Atomic uint64_t tail;     /* written by the consumer */
-    _Atomic int dead;                      /* the thread has exited: drain, write its loss, free */
-    struct ct_ring *_Atomic next;          /* the list of all rings (recorder.c) */
-    void *map;                             /* the mapping holding buf and this control block */
+    /* The producer's slow path (lost/lost_* also at final drains). */
+    alignas(64) uint64_t size;
+    uint64_t tail_seen;          /* the consumer's tail when last looked at */
+    int want_drain;              /* set by ct_ring_reserve: the unwritten part passed a quarter of the ring, or it is full */
+    int full_asked;              /* want_drain was set for this ring being full (once until a reservation succeeds) */
+    _Atomic uint64_t lost;       /* records dropped and not yet written as CT_REC_LOST */
+    uint64_t lost_first, lost_last;
+    _Atomic int dead;            /* the thread has exited: drain, write its loss, free */
+    struct ct_ring *_Atomic next; /* the list of all rings (recorder.c) */
+    void *map;                   /* the mapping holding buf and this control block */
     size_t map_len;
-    int huge_pending;                      /* ask for huge pages at the first wrap */
+    int huge_pending;            /* ask for huge pages at the first wrap */
 
-    /* The thread's launch shapes (format.h; recorder.c fills them): the producer's only.  gen 0: empty. */
-    alignas(64) struct ct_pl_launch shape[CT_LAUNCH_SHAPES];
-    uint32_t shape_gen[CT_LAUNCH_SHAPES];
-    uint32_t shape_name_gen[CT_LAUNCH_SHAPES]; /* ct_kernel_name_generation when the payload's name was found */
+    alignas(64) _Atomic uint64_t tail; /* written by the consumer */
+
+    /* The thread's launch shapes (format.h; recorder.c fills them): the producer's only. */
+    struct ct_shape_key key[CT_LAUNCH_SHAPES];
+    struct ct_pl_launch shape[CT_LAUNCH_SHAPES];
 };
 
 struct ct_ring *ct_ring_new(size_t size, uint32_t tid);
 void ct_ring_free(struct ct_ring *r);
+/* The thread moves from `old` to the empty ring `r` (a bigger one): r takes over its launch shapes, its
+ * block of sequence numbers and its pending loss, so that the records it makes next read on from old's. */
+void ct_ring_adopt(struct ct_ring *r, struct ct_ring *old);
 /* Forget every buffered record and pending loss (the child of a fork). */
 void ct_ring_reset(struct ct_ring *r, uint32_t tid);
 
 /* Producer, fast path: does a record of `size` bytes (multiple of 8, at most size/4) fit before the end of
  * the memory (a record reaching the end takes ct_ring_reserve, which notices the wrap) and below `limit`:
  * the consumer's tail as last seen, or the point where the unwritten part reaches a quarter of the ring
- * (ct_ring_reserve then looks at the consumer again and asks for a drain, want_drain)?  Then ct_ring_take
- * reserves it. */
+ * (ct_ring_reserve then looks at the consumer again and asks for a drain, want_drain), or nowhere while a
+ * dropped record waits to be reported (the recorder sets limit to 0)?  Then ct_ring_take reserves it. */
 static inline int ct_ring_fits(const struct ct_ring *r, size_t size)
 {
-    return (r->head & r->mask) + size < r->size && r->head + size <= r->limit;
+    return (r->head & r->mask) + size <= r->mask && r->head + size <= r->limit;
 }
 static inline void *ct_ring_take(struct ct_ring *r, size_t size)
 {

@@ -11,6 +11,7 @@
 #include "preload/hot.h"
 #include "preload/kernel_names.h"
 #include "preload/recorder.h"
+#include "preload/recorder_hot.h"
 #include "preload/stacks.h"
 
 /* Symbols the program may bind to: everything else in the library is hidden (-fvisibility=hidden). */

@@ -5,6 +5,8 @@
  * (recorder-order.sh checks the sequence numbers).
  *
  *   recorder-order N   T makes N records, N more after the writer stopped, N from its TLS destructor
+ *   recorder-order -g N   (growth) the main thread is T: it makes N records while the writer is stopped,
+ *                      far more than its first ring holds, then lets the writer go
  * Exit status 0; 2 when the writer never stopped on T's records or was never let go (the race was not made). */
 #include "config.h"
 
@@ -12,6 +14,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -88,10 +91,24 @@ static void *thread_main(void *arg)
     return NULL;
 }
 
+/* The writer stops at its first write (of T's records or of metadata T made) until T has made them all. */
+static int grow_main(long n)
+{
+    atomic_store(&target_tid, (uint32_t)gettid());
+    atomic_store(&phase, ARMED);
+    records(n);
+    if (!wait_phase(WRITER_STOPPED))
+        return 2;
+    atomic_store(&phase, RELEASED);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     pthread_t t;
 
+    if (argc > 2 && strcmp(argv[1], "-g") == 0)
+        return grow_main(atol(argv[2]));
     per_step = argc > 1 ? atol(argv[1]) : 100;
     records(1); /* starts the recorder, whose thread key comes before ours: its destructor runs first */
     if (pthread_key_create(&at_exit_key, at_exit) != 0 || pthread_create(&t, NULL, thread_main, NULL) != 0)
