@@ -19,8 +19,8 @@
 
 #define CT_MAGIC "CUDATRC\n"          /* 8 bytes, no terminating NUL stored */
 #define CT_MAGIC_LEN 8
-#define CT_FORMAT_VERSION 3u           /* independent of the package version; 2 added CT_REC_LAUNCH_REPEAT,
-                                        * 3 CT_REC_CLOCK */
+#define CT_FORMAT_VERSION 4u           /* independent of the package version; 2 added CT_REC_LAUNCH_REPEAT,
+                                        * 3 CT_REC_CLOCK, 4 CT_REC_LAUNCH_SHORT */
 #define CT_FORMAT_VERSION_MIN 1u       /* the oldest version readers still read (1: no repeats) */
 #define CT_BYTE_ORDER_MARK 0x01020304u /* written natively */
 
@@ -57,8 +57,9 @@ enum ct_rec_type {
     CT_REC_MODULE = 12,   /* a loaded module (path, load address, build id) for symbolization */
     CT_REC_LAUNCH_REPEAT = 13, /* a launch whose payload its thread wrote before (format 2) */
     CT_REC_CLOCK = 14,    /* how the call times that follow convert to ns (format 3) */
+    CT_REC_LAUNCH_SHORT = 15, /* a launch repeat in 16 bytes (format 4) */
 };
-#define CT_REC_TYPE_LAST CT_REC_CLOCK
+#define CT_REC_TYPE_LAST CT_REC_LAUNCH_SHORT
 
 #define CT_REC_MARKER 0xC7u /* first byte of every record: a reader's cheap check against garbage */
 
@@ -148,6 +149,20 @@ struct ct_rec_launch_repeat {
     uint64_t seq;
     uint64_t t0_ns;
 }; /* 32 bytes */
+
+/* CT_REC_LAUNCH_SHORT: the same as a CT_REC_LAUNCH_REPEAT, in half the bytes, for a launch that also
+ *   - has the api_id of the last launch record (full call or repeat of either size) of this slot,
+ *   - has as seq one more than the thread's previous call record (full call or repeat of either size),
+ *   - starts less than 2^32 ticks after the slot's last launch record and lasts less than 2^28 ticks.
+ * A reader keeps, per thread, the last seq and, per slot, the api_id and the t0 of its last launch record, in
+ * the file's own units (ticks after a CT_REC_CLOCK): t0 = that t0 + dt0, t1 = t0 + the low 28 bits of
+ * dur_slot.  The slot's generation is its current one. */
+struct ct_rec_launch_short {
+    struct ct_rec_hdr h;
+    uint32_t dt0;      /* t0 - t0 of the slot's last launch record */
+    uint32_t dur_slot; /* t1 - t0 in bits 0..27; shape - 1 (0..CT_LAUNCH_SHAPES - 1) in bits 28..31 */
+}; /* 16 bytes */
+#define CT_SHORT_DUR_BITS 28
 
 /* CT_REC_CLOCK: from here to the next CT_REC_CLOCK, the times of CT_REC_CALL (t0_ns, t1_ns) and
  * CT_REC_LAUNCH_REPEAT (t0_ns, dur_ns) records are counts of a tick clock (the TSC), and a reader turns them

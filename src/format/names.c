@@ -40,8 +40,9 @@ const char *ct_name_lost_reason(unsigned reason)
 
 const char *ct_name_record_type(unsigned type)
 {
-    static const char *const n[] = {NULL, "process", "string", "api", "call", "lost", "driver",
-                                    "device", "thread", "untraced", "end", "stack", "module", "launch-repeat", "clock"};
+    static const char *const n[] = {NULL,     "process", "string", "api",    "call",          "lost",
+                                    "driver", "device",  "thread", "untraced", "end",         "stack",
+                                    "module", "launch-repeat", "clock", "launch-short"};
     return PICK(n, type);
 }
 

@@ -31,7 +31,7 @@ struct ct_reader {
     int eof;
     uint64_t last;       /* offset of the record last returned, or of the stop */
     struct ct_shapes *shapes;        /* launch shapes per thread (format 2) */
-    struct ct_launch_call expanded;  /* the last CT_REC_LAUNCH_REPEAT read, as the call record it stands for */
+    struct ct_launch_call expanded;  /* the last launch repeat read (either size), as the call it stands for */
     uint64_t unknown_shapes;         /* repeats whose payload was not known */
     unsigned file_type;              /* type of the record last returned, as in the file */
     uint64_t clocks_read;            /* CT_REC_CLOCK records so far: call times are ticks if any (format 3) */
@@ -223,18 +223,23 @@ const struct ct_rec_hdr *ct_reader_next(struct ct_reader *r)
     }
     if (!h)
         return NULL;
-    if (r->clocks_read)
-        ct_rec_times_to_ns(h, &r->clock);
-    /* Launch shapes: readers only ever see full call records. */
-    if (h->type == CT_REC_CALL && ct_shapes_note(r->shapes, (const void *)h) < 0) {
+    /* Launch shapes: readers only ever see full call records.  Repeats tell their times relative to earlier
+     * records, in the file's units: noted and expanded before they become ns. */
+    int rc = 0;
+    if (h->type == CT_REC_LAUNCH_REPEAT || h->type == CT_REC_LAUNCH_SHORT) {
+        rc = ct_shapes_expand(r->shapes, h, &r->expanded);
+        if (rc == 0)
+            r->unknown_shapes++;
+        h = &r->expanded.c.h;
+    } else if (h->type == CT_REC_CALL) {
+        rc = ct_shapes_note(r->shapes, (const void *)h);
+    }
+    if (rc < 0) {
         fail(r, CT_READ_NOMEM, "out of memory for the launch shapes at byte %" PRIu64, r->last);
         return NULL;
     }
-    if (h->type == CT_REC_LAUNCH_REPEAT) {
-        if (!ct_shapes_expand(r->shapes, (const void *)h, &r->expanded))
-            r->unknown_shapes++;
-        return &r->expanded.c.h;
-    }
+    if (r->clocks_read)
+        ct_rec_times_to_ns(h, &r->clock);
     return h;
 }
 

@@ -169,6 +169,7 @@ size_t ct_rec_min_size(unsigned type)
     case CT_REC_MODULE: return sizeof(struct ct_rec_module);
     case CT_REC_LAUNCH_REPEAT: return sizeof(struct ct_rec_launch_repeat);
     case CT_REC_CLOCK: return sizeof(struct ct_rec_clock);
+    case CT_REC_LAUNCH_SHORT: return sizeof(struct ct_rec_launch_short);
     default: return 0;
     }
 }
@@ -190,11 +191,6 @@ void ct_rec_times_to_ns(struct ct_rec_hdr *h, const struct ct_rec_clock *c)
         struct ct_rec_call *r = (void *)h;
         r->t0_ns = ct_clock_ticks_to_ns(r->t0_ns, c);
         r->t1_ns = ct_clock_ticks_to_ns(r->t1_ns, c);
-    } else if (h->type == CT_REC_LAUNCH_REPEAT) {
-        struct ct_rec_launch_repeat *r = (void *)h;
-        uint64_t t0 = ct_clock_ticks_to_ns(r->t0_ns, c), t1 = ct_clock_ticks_to_ns(r->t0_ns + r->dur_ns, c);
-        r->t0_ns = t0;
-        r->dur_ns = t1 < t0 ? 0 : t1 - t0 > UINT32_MAX ? UINT32_MAX : (uint32_t)(t1 - t0);
     }
 }
 

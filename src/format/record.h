@@ -57,13 +57,17 @@ size_t ct_rec_min_size(unsigned type);
 const char *ct_rec_check(const struct ct_rec_hdr *h, size_t avail);
 
 /* A record that stands for one call (the END record counts them): a call, or a launch repeat. */
-static inline int ct_rec_is_call(unsigned type) { return type == CT_REC_CALL || type == CT_REC_LAUNCH_REPEAT; }
+static inline int ct_rec_is_call(unsigned type)
+{
+    return type == CT_REC_CALL || type == CT_REC_LAUNCH_REPEAT || type == CT_REC_LAUNCH_SHORT;
+}
 
 /* Size of the payload struct a call record of this family carries (0 for none or unknown). */
 size_t ct_payload_size(unsigned family);
 
-/* Turn the tick times of a CT_REC_CALL or CT_REC_LAUNCH_REPEAT into ns with clock `c` (format.h,
- * CT_REC_CLOCK); other records are left alone. */
+/* Turn the tick times of a CT_REC_CALL into ns with clock `c` (format.h, CT_REC_CLOCK); other records are
+ * left alone.  A launch repeat of either size is first turned into its call record (shapes.h), whose times
+ * it is told in relative to records before it. */
 void ct_rec_times_to_ns(struct ct_rec_hdr *h, const struct ct_rec_clock *c);
 
 #endif

@@ -7,13 +7,17 @@
 
 struct slot {
     uint32_t gen;
-    int known;
+    int known;        /* pl holds the payload of generation gen */
+    int seen;         /* api_id and last_t0 are the slot's last launch record's */
+    uint16_t api_id;
+    uint64_t last_t0; /* in the file's units */
     struct ct_pl_launch pl;
 };
 
 struct thread_shapes {
     uint32_t tid;
     int used;
+    uint64_t last_seq, last_t0; /* of the thread's last call record */
     struct slot slot[CT_LAUNCH_SHAPES];
 };
 
@@ -78,54 +82,85 @@ static int grow(struct ct_shapes *s)
     return 0;
 }
 
-/* Slot `shape` (1..CT_LAUNCH_SHAPES) of thread `tid` now holds *pl, generation gen. */
-static int fill(struct ct_shapes *s, uint32_t tid, unsigned shape, uint32_t gen, const struct ct_pl_launch *pl)
+/* The entry of thread `tid`, made on first sight; NULL when out of memory. */
+static struct thread_shapes *thread(struct ct_shapes *s, uint32_t tid)
 {
-    struct thread_shapes *t;
+    struct thread_shapes *t = find(s, tid);
 
-    if (shape == 0 || shape > CT_LAUNCH_SHAPES)
-        return 0;
-    if (!(t = find(s, tid))) {
-        if ((s->n + 1) * 4 > s->cap * 3 && grow(s) < 0)
-            return -1;
-        t = free_entry(s->t, s->cap, tid);
-        t->used = 1;
-        t->tid = tid;
-        s->n++;
-    }
-    struct slot *sl = &t->slot[shape - 1];
-    sl->gen = gen;
-    sl->known = 1;
-    sl->pl = *pl;
-    return 0;
+    if (t)
+        return t;
+    if ((s->n + 1) * 4 > s->cap * 3 && grow(s) < 0)
+        return NULL;
+    t = free_entry(s->t, s->cap, tid);
+    t->used = 1;
+    t->tid = tid;
+    s->n++;
+    return t;
 }
 
 int ct_shapes_note(struct ct_shapes *s, const struct ct_rec_call *c)
 {
-    struct ct_pl_launch pl;
+    struct thread_shapes *t = s ? thread(s, c->h.tid) : NULL;
 
-    if (c->payload != CT_FAM_LAUNCH || c->shape == 0)
-        return 0;
-    memcpy(&pl, c + 1, sizeof pl);
-    return fill(s, c->h.tid, c->shape, c->shape_gen, &pl);
+    if (!t)
+        return -1;
+    t->last_seq = c->seq;
+    t->last_t0 = c->t0_ns;
+    if (c->payload == CT_FAM_LAUNCH && c->shape != 0 && c->shape <= CT_LAUNCH_SHAPES) {
+        struct slot *sl = &t->slot[c->shape - 1];
+        sl->gen = c->shape_gen;
+        sl->known = sl->seen = 1;
+        sl->api_id = c->api_id;
+        sl->last_t0 = c->t0_ns;
+        memcpy(&sl->pl, c + 1, sizeof sl->pl);
+    }
+    return 0;
 }
 
-int ct_shapes_expand(const struct ct_shapes *s, const struct ct_rec_launch_repeat *rep, struct ct_launch_call *out)
+int ct_shapes_expand(struct ct_shapes *s, const struct ct_rec_hdr *h, struct ct_launch_call *out)
 {
-    const struct thread_shapes *t = find(s, rep->h.tid);
-    const struct slot *sl = t ? &t->slot[rep->shape - 1] : NULL;
-    const int known = sl && sl->known && (uint8_t)sl->gen == rep->shape_gen;
+    struct thread_shapes *t = s ? thread(s, h->tid) : NULL;
+    struct slot *sl;
+    uint64_t t0, dur;
+    int known;
 
+    if (s && !t)
+        return -1;
     memset(out, 0, sizeof *out);
-    out->c.h = rep->h;
+    out->c.h = *h;
     out->c.h.type = CT_REC_CALL;
     out->c.h.size = sizeof *out;
-    out->c.api_id = rep->api_id;
     out->c.payload = CT_FAM_LAUNCH;
-    out->c.seq = rep->seq;
-    out->c.t0_ns = rep->t0_ns;
-    out->c.t1_ns = rep->t0_ns + rep->dur_ns;
+    if (h->type == CT_REC_LAUNCH_REPEAT) {
+        const struct ct_rec_launch_repeat *rep = (const void *)h;
+        sl = t && rep->shape - 1u < CT_LAUNCH_SHAPES ? &t->slot[rep->shape - 1] : NULL;
+        known = sl && sl->known && (uint8_t)sl->gen == rep->shape_gen;
+        out->c.api_id = rep->api_id;
+        out->c.seq = rep->seq;
+        t0 = rep->t0_ns;
+        dur = rep->dur_ns;
+    } else {
+        const struct ct_rec_launch_short *sh = (const void *)h;
+        sl = t ? &t->slot[sh->dur_slot >> CT_SHORT_DUR_BITS] : NULL;
+        known = sl && sl->known;
+        /* Not seen: the record that named the slot was lost; the api is unknown, the time near the last. */
+        out->c.api_id = sl && sl->seen ? sl->api_id : UINT16_MAX;
+        out->c.seq = t ? t->last_seq + 1 : 0;
+        t0 = (sl && sl->seen ? sl->last_t0 : t ? t->last_t0 : 0) + sh->dt0;
+        dur = sh->dur_slot & ((1u << CT_SHORT_DUR_BITS) - 1);
+    }
+    out->c.t0_ns = t0;
+    out->c.t1_ns = t0 + dur;
     if (known)
         out->pl = sl->pl;
+    if (sl) {
+        sl->seen = 1;
+        sl->api_id = out->c.api_id;
+        sl->last_t0 = t0;
+    }
+    if (t) {
+        t->last_seq = out->c.seq;
+        t->last_t0 = t0;
+    }
     return known;
 }

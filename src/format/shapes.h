@@ -1,5 +1,8 @@
-/* The reader's side of launch shapes (format.h, CT_REC_LAUNCH_REPEAT): each thread's CT_LAUNCH_SHAPES slots,
- * filled from the call records that name a slot, so that a repeat becomes its full call record again. */
+/* The reader's side of launch shapes (format.h, CT_REC_LAUNCH_REPEAT and CT_REC_LAUNCH_SHORT): each thread's
+ * CT_LAUNCH_SHAPES slots, filled from the call records that name a slot, and what a short repeat leaves out
+ * (the thread's last sequence number, each slot's api and last launch time), so that a repeat of either size
+ * becomes its full call record again.  Times here are the file's own (ticks after a CT_REC_CLOCK): callers
+ * note and expand records before they convert them. */
 #ifndef CT_FORMAT_SHAPES_H
 #define CT_FORMAT_SHAPES_H
 
@@ -19,12 +22,13 @@ struct ct_shapes *ct_shapes_new(void);
 void ct_shapes_free(struct ct_shapes *s);
 /* Forget every thread's slots (the reader rewound to the first record). */
 void ct_shapes_clear(struct ct_shapes *s);
-/* A checked CT_REC_CALL followed by its payload: if it fills a slot, remember the payload.  0, or -1 when out
- * of memory. */
+/* A checked CT_REC_CALL (followed by its payload): the thread's last sequence number, and the slot it fills
+ * if it names one.  0, or -1 when out of memory. */
 int ct_shapes_note(struct ct_shapes *s, const struct ct_rec_call *c);
-/* Turn a checked repeat into its full call record in *out.  Returns 1, or 0 when the slot's payload is not
- * known (never written, or its newest payload was lost; s may be NULL): then *out is the call with a zeroed
- * payload whose kind is 0, which reports show as a launch of unknown kind. */
-int ct_shapes_expand(const struct ct_shapes *s, const struct ct_rec_launch_repeat *rep, struct ct_launch_call *out);
+/* Turn a checked CT_REC_LAUNCH_REPEAT or CT_REC_LAUNCH_SHORT into its full call record in *out, and note it.
+ * Returns 1; 0 when the slot's payload is not known (never written, or its newest payload was lost; s may
+ * be NULL): then *out is the call with a zeroed payload whose kind is 0, which reports show as a launch of
+ * unknown kind (a short repeat's times then count from the thread's last call); -1 when out of memory. */
+int ct_shapes_expand(struct ct_shapes *s, const struct ct_rec_hdr *h, struct ct_launch_call *out);
 
 #endif

@@ -229,9 +229,9 @@ static inline int same_shape(const struct ct_pl_launch *a, const struct ct_pl_la
     return memcmp(a, b, sizeof *a) == 0; /* compilers expand a small fixed-size equality inline */
 }
 
-/* Slot `slot` now holds *pl, as generation gen. */
+/* Slot `slot` now holds *pl, as generation gen, from a launch of api_id at t0. */
 static void fill_slot(struct ct_ring *r, unsigned slot, const struct ct_pl_launch *pl, uint32_t gen,
-                      uint32_t name_gen)
+                      uint32_t name_gen, uint16_t api_id, uint64_t t0)
 {
     struct ct_shape_key *k = &r->key[slot];
 
@@ -244,6 +244,8 @@ static void fill_slot(struct ct_ring *r, unsigned slot, const struct ct_pl_launc
     k->gen = gen;
     k->name_gen = name_gen;
     k->plain = pl->kind == CT_LAUNCH_KERNEL && !(pl->cluster[0] | pl->cluster[1] | pl->cluster[2]);
+    k->api_id = api_id;
+    k->last_t0 = t0;
 }
 
 CT_HOT_CODE
@@ -255,9 +257,10 @@ void ct_rec_launch(uint16_t api_id, int32_t result, uint64_t t0, uint64_t t1, co
 
     if (__builtin_expect(r != NULL && result == 0 && stack_id == 0 && r->key[slot].gen != 0 &&
                              t1 - t0 < CT_REPEAT_MAX_TICKS && same_shape(&r->shape[slot], pl), 1)) {
-        struct ct_rec_launch_repeat *p = ct_rec_reserve(sizeof *p);
-        if (p)
-            ct_rec_fill_repeat(r, p, api_id, slot, t0, t1);
+        const size_t size = ct_rec_repeat_size(r, &r->key[slot], api_id, t0, t1);
+        void *p = ct_rec_reserve(size);
+        if (p) /* in the thread's ring now: the slow path may have moved it to a bigger one */
+            ct_rec_fill_repeat(ct_rec_ring, p, size, api_id, slot, t0, t1);
         return;
     }
 
@@ -272,7 +275,7 @@ void ct_rec_launch(uint16_t api_id, int32_t result, uint64_t t0, uint64_t t1, co
     c->shape_gen = gen;
     c->stack_id = stack_id;
     memcpy(c + 1, pl, sizeof *pl);
-    fill_slot(r, slot, pl, gen, name_gen);
+    fill_slot(r, slot, pl, gen, name_gen, api_id, t0);
     ct_ring_commit(r);
 }
 

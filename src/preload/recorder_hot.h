@@ -56,18 +56,47 @@ static inline unsigned ct_rec_shape_slot(uint64_t function)
     return (unsigned)((function >> 4) ^ (function >> 12)) % CT_LAUNCH_SHAPES;
 }
 
-/* Fill and commit the repeat of slot `slot` (its payload matched) at p, reserved in r. */
-static inline __attribute__((always_inline)) void ct_rec_fill_repeat(struct ct_ring *r, struct ct_rec_launch_repeat *p,
+/* The size of the repeat of slot k for this launch: the 16-byte form wherever it can stand for the launch
+ * (format.h, CT_REC_LAUNCH_SHORT: the seq follows the thread's last call's, the api is the slot's, the times
+ * fit), else 32 bytes. */
+static inline __attribute__((always_inline)) size_t ct_rec_repeat_size(const struct ct_ring *r,
+                                                                       const struct ct_shape_key *k,
+                                                                       uint16_t api_id, uint64_t t0, uint64_t t1)
+{
+    /* seq_left is 0 only before a thread's first call and when its block is used up: otherwise the next
+     * number is one more than its last call record's. */
+    return r->seq_left != 0 && k->api_id == api_id && t0 - k->last_t0 <= UINT32_MAX &&
+                   t1 - t0 < (1u << CT_SHORT_DUR_BITS)
+               ? sizeof(struct ct_rec_launch_short)
+               : sizeof(struct ct_rec_launch_repeat);
+}
+
+/* Fill and commit at p, reserved in r with ct_rec_repeat_size's `size`, the repeat of slot `slot` (whose
+ * payload the launch's equals). */
+static inline __attribute__((always_inline)) void ct_rec_fill_repeat(struct ct_ring *r, void *p, size_t size,
                                                                      uint16_t api_id, unsigned slot, uint64_t t0,
                                                                      uint64_t t1)
 {
-    ct_put_hdr(&p->h, CT_REC_LAUNCH_REPEAT, sizeof *p, r->tid);
-    p->api_id = api_id;
-    p->shape = (uint8_t)(slot + 1);
-    p->shape_gen = (uint8_t)r->key[slot].gen;
-    p->dur_ns = (uint32_t)(t1 - t0);
-    p->seq = ct_rec_next_seq(r);
-    p->t0_ns = t0;
+    struct ct_shape_key *k = &r->key[slot];
+
+    if (size == sizeof(struct ct_rec_launch_short)) {
+        struct ct_rec_launch_short *sh = p;
+        ct_put_hdr(&sh->h, CT_REC_LAUNCH_SHORT, sizeof *sh, r->tid);
+        sh->dt0 = (uint32_t)(t0 - k->last_t0);
+        sh->dur_slot = (uint32_t)(t1 - t0) | (uint32_t)slot << CT_SHORT_DUR_BITS;
+        ct_rec_next_seq(r); /* readers count it */
+    } else {
+        struct ct_rec_launch_repeat *rep = p;
+        ct_put_hdr(&rep->h, CT_REC_LAUNCH_REPEAT, sizeof *rep, r->tid);
+        rep->api_id = api_id;
+        rep->shape = (uint8_t)(slot + 1);
+        rep->shape_gen = (uint8_t)k->gen;
+        rep->dur_ns = (uint32_t)(t1 - t0);
+        rep->seq = ct_rec_next_seq(r);
+        rep->t0_ns = t0;
+        k->api_id = api_id;
+    }
+    k->last_t0 = t0;
     ct_ring_commit(r);
 }
 
@@ -88,16 +117,17 @@ ct_rec_launch_kernel_again(uint16_t api_id, int32_t result, uint64_t t0, uint64_
                              atomic_load_explicit(&ct_state, memory_order_relaxed) != CT_ST_ON, 0))
         return 0;
     const unsigned slot = ct_rec_shape_slot(fn);
-    const struct ct_shape_key *k = &r->key[slot];
+    struct ct_shape_key *k = &r->key[slot];
     /* plain is set only in a filled slot; the name id is the slot's while the handle is and the kernel-name
      * generation has not moved (no module unloaded since). */
     if (k->function != fn || !k->plain || k->stream != (uint64_t)(uintptr_t)stream ||
         ((k->grid[0] ^ gx) | (k->grid[1] ^ gy) | (k->grid[2] ^ gz) | (k->block[0] ^ bx) | (k->block[1] ^ by) |
          (k->block[2] ^ bz) | (k->shared_mem ^ shared_mem) | (k->name_gen ^ name_gen)))
         return 0;
-    if (__builtin_expect(!ct_ring_fits(r, sizeof(struct ct_rec_launch_repeat)), 0))
+    const size_t size = ct_rec_repeat_size(r, k, api_id, t0, t1);
+    if (__builtin_expect(!ct_ring_fits(r, size), 0))
         return 0; /* the caller's ct_rec_launch takes the slow path */
-    ct_rec_fill_repeat(r, ct_ring_take(r, sizeof(struct ct_rec_launch_repeat)), api_id, slot, t0, t1);
+    ct_rec_fill_repeat(r, ct_ring_take(r, size), size, api_id, slot, t0, t1);
     return 1;
 }
 

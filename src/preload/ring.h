@@ -35,7 +35,9 @@ struct ct_shape_key {
     uint32_t shared_mem;
     uint32_t gen;      /* how many payloads the slot has held (wraps past 0); 0: empty */
     uint32_t name_gen; /* ct_kernel_name_generation when the payload's name was found */
-    uint32_t plain;    /* the payload is what a cuLaunchKernel decodes to (kind CT_LAUNCH_KERNEL, no cluster) */
+    uint16_t plain;    /* the payload is what a cuLaunchKernel decodes to (kind CT_LAUNCH_KERNEL, no cluster) */
+    uint16_t api_id;   /* of the slot's last launch record (a short repeat must have the same) */
+    uint64_t last_t0;  /* of the slot's last launch record (a short repeat's t0 counts from it) */
 } __attribute__((aligned(64)));
 
 /* Between two launches the driver runs for microseconds and evicts the tracer's lines from the first-level

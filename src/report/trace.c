@@ -350,7 +350,7 @@ struct cursor {
     uint64_t buf_off; /* file offset of buf[0] */
     size_t buf_len;
     struct rp_call call; /* the cursor's head */
-    struct ct_shapes *shapes; /* the thread's launch shapes (format.h), made at its first full launch */
+    struct ct_shapes *shapes; /* the thread's launch shapes (shapes.h), made at its first call */
 };
 
 struct rp_merge {
@@ -399,17 +399,15 @@ static int cursor_next(struct cursor *k, int fd)
         if (h.tid != t->tid || off + h.size > run->end)
             continue;
         struct rp_call *c = &k->call;
-        if (h.type == CT_REC_LAUNCH_REPEAT) {
-            struct ct_rec_launch_repeat rep;
+        /* The thread's launch shapes and what short repeats leave out (shapes.h), kept in the file's units:
+         * noted and expanded before the run's clock converts them. */
+        if (!k->shapes)
+            k->shapes = ct_shapes_new(); /* out of memory: repeats read as launches of unknown kind */
+        if (h.type == CT_REC_LAUNCH_REPEAT || h.type == CT_REC_LAUNCH_SHORT) {
             struct ct_launch_call full;
-            if (h.size < sizeof rep || !(p = cursor_bytes(k, fd, off, h.size, run->end)))
+            if (h.size < ct_rec_min_size(h.type) || !(p = cursor_bytes(k, fd, off, h.size, run->end)))
                 continue;
-            memcpy(&rep, p, sizeof rep);
-            if (rep.shape == 0 || rep.shape > CT_LAUNCH_SHAPES)
-                continue;
-            if (run->clock)
-                ct_rec_times_to_ns(&rep.h, &k->file->clocks[run->clock - 1]);
-            ct_shapes_expand(k->shapes, &rep, &full); /* no shapes (yet, or out of memory): an unknown one */
+            ct_shapes_expand(k->shapes, (const struct ct_rec_hdr *)p, &full); /* checked in pass 1 */
             c->c = full.c;
             c->pl.launch = full.pl;
             c->family = CT_FAM_LAUNCH;
@@ -418,15 +416,14 @@ static int cursor_next(struct cursor *k, int fd)
                 !(p = cursor_bytes(k, fd, off, h.size, run->end)))
                 continue;
             memcpy(&c->c, p, sizeof c->c);
-            if (run->clock)
-                ct_rec_times_to_ns(&c->c.h, &k->file->clocks[run->clock - 1]);
             size_t plsize = ct_payload_size(c->c.payload);
             c->family = plsize && sizeof c->c + plsize <= h.size ? c->c.payload : CT_FAM_NONE;
             if (c->family)
                 memcpy(&c->pl, p + sizeof c->c, plsize);
-            if (c->family == CT_FAM_LAUNCH && c->c.shape && (k->shapes || (k->shapes = ct_shapes_new())))
-                ct_shapes_note(k->shapes, (const struct ct_rec_call *)p); /* records are 8-aligned in buf */
+            ct_shapes_note(k->shapes, (const struct ct_rec_call *)p); /* records are 8-aligned in buf */
         }
+        if (run->clock)
+            ct_rec_times_to_ns(&c->c.h, &k->file->clocks[run->clock - 1]);
         c->t0 = (int64_t)c->c.t0_ns + k->file->clock_offset;
         c->t1 = (int64_t)c->c.t1_ns + k->file->clock_offset;
         return 1;

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Launch repeats (format.h, launch shapes): a program launching in loops from two threads
-# (tests/samples/launch_repeat_drv) has most launches written as 32-byte repeats, and every launch reads back
+# (tests/samples/launch_repeat_drv) has most launches written as 16-byte repeats, and every launch reads back
 # with its kernel, grid, block and stream: in the record stream (ctdump), in the time-ordered listing
 # (cudatrace-report calls, which reads each thread's records by offset) and in the summary.
 . "$CT_TOP_SRCDIR/tests/integration/interpose-lib.sh"
@@ -31,10 +31,13 @@ awk '/^call / && / name=cuLaunchKernel / {
            if (th != 2) bad = bad " threads=" th
            if (bad) { print bad; exit 1 } }' "$tmp/rep.dump" || fail "per-thread launches"
 
-# Most launches are repeats (each thread's first launch of a kernel, shape and stream is written in full).
+# Most launches are repeats (each thread's first launch of a kernel, shape and stream is written in full),
+# and most repeats are short (16 bytes: format.h, CT_REC_LAUNCH_SHORT).
 "$report" info -f csv "$tmp/rep.ctrace" >"$tmp/info.csv" || fail "report info exit $?"
-repeats=$(awk -F, '$2 == "launch-repeat" { print $1 }' "$tmp/info.csv")
-[ "${repeats:-0}" -ge 236 ] || fail "only ${repeats:-0} launch repeats in the file"
+long=$(awk -F, '$2 == "launch-repeat" { print $1 }' "$tmp/info.csv")
+short=$(awk -F, '$2 == "launch-short" { print $1 }' "$tmp/info.csv")
+[ $((${long:-0} + ${short:-0})) -ge 236 ] || fail "only ${long:-0} + ${short:-0} launch repeats in the file"
+[ "${short:-0}" -ge 200 ] || fail "only ${short:-0} of the launch repeats are short (${long:-0} are not)"
 
 # The merged listing reads the same launches back.
 "$report" calls -f csv --api cuLaunchKernel "$tmp/rep.ctrace" >"$tmp/calls.csv" || fail "report calls exit $?"
@@ -55,7 +58,7 @@ grep -q 'unknown' "$tmp/calls.csv" && fail "calls: a launch of unknown shape"
 # the lost records (calls, and the strings and other records that came with them) make up the rest.
 made=$(sed -n 's/^end calls=\([0-9]*\) lost=0 .*/\1/p' "$tmp/rep.dump")
 [ -n "$made" ] || fail "no END record with lost=0 in the complete trace"
-(ulimit -f 56 && CUDATRACE_OUTPUT=$tmp/cut.ctrace CUDATRACE_QUIET=1 LD_LIBRARY_PATH=$CT_SIMDRIVER_DIR \
+(ulimit -f 52 && CUDATRACE_OUTPUT=$tmp/cut.ctrace CUDATRACE_QUIET=1 LD_LIBRARY_PATH=$CT_SIMDRIVER_DIR \
     LD_PRELOAD=$CT_PRELOAD exec "$CT_TOP_BUILDDIR/tests/samples/launch_repeat_drv") >/dev/null 2>&1 ||
     fail "launch_repeat_drv under ulimit -f: exit $?"
 "$ctdump" "$tmp/cut.ctrace" >"$tmp/cut.dump" || fail "ctdump of the cut trace: exit $?"

@@ -5,8 +5,9 @@
  *   report-gen parent FILE      the scenario of report-summary.sh: two threads, allocations freed across
  *                               threads, copies, sets, kernels (one C++ mangled), an OUT_OF_MEMORY error,
  *                               a lost record, untraced pointers; records out of time order between
- *                               threads and names defined after their first use; the second thread's
- *                               times in ticks after a clock record
+ *                               threads and names defined after their first use; times in ticks after
+ *                               a clock record from the main thread's first launch on, the second
+ *                               launch a 16-byte repeat of the first
  *   report-gen child FILE       a child process of the same host (merged with the parent)
  *   report-gen big N FILE       N calls over 4 threads in blocks of 4096, a mix of every family (bench)
  */
@@ -81,15 +82,17 @@ static void clock_in_ticks(void)
     ticks_per_ns = 4;
 }
 
-/* A call at `t0` ns after START_MONO lasting `dur`, with an optional payload. */
+/* A call at `t0` ns after START_MONO lasting `dur`, with an optional payload; a launch may name the
+ * thread's launch slot `shape` (format.h, launch shapes), 0 for none. */
 static void call(uint32_t tid, uint16_t api_id, int32_t result, int64_t t0, int64_t dur, unsigned family,
-                 const void *pl)
+                 const void *pl, uint8_t shape)
 {
     unsigned char rec[sizeof(struct ct_rec_call) + sizeof(struct ct_pl_copy)];
     size_t plsize = ct_payload_size(family);
     struct ct_rec_call c = {.api_id = api_id, .payload = (uint8_t)family, .result = result, .seq = ++seq,
                             .t0_ns = (uint64_t)(START_MONO + t0) * ticks_per_ns,
-                            .t1_ns = (uint64_t)(START_MONO + t0 + dur) * ticks_per_ns};
+                            .t1_ns = (uint64_t)(START_MONO + t0 + dur) * ticks_per_ns,
+                            .shape = shape, .shape_gen = shape ? 1 : 0};
     ct_put_hdr(&c.h, CT_REC_CALL, sizeof c + plsize, tid);
     memcpy(rec, &c, sizeof c);
     if (plsize)
@@ -101,13 +104,13 @@ static void alloc(uint32_t tid, uint16_t api_id, int32_t result, int64_t t0, int
                   uint64_t addr, unsigned kind)
 {
     struct ct_pl_alloc a = {.bytes = bytes, .address = addr, .kind = kind, .device = 0};
-    call(tid, api_id, result, t0, dur, CT_FAM_ALLOC, &a);
+    call(tid, api_id, result, t0, dur, CT_FAM_ALLOC, &a, 0);
 }
 
 static void mfree(uint32_t tid, uint16_t api_id, int64_t t0, int64_t dur, uint64_t addr, unsigned kind)
 {
     struct ct_pl_free f = {.address = addr, .kind = kind};
-    call(tid, api_id, 0, t0, dur, CT_FAM_FREE, &f);
+    call(tid, api_id, 0, t0, dur, CT_FAM_FREE, &f, 0);
 }
 
 static void copy(uint32_t tid, uint16_t api_id, int64_t t0, int64_t dur, uint64_t bytes, unsigned sk, unsigned dk,
@@ -116,15 +119,27 @@ static void copy(uint32_t tid, uint16_t api_id, int64_t t0, int64_t dur, uint64_
     struct ct_pl_copy p = {.bytes = bytes, .src = flags & CT_COPY_SET ? 0 : 0x1000, .dst = 0x7000010000,
                            .flags = flags, .src_kind = (uint16_t)sk, .dst_kind = (uint16_t)dk,
                            .src_device = -1, .dst_device = -1};
-    call(tid, api_id, 0, t0, dur, CT_FAM_COPY, &p);
+    call(tid, api_id, 0, t0, dur, CT_FAM_COPY, &p, 0);
 }
 
 static void launch(uint32_t tid, uint16_t api_id, int64_t t0, int64_t dur, uint32_t name_id, uint32_t gx,
-                   uint32_t bx)
+                   uint32_t bx, uint8_t shape)
 {
     struct ct_pl_launch l = {.function = 0xf00d, .name_id = name_id, .grid = {gx, 1, 1}, .block = {bx, 1, 1},
                              .kind = CT_LAUNCH_KERNEL};
-    call(tid, api_id, 0, t0, dur, CT_FAM_LAUNCH, &l);
+    call(tid, api_id, 0, t0, dur, CT_FAM_LAUNCH, &l, shape);
+}
+
+/* The launch in slot 1 of thread `tid` again, as the recorder writes it where it can: a 16-byte repeat
+ * (format.h, CT_REC_LAUNCH_SHORT) whose api is the slot's, whose seq follows the thread's last call and
+ * whose time counts from the slot's last launch, at `since` ns. */
+static void launch_again(uint32_t tid, int64_t t0, int64_t dur, int64_t since)
+{
+    struct ct_rec_launch_short r = {.dt0 = (uint32_t)((t0 - since) * (int64_t)ticks_per_ns),
+                                    .dur_slot = (uint32_t)(dur * (int64_t)ticks_per_ns)};
+    ct_put_hdr(&r.h, CT_REC_LAUNCH_SHORT, sizeof r, tid);
+    seq++;
+    put(&r, sizeof r);
 }
 
 enum { MAIN = 1000, WORKER = 1001 };
@@ -158,33 +173,33 @@ static void parent(void)
 
     /* The main thread's block: all its calls, including the free of memory the worker allocates at 20000
      * (the worker's block comes later in the file). */
-    call(MAIN, A_INIT, 0, 1000, 500, CT_FAM_NONE, NULL);
+    call(MAIN, A_INIT, 0, 1000, 500, CT_FAM_NONE, NULL, 0);
     alloc(MAIN, A_ALLOC, 0, 2000, 100, 4096, 0x7000000000, CT_MEM_DEVICE);
     alloc(MAIN, A_ALLOC, 0, 3000, 300, 8192, 0x7000010000, CT_MEM_DEVICE);
     alloc(MAIN, A_ALLOC, 2 /* CUDA_ERROR_OUT_OF_MEMORY */, 4000, 50, 1ull << 40, 0, CT_MEM_DEVICE);
     copy(MAIN, A_HTOD, 5000, 1000, 4096, CT_MEM_HOST, CT_MEM_DEVICE, 0);
     copy(MAIN, A_HTOD, 7000, 3000, 4096, CT_MEM_HOST, CT_MEM_DEVICE, 0);
-    launch(MAIN, A_LAUNCH, 11000, 20, S_VECADD, 4, 256);
-    launch(MAIN, A_LAUNCH, 12000, 40, S_VECADD, 4, 256);
-    launch(MAIN, A_LAUNCH, 13000, 30, S_VECADD, 8, 128);
-    launch(MAIN, A_LAUNCH_PTSZ, 14000, 25, S_SCALE, 16, 64);
+    clock_in_ticks(); /* from here on: read back, the report must see no difference */
+    launch(MAIN, A_LAUNCH, 11000, 20, S_VECADD, 4, 256, 1);
+    launch_again(MAIN, 12000, 40, 11000); /* in ticks: expanded before it is converted */
+    launch(MAIN, A_LAUNCH, 13000, 30, S_VECADD, 8, 128, 0);
+    launch(MAIN, A_LAUNCH_PTSZ, 14000, 25, S_SCALE, 16, 64, 0);
     copy(MAIN, A_MEMSET, 15000, 40, 8192, CT_MEM_UNKNOWN, CT_MEM_DEVICE, CT_COPY_SET);
     copy(MAIN, A_DTOH, 16000, 2000, 4096, CT_MEM_DEVICE, CT_MEM_HOST, 0);
     mfree(MAIN, A_FREE, 30000, 60, 0x7000100000, CT_MEM_DEVICE);
     mfree(MAIN, A_FREE, 31000, 70, 0x7000000000, CT_MEM_DEVICE);
-    call(MAIN, A_SYNC, 0, 32000, 5000, CT_FAM_NONE, NULL);
+    call(MAIN, A_SYNC, 0, 32000, 5000, CT_FAM_NONE, NULL, 0);
 
     /* Names defined after their first use, as when another thread's block is drained first. */
     string(MAIN, S_VECADD, CT_STR_KERNEL, "vecAdd");
     string(MAIN, S_SCALE, CT_STR_KERNEL, "_Z5scaleIfEvPT_S0_i");
 
-    clock_in_ticks(); /* the worker's calls: read back, the report must see no difference */
     string(WORKER, S_WORKER, CT_STR_THREAD, "worker");
     thread_name(WORKER, S_WORKER);
     alloc(WORKER, A_ALLOCHOST, 0, 17000, 200, 1 << 20, 0x200000000, CT_MEM_PINNED);
     alloc(WORKER, A_ALLOC, 0, 20000, 150, 16384, 0x7000100000, CT_MEM_DEVICE);
     copy(WORKER, A_DTOD, 21000, 500, 16384, CT_MEM_DEVICE, CT_MEM_DEVICE, 0);
-    launch(WORKER, A_LAUNCH, 22000, 35, S_VECADD, 4, 256);
+    launch(WORKER, A_LAUNCH, 22000, 35, S_VECADD, 4, 256, 1);
     copy(WORKER, A_HTOD, 23000, 800, 2048, CT_MEM_PINNED, CT_MEM_DEVICE, CT_COPY_ASYNC);
     api(A_DTOD, "cuMemcpyDtoD", "cuMemcpyDtoD_v2", 0, CT_FAM_COPY); /* defined after its use too */
 
@@ -213,7 +228,7 @@ static void child(void)
     string(2000, 9, CT_STR_KERNEL, "vecAdd");
     seq = 0;
     alloc(2000, 0, 0, 60000, 100, 1024, 0x7000000000, CT_MEM_DEVICE); /* same address, other process */
-    launch(2000, 2, 61000, 45, 9, 4, 256);
+    launch(2000, 2, 61000, 45, 9, 4, 256, 0);
     mfree(2000, 1, 62000, 80, 0x7000000000, CT_MEM_DEVICE);
     struct ct_rec_end end = {.calls = 3, .end_mono_ns = START_MONO + 70000};
     ct_put_hdr(&end.h, CT_REC_END, sizeof end, 0);
@@ -255,8 +270,8 @@ static void big(unsigned long long n)
                 case 3: copy(tid, 2, t0, dur, 1 << (i % 20), CT_MEM_HOST, CT_MEM_DEVICE, 0); break;
                 case 4:
                 case 5:
-                case 6: launch(tid, 3, t0, dur, 1 + (uint32_t)(state % 16), 1 + (uint32_t)(state % 64), 256); break;
-                default: call(tid, 4, 0, t0, dur, CT_FAM_NONE, NULL);
+                case 6: launch(tid, 3, t0, dur, 1 + (uint32_t)(state % 16), 1 + (uint32_t)(state % 64), 256, 0); break;
+                default: call(tid, 4, 0, t0, dur, CT_FAM_NONE, NULL, 0);
                 }
             }
     }

@@ -7,11 +7,11 @@ py '
 import json, sys
 d = json.load(open(sys.argv[1]))
 f = d["file"]
-assert f["Format version"] == 3 and f["Pid"] == 1000 and f["Parent pid"] == 1 and f["Header size"] == 64, f
+assert f["Format version"] == 4 and f["Pid"] == 1000 and f["Parent pid"] == 1 and f["Header size"] == 64, f
 assert f["Host"] == "testhost" and f["Driver version"] == 13000 and f["Complete"] == "yes", f
 rec = {r["Type"]: r["Count"] for r in d["records"]}
-assert rec == {"process": 1, "string": 5, "api": 11, "call": 20, "lost": 1, "driver": 1, "device": 1,
-               "thread": 2, "untraced": 1, "end": 1}, rec
+assert rec == {"process": 1, "string": 5, "api": 11, "call": 19, "launch-short": 1, "lost": 1, "driver": 1,
+               "device": 1, "thread": 2, "untraced": 1, "end": 1}, rec
 counts = {r["What"]: r["Count"] for r in d["counts"]}
 assert counts["calls recorded"] == 20 and counts["records lost"] == 7 and counts["lost: buffer_full"] == 7
 assert counts["untraced: cuFooBar"] == 2, counts

@@ -69,7 +69,7 @@ data = open(sys.argv[1], "rb").read()
 off, calls = 64, 0
 while off < len(data):
     marker, typ, size = struct.unpack_from("<BBH", data, off)
-    if typ == 4:
+    if typ in (4, 13, 15):  # a call record, a launch repeat, a short one
         calls += 1
         if calls == 10:
             print(off)

@@ -12,7 +12,7 @@
 
 static void test_constants(void)
 {
-    CU_ASSERT_EQUAL(CT_FORMAT_VERSION, 3);
+    CU_ASSERT_EQUAL(CT_FORMAT_VERSION, 4);
     CU_ASSERT_EQUAL(CT_FORMAT_VERSION_MIN, 1);
     CU_ASSERT_EQUAL(CT_MAGIC_LEN, 8);
     CU_ASSERT_EQUAL(sizeof CT_MAGIC - 1, 8);
@@ -24,6 +24,8 @@ static void test_constants(void)
     CU_ASSERT_EQUAL(CT_REC_MODULE, 12);
     CU_ASSERT_EQUAL(CT_REC_LAUNCH_REPEAT, 13);
     CU_ASSERT_EQUAL(CT_REC_CLOCK, 14);
+    CU_ASSERT_EQUAL(CT_REC_LAUNCH_SHORT, 15);
+    CU_ASSERT_EQUAL(CT_SHORT_DUR_BITS, 28);
     CU_ASSERT_EQUAL(CT_LAUNCH_SHAPES, 16);
     CU_ASSERT_EQUAL(CT_FAM_COPY, 4);
     CU_ASSERT_EQUAL(CT_MEM_ARRAY, 8);
@@ -90,6 +92,9 @@ static void test_records(void)
     PIN(ct_rec_launch_repeat, dur_ns, 12);
     PIN(ct_rec_launch_repeat, seq, 16);
     PIN(ct_rec_launch_repeat, t0_ns, 24);
+    SIZE(ct_rec_launch_short, 16);
+    PIN(ct_rec_launch_short, dt0, 8);
+    PIN(ct_rec_launch_short, dur_slot, 12);
     SIZE(ct_rec_clock, 32);
     PIN(ct_rec_clock, base_ticks, 8);
     PIN(ct_rec_clock, base_ns, 16);

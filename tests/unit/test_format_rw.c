@@ -355,19 +355,19 @@ static void test_refused(void)
 
     expect_refused("#!/bin/sh\necho hello\n", 21, CT_READ_NOT_TRACE, "not a cudatrace trace");
     memcpy(copy, trace, trace_len);
-    fh->format_version = 4;
+    fh->format_version = 5;
     expect_refused(copy, trace_len, CT_READ_VERSION,
-                   "trace format version 4 is not supported (this reader reads versions 1 to 3)");
+                   "trace format version 5 is not supported (this reader reads versions 1 to 4)");
     memcpy(copy, trace, trace_len);
     fh->format_version = 0;
     expect_refused(copy, trace_len, CT_READ_VERSION,
-                   "trace format version 0 is not supported (this reader reads versions 1 to 3)");
+                   "trace format version 0 is not supported (this reader reads versions 1 to 4)");
     memcpy(copy, trace, trace_len);
     fh->byte_order = __builtin_bswap32(CT_BYTE_ORDER_MARK);
     fh->format_version = __builtin_bswap32(2u);
     expect_refused(copy, trace_len, CT_READ_BYTE_ORDER,
                    "trace written on a host of the other byte order (format version 2); this reader reads "
-                   "versions 1 to 3 in native byte order only");
+                   "versions 1 to 4 in native byte order only");
     memcpy(copy, trace, trace_len);
     fh->header_size = 12;
     expect_refused(copy, trace_len, CT_READ_BAD_HEADER, "bad header size 12");
@@ -566,6 +566,86 @@ static void test_launch_repeats(void)
     ct_reader_close(r);
 }
 
+static void shaped_short(uint32_t tid, unsigned shape, uint32_t dt0, uint32_t dur)
+{
+    struct ct_rec_launch_short *p = (void *)(shaped + shaped_len);
+
+    ct_put_hdr(&p->h, CT_REC_LAUNCH_SHORT, sizeof *p, tid);
+    p->dt0 = dt0;
+    p->dur_slot = dur | (uint32_t)(shape - 1) << CT_SHORT_DUR_BITS;
+    shaped_len += sizeof *p;
+}
+
+/* Short repeats (format 4): each comes back as the full call it stands for, its seq one more than its
+ * thread's last call, its api and payload its slot's, its t0 counted in ticks from its slot's last launch
+ * (not from a call of another kind in between), then converted by the clock; a 32-byte repeat of another
+ * api changes the slot's api; a short of a slot never seen is counted unknown, with its time counted from
+ * its thread's last call. */
+static void test_launch_shorts(void)
+{
+    struct ct_file_header *fh = (void *)shaped;
+    static const struct {
+        uint32_t tid;
+        uint64_t seq, t0, t1, function;
+        uint16_t api;
+    } want[] = {
+        {1, 1, 200, 218, 0xa0, 1},        {1, 2, 300, 314, 0xa0, 1},   {2, 10, 2000, 2002, 0, 1},
+        {2, 11, 2200, 2218, 0xb0, 1},     {2, 12, 2240, 2250, 0xb0, 1}, {1, 3, 400, 402, 0, 1},
+        {1, 4, 500, 502, 0xa0, 1},        {1, 5, 1000, 1080, 0xa0, 2}, {1, 6, 1020, 1026, 0xa0, 2},
+        {1, 7, 1040, 1040, 0, UINT16_MAX},
+    };
+    const size_t nwant = sizeof want / sizeof want[0];
+    const struct ct_rec_hdr *h;
+    struct ct_reader *r;
+    size_t n;
+
+    shaped_len = sizeof *fh;
+    ct_file_header_init(fh, 123, 1, CT_FEAT_TIME_MONO, 1700000000000000000, 555);
+    shaped_clock(0, 0, 2.0);
+    shaped_full(1, 1, 3, 1, 0xa0); /* ticks 100..109 */
+    shaped_short(1, 3, 50, 7);     /* 150..157 */
+    shaped_call(10, 1000, 1001);
+    ((struct ct_rec_call *)(shaped + shaped_len) - 1)->h.tid = 2;
+    shaped_full(2, 11, 3, 1, 0xb0); /* the same slot in another thread: 1100..1109 */
+    shaped_short(2, 3, 20, 5);
+    shaped_call(3, 200, 201);       /* thread 1, not a launch */
+    shaped_short(1, 3, 100, 1);     /* from 150, the slot's last launch */
+    shaped_repeat(1, 5, 3, 1);      /* 500, 40 long */
+    ((struct ct_rec_launch_repeat *)(shaped + shaped_len) - 1)->api_id = 2;
+    shaped_short(1, 3, 10, 3);
+    shaped_short(1, 9, 10, 0);      /* slot 9 never named */
+    write_file(shaped, shaped_len);
+
+    r = ct_reader_open(path);
+    CU_ASSERT_FATAL(r != NULL);
+    for (int pass = 0; pass < 2; pass++) { /* the second after a rewind */
+        for (n = 0; (h = ct_reader_next(r)); n++) {
+            const struct ct_rec_call *c = (const void *)h;
+            const struct ct_pl_launch *pl = (const void *)(c + 1);
+            CU_ASSERT_EQUAL_FATAL(h->type, CT_REC_CALL);
+            CU_ASSERT_FATAL(n < nwant);
+            CU_ASSERT_EQUAL(h->tid, want[n].tid);
+            CU_ASSERT_EQUAL(c->seq, want[n].seq);
+            CU_ASSERT_EQUAL(c->t0_ns, want[n].t0);
+            CU_ASSERT_EQUAL(c->t1_ns, want[n].t1);
+            CU_ASSERT_EQUAL(c->api_id, want[n].api);
+            if (c->payload == CT_FAM_LAUNCH)
+                CU_ASSERT_EQUAL(pl->function, want[n].function);
+            if (ct_reader_file_type(r) == CT_REC_LAUNCH_SHORT) {
+                CU_ASSERT_EQUAL(ct_reader_end(r) - ct_reader_offset(r), 16);
+                CU_ASSERT_EQUAL(c->result, 0);
+                CU_ASSERT_EQUAL(c->stack_id, 0);
+            }
+        }
+        CU_ASSERT_EQUAL(n, nwant);
+        CU_ASSERT_EQUAL(ct_reader_status(r), CT_READ_OK);
+        CU_ASSERT_EQUAL(ct_reader_unknown_shapes(r), 1);
+        if (pass == 0)
+            CU_ASSERT_EQUAL_FATAL(ct_reader_rewind(r), 0);
+    }
+    ct_reader_close(r);
+}
+
 static void test_missing_file(void)
 {
     struct ct_reader *r = ct_reader_open("/nonexistent/t.ctrace");
@@ -651,6 +731,7 @@ int main(void)
     CU_add_test(s, "corrupt records", test_corrupt);
     CU_add_test(s, "refused files", test_refused);
     CU_add_test(s, "launch repeats", test_launch_repeats);
+    CU_add_test(s, "short launch repeats", test_launch_shorts);
     CU_add_test(s, "clocks", test_clocks);
     CU_add_test(s, "missing file", test_missing_file);
     CU_add_test(s, "several files", test_set);
