@@ -132,10 +132,14 @@ struct ct_rec_call {
 /* Launch shapes.  Programs launch the same kernel with the same grid, block and stream over and over, and
  * launches are the calls they make by the hundred thousand: each thread keeps its last CT_LAUNCH_SHAPES launch
  * payloads in slots (chosen by the function handle), and a successful launch with no call stack whose payload
- * equals its slot's is written as a 32-byte CT_REC_LAUNCH_REPEAT instead of a 112-byte call record.  A reader keeps the same slots per
+ * equals its slot's is written as a repeat (a 16-byte CT_REC_LAUNCH_SHORT where it can stand for the launch,
+ * else a 32-byte CT_REC_LAUNCH_REPEAT) instead of a 112-byte call record.  A reader keeps the same slots per
  * thread, filling them from the CT_REC_CALL records that name one (`shape`), and turns each repeat back into
  * the full call record.  `shape_gen` tells a reader that missed a slot's newest payload (its record was lost
- * to a write error) that it does not know the shape: it must say so, never use the older payload. */
+ * to a write error) that it does not know the shape: it must say so, never use the older payload.  A short
+ * repeat carries no generation: it stands for the slot's newest payload, which a reader takes as unknown
+ * from a long repeat of a generation it has not seen until the next record that names the slot.  (Nothing
+ * reaches the file after a write error, so the writer's files never hold such a gap.) */
 #define CT_LAUNCH_SHAPES 16
 
 /* CT_REC_LAUNCH_REPEAT: a CT_REC_CALL of the launch family whose payload is slot `shape` of thread h.tid,
@@ -164,9 +168,10 @@ struct ct_rec_launch_short {
 }; /* 16 bytes */
 #define CT_SHORT_DUR_BITS 28
 
-/* CT_REC_CLOCK: from here to the next CT_REC_CLOCK, the times of CT_REC_CALL (t0_ns, t1_ns) and
- * CT_REC_LAUNCH_REPEAT (t0_ns, dur_ns) records are counts of a tick clock (the TSC), and a reader turns them
- * into CLOCK_MONOTONIC ns with ct_clock_ticks_to_ns (a repeat's t1 is t0 + dur_ns ticks).  Before the first
+/* CT_REC_CLOCK: from here to the next CT_REC_CLOCK, the times of CT_REC_CALL (t0_ns, t1_ns),
+ * CT_REC_LAUNCH_REPEAT (t0_ns, dur_ns) and CT_REC_LAUNCH_SHORT (dt0, dur_slot) records are counts of a tick
+ * clock (the TSC), and a reader turns them into CLOCK_MONOTONIC ns with ct_clock_ticks_to_ns (a repeat's t1
+ * is t0 + dur_ns ticks; a short repeat's times are first made whole, in ticks).  Before the first
  * one they are ns already.  No other time field is ever in ticks.  The writer converts nothing itself, so
  * that it never has to touch each record on its way to the file. */
 struct ct_rec_clock {

@@ -227,7 +227,8 @@ const struct ct_rec_hdr *ct_reader_next(struct ct_reader *r)
      * records, in the file's units: noted and expanded before they become ns. */
     int rc = 0;
     if (h->type == CT_REC_LAUNCH_REPEAT || h->type == CT_REC_LAUNCH_SHORT) {
-        rc = ct_shapes_expand(r->shapes, h, &r->expanded);
+        rc = ct_shapes_expand(r->shapes, h, r->clocks_read ? r->clock.base_ticks : (uint64_t)r->header.start_mono_ns,
+                              &r->expanded);
         if (rc == 0)
             r->unknown_shapes++;
         h = &r->expanded.c.h;

@@ -37,7 +37,8 @@ struct ct_reader *ct_reader_open(const char *path);
 void ct_reader_close(struct ct_reader *r);
 
 /* The next record, or NULL at the end of the data or where reading stopped (see ct_reader_status).  A
- * CT_REC_LAUNCH_REPEAT comes back as the CT_REC_CALL it stands for (shapes.h): no caller sees one. */
+ * launch repeat (CT_REC_LAUNCH_REPEAT or CT_REC_LAUNCH_SHORT) comes back as the CT_REC_CALL it stands for
+ * (shapes.h): no caller sees one. */
 const struct ct_rec_hdr *ct_reader_next(struct ct_reader *r);
 /* Back to the first record (clears a truncation/corruption stop; header errors stay).  0 or -1. */
 int ct_reader_rewind(struct ct_reader *r);
@@ -54,7 +55,8 @@ const struct ct_file_header *ct_reader_header(const struct ct_reader *r);
 uint64_t ct_reader_offset(const struct ct_reader *r);
 /* File offset just past that record (its size in the file is not h->size for an expanded repeat). */
 uint64_t ct_reader_end(const struct ct_reader *r);
-/* That record's type as the file has it: CT_REC_LAUNCH_REPEAT for a repeat returned as its call record. */
+/* That record's type as the file has it: CT_REC_LAUNCH_REPEAT or CT_REC_LAUNCH_SHORT for a repeat returned as
+ * its call record. */
 unsigned ct_reader_file_type(const struct ct_reader *r);
 const char *ct_reader_path(const struct ct_reader *r);
 /* Launch repeats read so far whose payload was not known (its defining record was lost to a write error). */

@@ -117,15 +117,13 @@ int ct_shapes_note(struct ct_shapes *s, const struct ct_rec_call *c)
     return 0;
 }
 
-int ct_shapes_expand(struct ct_shapes *s, const struct ct_rec_hdr *h, struct ct_launch_call *out)
+int ct_shapes_expand(struct ct_shapes *s, const struct ct_rec_hdr *h, uint64_t base, struct ct_launch_call *out)
 {
     struct thread_shapes *t = s ? thread(s, h->tid) : NULL;
     struct slot *sl;
     uint64_t t0, dur;
     int known;
 
-    if (s && !t)
-        return -1;
     memset(out, 0, sizeof *out);
     out->c.h = *h;
     out->c.h.type = CT_REC_CALL;
@@ -134,7 +132,9 @@ int ct_shapes_expand(struct ct_shapes *s, const struct ct_rec_hdr *h, struct ct_
     if (h->type == CT_REC_LAUNCH_REPEAT) {
         const struct ct_rec_launch_repeat *rep = (const void *)h;
         sl = t && rep->shape - 1u < CT_LAUNCH_SHAPES ? &t->slot[rep->shape - 1] : NULL;
-        known = sl && sl->known && (uint8_t)sl->gen == rep->shape_gen;
+        if (sl && (uint8_t)sl->gen != rep->shape_gen)
+            sl->known = 0; /* a newer payload than the file holds: short repeats after this stand for it too */
+        known = sl && sl->known;
         out->c.api_id = rep->api_id;
         out->c.seq = rep->seq;
         t0 = rep->t0_ns;
@@ -146,7 +146,7 @@ int ct_shapes_expand(struct ct_shapes *s, const struct ct_rec_hdr *h, struct ct_
         /* Not seen: the record that named the slot was lost; the api is unknown, the time near the last. */
         out->c.api_id = sl && sl->seen ? sl->api_id : UINT16_MAX;
         out->c.seq = t ? t->last_seq + 1 : 0;
-        t0 = (sl && sl->seen ? sl->last_t0 : t ? t->last_t0 : 0) + sh->dt0;
+        t0 = (sl && sl->seen ? sl->last_t0 : t && t->last_t0 ? t->last_t0 : base) + sh->dt0;
         dur = sh->dur_slot & ((1u << CT_SHORT_DUR_BITS) - 1);
     }
     out->c.t0_ns = t0;
@@ -162,5 +162,5 @@ int ct_shapes_expand(struct ct_shapes *s, const struct ct_rec_hdr *h, struct ct_
         t->last_seq = out->c.seq;
         t->last_t0 = t0;
     }
-    return known;
+    return s && !t ? -1 : known;
 }

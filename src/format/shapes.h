@@ -28,7 +28,9 @@ int ct_shapes_note(struct ct_shapes *s, const struct ct_rec_call *c);
 /* Turn a checked CT_REC_LAUNCH_REPEAT or CT_REC_LAUNCH_SHORT into its full call record in *out, and note it.
  * Returns 1; 0 when the slot's payload is not known (never written, or its newest payload was lost; s may
  * be NULL): then *out is the call with a zeroed payload whose kind is 0, which reports show as a launch of
- * unknown kind (a short repeat's times then count from the thread's last call); -1 when out of memory. */
-int ct_shapes_expand(struct ct_shapes *s, const struct ct_rec_hdr *h, struct ct_launch_call *out);
+ * unknown kind; -1 when out of memory (*out as for 0).  A short repeat whose slot has no launch before it
+ * counts its time from its thread's last call, and with none from `base` (a damaged file: pass the current
+ * clock's base tick, or the file's start). */
+int ct_shapes_expand(struct ct_shapes *s, const struct ct_rec_hdr *h, uint64_t base, struct ct_launch_call *out);
 
 #endif

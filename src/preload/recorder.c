@@ -29,8 +29,9 @@ __thread struct ct_ring *ct_rec_ring __attribute__((tls_model("initial-exec")));
 static __thread int in_init __attribute__((tls_model("initial-exec")));
 
 /* Oldest first, so that a drain writes a thread's records in the order they were made even when its thread
- * id has two rings: a record made in a TLS destructor after the ring was handed over, or a new thread that
- * got the id of one whose ring is not drained yet.  Readers rely on that order (launch repeats). */
+ * id has two rings: a record made in a TLS destructor after the ring was handed over, a thread that moved to
+ * a bigger ring (grow), or a new thread that got the id of one whose ring is not drained yet.  Readers rely
+ * on that order (launch repeats). */
 static struct ct_ring *_Atomic rings;
 static struct ct_ring *_Atomic rings_last; /* written under rings_mu, read by the drainer without it */
 static pthread_mutex_t rings_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -93,10 +94,15 @@ static struct ct_ring *thread_ring(void)
  * frees it.  On failure the thread stays where it is. */
 static struct ct_ring *grow(struct ct_ring *old)
 {
-    struct ct_ring *r = ct_ring_new(old->size * 2, old->tid);
+    static _Atomic int failed; /* once memory is short, stop asking: each dropped record would pay an mmap */
+    struct ct_ring *r = atomic_load_explicit(&failed, memory_order_relaxed) ? NULL : ct_ring_new(old->size * 2, old->tid);
 
-    if (!r)
+    if (!r) {
+        if (!atomic_exchange(&failed, 1))
+            ct_warn("cannot allocate a %zu-byte buffer for a busy thread; records it makes while the writer is "
+                    "behind may be lost", (size_t)old->size * 2);
         return old;
+    }
     ct_ring_adopt(r, old);
     publish(r);
     atomic_store_explicit(&old->dead, 1, memory_order_release);
@@ -170,7 +176,10 @@ __attribute__((noinline)) void *ct_rec_begin_slow(size_t size)
     }
     if (st != CT_ST_ON || (!(r = ct_rec_ring) && !(r = thread_ring())))
         return NULL;
-    if (r->size < cfg.buffer_size && r->head - atomic_load_explicit(&r->tail, memory_order_acquire) >= r->size / 2)
+    /* resv == head: no record of this thread is half made in r (a traced call from a signal handler that
+     * interrupted one must not move the thread away from it). */
+    if (r->size < cfg.buffer_size && r->resv == r->head &&
+        r->head - atomic_load_explicit(&r->tail, memory_order_acquire) >= r->size / 2)
         r = grow(r);
     if (size > r->size / 4 || (atomic_load_explicit(&r->lost, memory_order_relaxed) && !emit_lost(r))) {
         note_lost(r);

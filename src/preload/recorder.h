@@ -75,7 +75,7 @@ static inline int ct_rec_wanted(void)
     return st == CT_ST_UNINIT || st == CT_ST_ON;
 }
 
-/* Record a launch-family call whose decoded payload is *pl: as a 32-byte CT_REC_LAUNCH_REPEAT when it
+/* Record a launch-family call whose decoded payload is *pl: as a repeat (16 or 32 bytes) when it
  * succeeded, has no stack and the thread's slot for this function holds the same payload, else as the full
  * call record, which then fills the slot (format.h, launch shapes).  name_gen: the generation of kernel
  * names (kernel_names.h) as read before the payload's name was looked up; the slot keeps it. */

@@ -113,7 +113,7 @@ static inline void ct_ring_commit(struct ct_ring *r)
 #define CT_SPAN_LAST 16
 struct ct_span_stats {
     uint64_t records;
-    uint64_t calls;              /* CT_REC_CALL and CT_REC_LAUNCH_REPEAT */
+    uint64_t calls;              /* records that stand for a call (ct_rec_is_call) */
     uint64_t lost;               /* the counts of the CT_REC_LOST records */
     uint64_t at[CT_SPAN_LAST];   /* record i starts at byte at[i % CT_SPAN_LAST] of the spans, joined */
 };

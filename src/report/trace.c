@@ -407,7 +407,9 @@ static int cursor_next(struct cursor *k, int fd)
             struct ct_launch_call full;
             if (h.size < ct_rec_min_size(h.type) || !(p = cursor_bytes(k, fd, off, h.size, run->end)))
                 continue;
-            ct_shapes_expand(k->shapes, (const struct ct_rec_hdr *)p, &full); /* checked in pass 1 */
+            const uint64_t base = run->clock ? k->file->clocks[run->clock - 1].base_ticks
+                                             : (uint64_t)k->file->hdr.start_mono_ns;
+            ct_shapes_expand(k->shapes, (const struct ct_rec_hdr *)p, base, &full); /* checked in pass 1 */
             c->c = full.c;
             c->pl.launch = full.pl;
             c->family = CT_FAM_LAUNCH;
