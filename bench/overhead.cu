@@ -1,5 +1,8 @@
 // Host cost per call of the three hot runtime paths, for comparing untraced and traced runs
-// (bench/run-overhead alternates them).  Usage: overhead [LAUNCHES [MALLOC_PAIRS [COPIES]]]
+// (bench/run-overhead alternates them).  Usage: overhead [-c CPU] [LAUNCHES [MALLOC_PAIRS [COPIES]]]
+// -c CPU: after the warm-up, pin the calling thread (the one that launches) to CPU and leave the threads
+// that start-up made (the driver's, the tracer's writer) where the scheduler puts them, as in a program
+// that pins nothing; without it, pin the whole process from outside (taskset) to have them share one CPU.
 // Prints `launch_us=`, `malloc_free_us=` and `memcpy_h2d_us=` lines (µs per call, per pair for malloc), and
 // `launch_blockmed_us=`: the launches are timed in 50 blocks and this is the median block's µs per launch, a
 // figure that a burst of host noise (another tenant, an interrupt storm) in a few blocks does not move.
@@ -8,7 +11,9 @@
 #include <vector>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <cuda_runtime.h>
+#include <sched.h>
 
 #define CHECK(call)                                                                                      \
     do {                                                                                                 \
@@ -41,6 +46,18 @@ static long arg_or(int argc, char **argv, int i, long fallback)
 
 int main(int argc, char **argv)
 {
+    long pin_cpu = -1;
+    if (argc > 2 && strcmp(argv[1], "-c") == 0) {
+        char *end;
+        pin_cpu = strtol(argv[2], &end, 10);
+        if (*end != '\0' || pin_cpu < 0 || pin_cpu >= CPU_SETSIZE) {
+            fprintf(stderr, "overhead: -c takes a CPU number, not '%s'\n", argv[2]);
+            exit(2);
+        }
+        argv[2] = argv[0];
+        argc -= 2;
+        argv += 2;
+    }
     const long launches = arg_or(argc, argv, 1, 200000);
     const long pairs = arg_or(argc, argv, 2, 20000);
     const long copies = arg_or(argc, argv, 3, 50000);
@@ -49,6 +66,15 @@ int main(int argc, char **argv)
     CHECK(cudaFree(0));
     emptyKernel<<<1, 1>>>();
     CHECK(cudaStreamSynchronize(0));
+    if (pin_cpu >= 0) { // after start-up, so that the threads it made keep the process's whole mask
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        CPU_SET(pin_cpu, &set);
+        if (sched_setaffinity(0, sizeof set, &set) != 0) {
+            perror("overhead: sched_setaffinity");
+            exit(1);
+        }
+    }
 
     const long blocks = launches >= 50 ? 50 : 1;
     std::vector<double> block_us;
