@@ -45,7 +45,7 @@ struct ct_shape_key {
  * line, and nothing else of the ring. */
 struct ct_ring {
     /* The producer's line: everything the fast path reads or writes.  head_pub is the consumer's to read,
-     * but only when it drains (every few milliseconds), so sharing this line costs nothing measurable. */
+     * but only when it drains (every few milliseconds): sharing the line costs one transfer per drain. */
     alignas(64) unsigned char *buf;
     uint64_t mask;                 /* size - 1 */
     uint64_t head;                 /* committed position (the producer's copy of head_pub) */
