@@ -20,4 +20,8 @@ void ct_hook_cuInit(CUresult r, unsigned int Flags);
 void ct_hook_cuModuleUnload(CUresult r, CUmodule hmod);
 void ct_hook_cuLibraryUnload(CUresult r, CUlibrary library);
 
+/* capture.c: CUDATRACE_CAPTURE=profiler records calls from a cuProfilerStart to the next cuProfilerStop. */
+void ct_hook_cuProfilerStart(CUresult r);
+void ct_hook_cuProfilerStop(CUresult r);
+
 #endif

@@ -18,6 +18,7 @@ src_preload_libcudatrace_la_SOURCES = \
 	src/preload/hooks.h src/preload/decode.h \
 	src/preload/decode_alloc.c src/preload/decode_launch.c src/preload/decode_copy.c \
 	src/preload/kernel_names.c src/preload/kernel_names.h \
+	src/preload/capture.c src/preload/capture.h \
 	src/preload/metadata.c
 nodist_src_preload_libcudatrace_la_SOURCES = src/preload/wrappers.c src/preload/wrappers.h
 # Incompatible pointers between a variant and its decoder would be a wrong decoder: an error, not a warning.

@@ -100,6 +100,25 @@ int ct_parse_stacks(const char *s, int *out)
     return -1;
 }
 
+int ct_parse_capture(const char *s, int *out)
+{
+    if (s && strcasecmp(s, "all") == 0)
+        return *out = CT_CAPTURE_ALL, 0;
+    if (s && (strcasecmp(s, "profiler") == 0 || strcasecmp(s, "cudaProfilerApi") == 0)) /* nsys's name */
+        return *out = CT_CAPTURE_PROFILER, 0;
+    return -1;
+}
+
+int ct_settings_capture(void)
+{
+    const char *v = getenv("CUDATRACE_CAPTURE");
+    int m = CT_CAPTURE_ALL;
+
+    if (v && ct_parse_capture(v, &m) != 0)
+        ct_warn("CUDATRACE_CAPTURE=\"%.64s\" is not all or profiler; using all (every call is recorded)", v);
+    return m;
+}
+
 static void load_stacks(struct ct_settings *s)
 {
     const char *v;

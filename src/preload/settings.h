@@ -18,6 +18,8 @@ enum ct_stack_mode { CT_STACKS_NONE = 0, CT_STACKS_ALLOC = 1, CT_STACKS_ALL = 2 
 #define CT_DEFAULT_STACKS CT_STACKS_ALLOC
 #define CT_DEFAULT_STACK_DEPTH 16u
 #define CT_MAX_STACK_DEPTH 64u
+/* What is recorded (capture.h): every call, or only calls inside cuProfilerStart/Stop ranges. */
+enum ct_capture_mode { CT_CAPTURE_ALL = 0, CT_CAPTURE_PROFILER = 1 };
 
 struct ct_settings {
     char output[1024];  /* CUDATRACE_OUTPUT: file name template (%p %h %q{VAR} %%) */
@@ -31,6 +33,9 @@ struct ct_settings {
 
 /* Read the environment; warn once per bad variable. */
 void ct_settings_load(struct ct_settings *s);
+/* CUDATRACE_CAPTURE, read apart from the rest: it must be known before the program's first driver call
+ * (capture.c reads it once, before main), while the rest waits for the first recorded one. */
+int ct_settings_capture(void);
 
 /* Parsers (0 on success, -1 on a bad value; *out untouched then). */
 int ct_parse_size(const char *s, size_t *out);        /* "4M", "65536", "512K", "1G" */
@@ -38,5 +43,6 @@ int ct_parse_uint(const char *s, unsigned *out);      /* decimal */
 int ct_parse_bool(const char *s, int *out);           /* 1/0, yes/no, true/false, on/off */
 int ct_parse_mode(const char *s, unsigned *out);      /* octal, at most 0777 */
 int ct_parse_stacks(const char *s, int *out);        /* none, alloc, all (any case) */
+int ct_parse_capture(const char *s, int *out);       /* all, profiler or cudaProfilerApi (any case) */
 
 #endif

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "preload/capture.h"
 #include "preload/hot.h"
 #include "preload/kernel_names.h"
 #include "preload/recorder.h"

@@ -3,11 +3,11 @@
 # tests/ctdump.  interpose-lib.sh holds what the scripts share.
 TESTS += tests/integration/interpose-exports.sh tests/integration/interpose-loader.sh \
 	tests/integration/interpose-dlsym.sh tests/integration/interpose-entrypoint.sh \
-	tests/integration/interpose-drv.sh tests/integration/interpose-repeats.sh
+	tests/integration/interpose-drv.sh tests/integration/interpose-repeats.sh tests/integration/capture.sh
 EXTRA_DIST += tests/integration/interpose-lib.sh tests/integration/interpose-exports.sh \
 	tests/integration/interpose-loader.sh tests/integration/interpose-dlsym.sh \
 	tests/integration/interpose-entrypoint.sh tests/integration/interpose-drv.sh \
-	tests/integration/interpose-repeats.sh
+	tests/integration/interpose-repeats.sh tests/integration/capture.sh
 
 # -no-install: real executables, no libtool wrapper script (which would run a shell under the preload).
 CT_INTERPOSE_LINK = -no-install

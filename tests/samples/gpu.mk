@@ -3,7 +3,7 @@
 # `make check-gpu` and scripts/gpu-bundle call it.  Nothing to build when configure found no nvcc.
 
 GPU_CU_SAMPLES = tests/samples/rt_vectoradd.cu tests/samples/rt_threads.cu tests/samples/rt_graph.cu \
-	tests/samples/rt_entry_points.cu tests/samples/rt_interop.cu
+	tests/samples/rt_entry_points.cu tests/samples/rt_interop.cu tests/samples/rt_profiler_range.cu
 GPU_PY_SAMPLES = \
 	tests/samples/py_cuda_bindings.py \
 	tests/samples/py_torch.py \
@@ -20,6 +20,7 @@ GPU_SAMPLES = \
 	tests/samples/rt_vectoradd_ptds \
 	tests/samples/rt_threads \
 	tests/samples/rt_graph \
+	tests/samples/rt_profiler_range \
 	tests/samples/rt_entry_points \
 	tests/samples/rt_interop
 CLEANFILES += $(GPU_SAMPLES)
@@ -53,6 +54,8 @@ tests/samples/rt_threads: $(srcdir)/tests/samples/rt_threads.cu
 	$(nvcc_sample) -o $@ $(srcdir)/tests/samples/rt_threads.cu
 tests/samples/rt_graph: $(srcdir)/tests/samples/rt_graph.cu
 	$(nvcc_sample) -o $@ $(srcdir)/tests/samples/rt_graph.cu
+tests/samples/rt_profiler_range: $(srcdir)/tests/samples/rt_profiler_range.cu
+	$(nvcc_sample) -o $@ $(srcdir)/tests/samples/rt_profiler_range.cu
 # Entry points by version: the shared runtime, so that cudaGetDriverEntryPointByVersion is the exported one.
 tests/samples/rt_entry_points: $(srcdir)/tests/samples/rt_entry_points.cu
 	$(nvcc_sample) -cudart shared -Xlinker -rpath -Xlinker $(CUDA_DIR)/lib64 -o $@ \

@@ -30,3 +30,9 @@ check_PROGRAMS += tests/samples/launch_repeat_drv
 tests_samples_launch_repeat_drv_SOURCES = tests/samples/launch_repeat_drv.c tests/samples/drv_sample.c tests/samples/drv_sample.h
 tests_samples_launch_repeat_drv_LDFLAGS = $(SAMPLES_DRV_LINK)
 tests_samples_launch_repeat_drv_LDADD = $(SAMPLES_DRV_LDADD)
+
+# Capture ranges: launches around cuProfilerStart/cuProfilerStop (tests/integration/capture.sh).
+check_PROGRAMS += tests/samples/profiler_range_drv
+tests_samples_profiler_range_drv_SOURCES = tests/samples/profiler_range_drv.c tests/samples/drv_sample.c tests/samples/drv_sample.h
+tests_samples_profiler_range_drv_LDFLAGS = $(SAMPLES_DRV_LINK)
+tests_samples_profiler_range_drv_LDADD = $(SAMPLES_DRV_LDADD)

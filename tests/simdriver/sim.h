@@ -8,6 +8,8 @@
  * cuMemAlloc_v2. cudaTypedefs.h then also declares the PFN typedefs of the legacy variants. */
 #define __CUDA_API_VERSION_INTERNAL 1
 #include <cuda.h>
+#include <cudaProfiler.h>
+#include <cudaProfilerTypedefs.h>
 #include <cudaTypedefs.h>
 
 #include <stdbool.h>

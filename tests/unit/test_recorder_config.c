@@ -65,6 +65,16 @@ static void test_parse_others(void)
     CU_ASSERT_EQUAL(u, 0644);
     CU_ASSERT_EQUAL(ct_parse_mode("0999", &u), -1);
     CU_ASSERT_EQUAL(ct_parse_mode("01777", &u), -1);
+    b = -1;
+    CU_ASSERT_EQUAL(ct_parse_capture("Profiler", &b), 0);
+    CU_ASSERT_EQUAL(b, CT_CAPTURE_PROFILER);
+    CU_ASSERT_EQUAL(ct_parse_capture("all", &b), 0);
+    CU_ASSERT_EQUAL(b, CT_CAPTURE_ALL);
+    CU_ASSERT_EQUAL(ct_parse_capture("cudaprofilerapi", &b), 0);
+    CU_ASSERT_EQUAL(b, CT_CAPTURE_PROFILER);
+    CU_ASSERT_EQUAL(ct_parse_capture("range", &b), -1);
+    CU_ASSERT_EQUAL(ct_parse_capture("", &b), -1);
+    CU_ASSERT_EQUAL(b, CT_CAPTURE_PROFILER); /* untouched */
 }
 
 /* Run ct_settings_load with stderr captured; returns the number of warning lines. */

@@ -1,0 +1,33 @@
+/* Capture ranges (capture.h): the switch and what flips it. */
+#include "config.h"
+
+#include "preload/capture.h"
+#include "preload/hooks.h"
+#include "preload/hot.h"
+#include "preload/settings.h"
+
+CT_HOT_DATA int ct_capture_off;
+static int by_profiler_api; /* CUDATRACE_CAPTURE=profiler */
+
+/* Before main: the program's first driver call must already find the switch off when ranges are asked for. */
+__attribute__((constructor)) static void capture_init(void)
+{
+    by_profiler_api = ct_settings_capture() == CT_CAPTURE_PROFILER;
+    __atomic_store_n(&ct_capture_off, by_profiler_api, __ATOMIC_RELAXED);
+}
+
+/* Whatever the driver answers: the program asked for a range (without a profiler attached the driver may
+ * refuse, and the range is what the user wants traced all the same). */
+void ct_hook_cuProfilerStart(CUresult r)
+{
+    (void)r;
+    if (by_profiler_api)
+        __atomic_store_n(&ct_capture_off, 0, __ATOMIC_RELAXED);
+}
+
+void ct_hook_cuProfilerStop(CUresult r)
+{
+    (void)r;
+    if (by_profiler_api)
+        __atomic_store_n(&ct_capture_off, 1, __ATOMIC_RELAXED);
+}

@@ -1,0 +1,12 @@
+/* Capture ranges: with CUDATRACE_CAPTURE=profiler, calls are recorded only from a cuProfilerStart to the next
+ * cuProfilerStop (cudaProfilerStart/Stop in the runtime), as nsys records with
+ * --capture-range=cudaProfilerApi.  Outside a range a trampoline reads no clock and writes nothing; it still
+ * runs its hook (hooks.h), so that pointers handed out meanwhile are trampolines and kernel names stay
+ * right for the next range. */
+#ifndef CT_PRELOAD_CAPTURE_H
+#define CT_PRELOAD_CAPTURE_H
+
+/* Non-zero outside a capture range: read by every trampoline before its first clock read. */
+extern int ct_capture_off;
+
+#endif

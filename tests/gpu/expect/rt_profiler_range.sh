@@ -1,0 +1,7 @@
+# Expectations for tests/samples/rt_profiler_range.cu (capture ranges through the runtime's
+# cudaProfilerStart/cudaProfilerStop).
+# sample-env: CUDATRACE_CAPTURE=profiler
+# shellcheck shell=bash
+# shellcheck source=/dev/null
+KERNEL='rangeKernel*'
+. "$expectdir/profiler_range.inc"
