@@ -269,13 +269,14 @@ def emit_trampoline(w, i, v):
     w('    %s real = (%s)CT_REAL(%d);\n' % (v.pfn, v.pfn, i))
     w('    if (__builtin_expect(real == NULL, 0) && (real = (%s)ct_resolve(%d)) == NULL)\n' % (v.pfn, i))
     w('        return ct_missing(%d);\n' % i)
-    w('    if (__builtin_expect(ct_guard, 0))\n        return real(%s);\n' % args)
-    # Outside a capture range (capture.h) the call is not timed; its hook still runs.
+    # The tracer's own calls (ct_guard) pass untouched; outside a capture range (capture.h) a call is not
+    # timed either, but its hook still runs.  Without a hook the two cases are one test.
     if v.hook:
+        w('    if (__builtin_expect(ct_guard, 0))\n        return real(%s);\n' % args)
         w('    if (__builtin_expect(ct_capture_off, 0)) {\n        CUresult r = real(%s);\n' % args)
         w('        ct_hook_%s(r%s);\n        return r;\n    }\n' % (v.hook, comma_args))
     else:
-        w('    if (__builtin_expect(ct_capture_off, 0))\n        return real(%s);\n' % args)
+        w('    if (__builtin_expect(ct_guard | ct_capture_off, 0))\n        return real(%s);\n' % args)
     w('    uint64_t t0 = ct_now();\n    CUresult r = real(%s);\n    uint64_t t1 = ct_now();\n' % args)
     if v.hook:
         w('    ct_hook_%s(r%s);\n' % (v.hook, comma_args))
