@@ -61,12 +61,13 @@ static long arg_or(int argc, char **argv, int i, long fallback)
     return v;
 }
 
-// CPU time the tracer's writer thread ("cudatrace-wr") has run, in ns (its schedstat); 0 without the tracer.
+// CPU time the tracer's writer thread ("cudatrace-wr") has run, in ns (its schedstat); -1 when there is none
+// (no tracer) or its schedstat cannot be read.
 static double writer_cpu_ns(void)
 {
     DIR *dir = opendir("/proc/self/task");
     struct dirent *e;
-    double ns = 0;
+    double ns = -1;
 
     while (dir && (e = readdir(dir))) {
         char path[300], name[32] = "";
@@ -83,7 +84,7 @@ static double writer_cpu_ns(void)
         snprintf(path, sizeof path, "/proc/self/task/%s/schedstat", e->d_name);
         if ((f = fopen(path, "r"))) {
             if (fscanf(f, "%llu", &run) == 1)
-                ns += (double)run;
+                ns = (ns < 0 ? 0 : ns) + (double)run;
             fclose(f);
         }
     }
@@ -125,7 +126,11 @@ template <typename F> static void in_process(const char *phase, long calls, long
     CHECK(cudaDeviceSynchronize());
     CHECK(cudaProfilerStop());
     usleep(300000); // the writer's interval is 100 ms by default: it writes what the phase left meanwhile
-    const double writer_ns = (writer_cpu_ns() - w0) / (double)(pairs * per);
+    const double w1 = writer_cpu_ns();
+    if ((w0 < 0 || w1 < 0) && getenv("CUDATRACE_CAPTURE"))
+        fprintf(stderr, "overhead: no CPU time of the tracer's writer (no cudatrace-wr thread, or no schedstat): "
+                        "%s_ratio leaves it out\n", phase);
+    const double writer_ns = w0 < 0 || w1 < 0 ? 0 : (w1 - w0) / (double)(pairs * per);
     std::vector<double> ratio;
     for (long p = 0; p < pairs; p++)
         ratio.push_back((on_us[p] + writer_ns / 1000.0) / off_us[p]);

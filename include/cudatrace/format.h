@@ -27,6 +27,7 @@
 /* Feature bits in ct_file_header.features. */
 #define CT_FEAT_STACKS   (1u << 0) /* CT_REC_STACK / CT_REC_MODULE records may appear, stack_id is meaningful */
 #define CT_FEAT_TIME_MONO (1u << 1) /* record times are CLOCK_MONOTONIC ns */
+#define CT_FEAT_CAPTURE_RANGES (1u << 2) /* only the calls in cuProfilerStart..cuProfilerStop ranges were recorded */
 
 struct ct_file_header {
     char magic[CT_MAGIC_LEN];

@@ -9,4 +9,9 @@
 /* Non-zero outside a capture range: read by every trampoline before its first clock read. */
 extern int ct_capture_off;
 
+/* Read CUDATRACE_CAPTURE, once: from the library's constructor and, should a constructor of another library
+ * call the driver before ours runs, from interpose.c before the first real driver function is handed out,
+ * so that no driver call, and no cuProfilerStart, comes before the switch is set. */
+void ct_capture_init(void);
+
 #endif

@@ -8,6 +8,7 @@
  * its exported symbol (shared/facts/driver-entry-points.md). */
 #include "config.h"
 
+#include "preload/capture.h"
 #include "preload/interpose.h"
 
 #include <dlfcn.h>
@@ -95,6 +96,7 @@ static void *open_driver(int load)
  * lock) may call back into us, and must not wait for a thread that waits for the loader. */
 static void publish(void *h)
 {
+    ct_capture_init(); /* before any real function is handed out (capture.h) */
     void **fns = calloc(CT_API_COUNT, sizeof *fns);
     struct addr_id *found = calloc(CT_API_COUNT, sizeof *found);
     struct link_map *lm = NULL;

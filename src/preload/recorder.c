@@ -367,7 +367,8 @@ static int start(void)
         }
         ring_key_made = 1;
     }
-    if (ct_tf_open(&cfg, CT_FEAT_TIME_MONO | ct_stack_start(cfg.stacks, cfg.stack_depth)) < 0)
+    const uint32_t ranges = ct_settings_capture() == CT_CAPTURE_PROFILER ? CT_FEAT_CAPTURE_RANGES : 0;
+    if (ct_tf_open(&cfg, CT_FEAT_TIME_MONO | ranges | ct_stack_start(cfg.stacks, cfg.stack_depth)) < 0)
         return -1;
     ct_lifecycle_install();
     if (ct_writer_start(cfg.flush_ms) < 0)

@@ -111,11 +111,9 @@ int ct_parse_capture(const char *s, int *out)
 
 int ct_settings_capture(void)
 {
-    const char *v = getenv("CUDATRACE_CAPTURE");
     int m = CT_CAPTURE_ALL;
 
-    if (v && ct_parse_capture(v, &m) != 0)
-        ct_warn("CUDATRACE_CAPTURE=\"%.64s\" is not all or profiler; using all (every call is recorded)", v);
+    ct_parse_capture(getenv("CUDATRACE_CAPTURE"), &m); /* a bad value: all, and ct_settings_load says so */
     return m;
 }
 
@@ -193,4 +191,7 @@ void ct_settings_load(struct ct_settings *s)
             ct_warn("CUDATRACE_FILE_MODE=\"%.64s\" is not an octal mode up to 0777; using 0600", v);
     }
     load_stacks(s);
+    /* Used long before (ct_settings_capture); warned about here, with the others, once tracing starts. */
+    if ((v = getenv("CUDATRACE_CAPTURE")) != NULL && ct_parse_capture(v, &b) != 0)
+        ct_warn("CUDATRACE_CAPTURE=\"%.64s\" is not all or profiler; using all (every call is recorded)", v);
 }

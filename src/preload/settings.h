@@ -34,7 +34,8 @@ struct ct_settings {
 /* Read the environment; warn once per bad variable. */
 void ct_settings_load(struct ct_settings *s);
 /* CUDATRACE_CAPTURE, read apart from the rest: it must be known before the program's first driver call
- * (capture.c reads it once, before main), while the rest waits for the first recorded one. */
+ * (capture.c), while the rest waits for the first recorded one.  Silent: a bad value is all here, and
+ * ct_settings_load warns about it. */
 int ct_settings_capture(void);
 
 /* Parsers (0 on success, -1 on a bad value; *out untouched then). */

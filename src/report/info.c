@@ -50,6 +50,7 @@ static void file_table(struct out *o, const struct rp_file *f)
         {"Tracer version", tv},
         {"Header size#", u64s(hs, f->hdr.header_size)},
         {"Features", fe},
+        {"Calls recorded from", rp_file_ranges_only(f) ? RP_RANGES_ONLY : "every call"},
         {"Pid#", u64s(pid, f->hdr.pid)},
         {"Parent pid#", u64s(ppid, f->hdr.ppid)},
         {"Start wall (ns)#", wall},

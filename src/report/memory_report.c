@@ -20,6 +20,7 @@ struct result {
     struct rp_sites peak;    /* live by site at the device peak */
     struct rp_sites leaks;   /* live by site at exit */
     int stacks;              /* some file recorded stacks */
+    int ranges;              /* some file holds only capture ranges */
 };
 
 /* Run the calls through a detailed tracker; stop after call number `stop` (0: all).  *peak_at gets the number
@@ -149,6 +150,10 @@ static void print_text(FILE *out, const struct result *r, const struct rp_trace 
             rp_group_digits(b1, sizeof b1, u64s(b3, bytes)), count, r->leaks.n);
     fprintf(out, "Frees of unknown pointers (allocated before tracing, or freed twice): %" PRIu64 "\n",
             r->end.unmatched_frees);
+    if (r->ranges)
+        fputs("Only capture ranges were recorded (CUDATRACE_CAPTURE=profiler): an allocation freed outside them "
+              "counts as leaked here, and a free of one made outside them as a free of an unknown pointer.\n",
+              out);
 }
 
 /* ---- json ---- */
@@ -168,7 +173,8 @@ static void sites_json(FILE *out, const struct rp_sites *s, unsigned long long t
 static void print_json(FILE *out, const struct result *r, const struct rp_trace *t, unsigned long long top)
 {
     int first = 1;
-    fprintf(out, "{\"stacks_recorded\":%s,\"memory\":[", r->stacks ? "true" : "false");
+    fprintf(out, "{\"stacks_recorded\":%s,\"ranges_only\":%s,\"memory\":[", r->stacks ? "true" : "false",
+            r->ranges ? "true" : "false");
     for (size_t d = 0; d < r->end.ndevices; d++)
         for (unsigned k = 0; k < RP_MEM_KINDS; k++) {
             const struct rp_mem_stats *s = &r->end.by_device[d * RP_MEM_KINDS + k];
@@ -227,8 +233,10 @@ static int run(int argc, char **argv)
     memset(&r, 0, sizeof r);
     struct rp_memtrack at_peak = {0};
     uint64_t peak_at = 0;
-    for (size_t i = 0; i < tr.nfiles; i++)
+    for (size_t i = 0; i < tr.nfiles; i++) {
         r.stacks |= rp_file_has_stacks(&tr.files[i]);
+        r.ranges |= rp_file_ranges_only(&tr.files[i]);
+    }
     if (rp_symbolize(&tr) < 0 || replay(&tr, &r.end, 0, &peak_at) < 0 ||
         (peak_at && replay(&tr, &at_peak, peak_at, NULL) < 0) || group(&r.leaks, &tr, &r.end) < 0 ||
         group(&r.peak, &tr, &at_peak) < 0) {

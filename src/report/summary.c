@@ -480,7 +480,7 @@ static void print_header(struct out *o, const struct rp_trace *tr)
     t.kv = 1;
     char files[1024] = "", pids[512] = "", hosts[512] = "", devices[1024] = "", buf[128], dur[48], title[48];
     uint64_t calls = 0, lost = 0, untraced = 0;
-    int32_t driver = 0;
+    int32_t driver = 0, ranges = 0;
     for (size_t i = 0; i < tr->nfiles; i++) {
         const struct rp_file *f = &tr->files[i];
         list_add(files, sizeof files, f->path);
@@ -497,6 +497,7 @@ static void print_header(struct out *o, const struct rp_trace *tr)
         calls += f->calls;
         lost += f->lost;
         untraced += f->untraced;
+        ranges |= rp_file_ranges_only(f);
     }
     const struct rp_file *f0 = &tr->files[0];
     time_t start = (time_t)((tr->start_ns) / 1000000000);
@@ -528,8 +529,11 @@ static void print_header(struct out *o, const struct rp_trace *tr)
         {"Format version#", fv},
         {"Tracer version", tv},
     };
-    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         rp_table_row(&t, rows[i]);
+        if (ranges && strcmp(rows[i][0], "Calls recorded#") == 0) /* and which calls those are */
+            rp_table_row(&t, (const char *[]){"Calls recorded from", RP_RANGES_ONLY});
+    }
     emit(o, &t);
 }
 

@@ -89,6 +89,9 @@ struct rp_file {
 
 /* Were call stacks recorded in this file? */
 static inline int rp_file_has_stacks(const struct rp_file *f) { return (f->hdr.features & CT_FEAT_STACKS) != 0; }
+/* The file holds only the calls of capture ranges (CUDATRACE_CAPTURE=profiler). */
+static inline int rp_file_ranges_only(const struct rp_file *f) { return (f->hdr.features & CT_FEAT_CAPTURE_RANGES) != 0; }
+#define RP_RANGES_ONLY "cuProfilerStart..cuProfilerStop ranges only (CUDATRACE_CAPTURE=profiler)"
 
 struct rp_trace {
     struct rp_file *files;

@@ -48,3 +48,13 @@ tests_integration_interpose_vectoradd_ptds_SOURCES = tests/samples/vectoradd_drv
 tests_integration_interpose_vectoradd_ptds_CPPFLAGS = $(AM_CPPFLAGS) -DCUDA_API_PER_THREAD_DEFAULT_STREAM
 tests_integration_interpose_vectoradd_ptds_LDFLAGS = $(CT_INTERPOSE_LINK) -L$(CUDA_STUBS_DIR)
 tests_integration_interpose_vectoradd_ptds_LDADD = -lcuda
+
+# Capture ranges opened from another library's constructor, before the tracer's runs (capture.sh).
+check_LTLIBRARIES += tests/integration/libcapturector.la
+tests_integration_libcapturector_la_SOURCES = tests/integration/capture-ctor.c
+tests_integration_libcapturector_la_LDFLAGS = -rpath /nowhere -no-undefined -L$(CUDA_STUBS_DIR)
+tests_integration_libcapturector_la_LIBADD = -lcuda
+check_PROGRAMS += tests/integration/capture-early
+tests_integration_capture_early_SOURCES = tests/integration/capture-early.c
+tests_integration_capture_early_LDFLAGS = $(CT_INTERPOSE_LINK) -L$(CUDA_STUBS_DIR)
+tests_integration_capture_early_LDADD = tests/integration/libcapturector.la -lcuda

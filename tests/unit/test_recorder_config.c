@@ -109,6 +109,7 @@ static void unset_all(void)
     unsetenv("CUDATRACE_FLUSH_MS");
     unsetenv("CUDATRACE_QUIET");
     unsetenv("CUDATRACE_FILE_MODE");
+    unsetenv("CUDATRACE_CAPTURE");
 }
 
 static void test_settings_defaults(void)
@@ -150,7 +151,9 @@ static void test_settings_bad_values(void)
     setenv("CUDATRACE_FLUSH_MS", "0", 1);
     setenv("CUDATRACE_QUIET", "maybe", 1);
     setenv("CUDATRACE_FILE_MODE", "rw", 1);
-    CU_ASSERT_EQUAL(load(&s), 5); /* one line per bad variable */
+    setenv("CUDATRACE_CAPTURE", "sometimes", 1);
+    CU_ASSERT_EQUAL(load(&s), 6); /* one line per bad variable */
+    CU_ASSERT_EQUAL(ct_settings_capture(), CT_CAPTURE_ALL); /* silent: the warning is load's */
     CU_ASSERT_STRING_EQUAL(s.output, "cudatrace-%p.ctrace");
     CU_ASSERT_EQUAL(s.buffer_size, 8u << 20);
     CU_ASSERT_EQUAL(s.flush_ms, 100);
@@ -161,7 +164,9 @@ static void test_settings_bad_values(void)
     unsetenv("CUDATRACE_OUTPUT");
     unsetenv("CUDATRACE_QUIET");
     unsetenv("CUDATRACE_FILE_MODE");
+    setenv("CUDATRACE_CAPTURE", "PROFILER", 1);
     CU_ASSERT_EQUAL(load(&s), 2);
+    CU_ASSERT_EQUAL(ct_settings_capture(), CT_CAPTURE_PROFILER);
     CU_ASSERT_EQUAL(s.buffer_size, 8u << 20);
     CU_ASSERT_EQUAL(s.flush_ms, 100);
     unset_all();

@@ -3,5 +3,5 @@
 # sample-env: CUDATRACE_CAPTURE=profiler
 # shellcheck shell=bash
 # shellcheck source=/dev/null
-KERNEL='rangeKernel*'
+KERNEL1='rangeKernel*' KERNEL2='rangeKernel*'
 . "$expectdir/profiler_range.inc"
