@@ -1,10 +1,12 @@
 /* exec: the new program is traced through the environment it inherits (LD_PRELOAD, CUDATRACE_*); what this
  * one has buffered is flushed first, since exec discards the process's memory.  The trace file is
  * close-on-exec; if exec fails, tracing simply goes on.  (posix_spawn and system() start a new process,
- * which does not need this: the parent's buffers stay.) */
+ * which does not need this: the parent's buffers stay.)  execl, execlp and execle are hooked too: glibc
+ * builds their argument vector and calls its own execve, past an interposed one. */
 #include "config.h"
 
 #include <dlfcn.h>
+#include <stdarg.h>
 #include <unistd.h>
 
 #include "preload/recorder.h"
@@ -45,4 +47,74 @@ EXPORT int execvp(const char *file, char *const argv[])
     execv_fn *fn = (execv_fn *)real("execvp");
     ct_rec_flush();
     return fn(file, argv);
+}
+
+EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
+{
+    int (*fn)(int, char *const[], char *const[]) = (int (*)(int, char *const[], char *const[]))real("fexecve");
+    ct_rec_flush();
+    return fn(fd, argv, envp);
+}
+
+/* The arguments of an execl-style call: how many from `first` to the NULL (count_args, over a copy of ap),
+ * then the vector itself, NULL included (fill_args, which leaves *ap after the NULL: execle's envp). */
+static size_t count_args(const char *first, va_list ap)
+{
+    va_list c;
+    size_t n = 0;
+
+    if (first) {
+        va_copy(c, ap);
+        for (n = 1; va_arg(c, char *) != NULL; n++)
+            ;
+        va_end(c);
+    }
+    return n;
+}
+
+static void fill_args(char **argv, size_t n, const char *first, va_list *ap)
+{
+    argv[0] = (char *)first;
+    for (size_t i = 1; i <= n; i++)
+        argv[i] = va_arg(*ap, char *);
+}
+
+EXPORT int execl(const char *path, const char *arg, ...)
+{
+    execv_fn *fn = (execv_fn *)real("execv");
+    va_list ap;
+    va_start(ap, arg);
+    size_t n = count_args(arg, ap);
+    char *argv[n + 1];
+    fill_args(argv, n, arg, &ap);
+    va_end(ap);
+    ct_rec_flush();
+    return fn(path, argv);
+}
+
+EXPORT int execlp(const char *file, const char *arg, ...)
+{
+    execv_fn *fn = (execv_fn *)real("execvp");
+    va_list ap;
+    va_start(ap, arg);
+    size_t n = count_args(arg, ap);
+    char *argv[n + 1];
+    fill_args(argv, n, arg, &ap);
+    va_end(ap);
+    ct_rec_flush();
+    return fn(file, argv);
+}
+
+EXPORT int execle(const char *path, const char *arg, ...)
+{
+    exec_fn *fn = (exec_fn *)real("execve");
+    va_list ap;
+    va_start(ap, arg);
+    size_t n = count_args(arg, ap);
+    char *argv[n + 1];
+    fill_args(argv, n, arg, &ap);
+    char *const *envp = va_arg(ap, char *const *);
+    va_end(ap);
+    ct_rec_flush();
+    return fn(path, argv, envp);
 }

@@ -16,7 +16,9 @@
  *     -x  exit status of main (and of the forked child)
  *     -H  before recording, install a SIGHUP handler whose flags lack SA_RESTART and whose mask holds SIGUSR1;
  *         after recording, exit 68 unless SIGHUP's disposition still has those flags and that mask
- *     PROG ARGS...  exec it (execv) after recording
+ *     -E  how to exec PROG: v (execv, the default), l (execl), p (execlp), e (execle, with this environment),
+ *         f (fexecve of PROG opened); l, p and e pass at most 4 ARGS
+ *     PROG ARGS...  exec it after recording
  * Nothing on stdout. */
 #include "config.h"
 
@@ -28,6 +30,9 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
+
+extern char **environ;
 #include <unistd.h>
 
 #include "preload/recorder.h"
@@ -147,7 +152,8 @@ int main(int argc, char **argv)
     long records = 1000;
     const char *ready = NULL;
 
-    while ((opt = getopt(argc, argv, "+t:n:s:pmFVCw:kx:H")) != -1) {
+    char how = 'v';
+    while ((opt = getopt(argc, argv, "+t:n:s:pmFVCw:kx:HE:")) != -1) {
         switch (opt) {
         case 't': threads = atoi(optarg); break;
         case 'n': records = atol(optarg); break;
@@ -161,6 +167,7 @@ int main(int argc, char **argv)
         case 'k': keep = 1; break;
         case 'x': status = atoi(optarg); break;
         case 'H': hup = 1; break;
+        case 'E': how = optarg[0]; break;
         default: return 64;
         }
     }
@@ -201,7 +208,21 @@ int main(int argc, char **argv)
         run_threads(1, records);
     }
     if (optind < argc) {
-        execv(argv[optind], argv + optind);
+        char *a[5] = {NULL}; /* argv[0] and up to 4 arguments, for the execl forms */
+        for (int i = 0; i < 5 && optind + i < argc; i++)
+            a[i] = argv[optind + i];
+        switch (how) {
+        case 'l': execl(argv[optind], a[0], a[1], a[2], a[3], a[4], (char *)NULL); break;
+        case 'p': execlp(argv[optind], a[0], a[1], a[2], a[3], a[4], (char *)NULL); break;
+        case 'e': execle(argv[optind], a[0], a[1], a[2], a[3], a[4], (char *)NULL, environ); break;
+        case 'f': {
+            int fd = open(argv[optind], O_RDONLY | O_CLOEXEC);
+            if (fd >= 0)
+                fexecve(fd, argv + optind, environ);
+            break;
+        }
+        default: execv(argv[optind], argv + optind); break;
+        }
         return 66;
     }
     if (ready) {
