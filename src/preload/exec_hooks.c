@@ -79,42 +79,44 @@ static void fill_args(char **argv, size_t n, const char *first, va_list *ap)
         argv[i] = va_arg(*ap, char *);
 }
 
+/* execl (execv underneath), execlp (execvp) and execle (execve, with the envp after the NULL). */
+static int exec_list(const char *real_name, const char *path, const char *arg, va_list ap, int with_envp)
+{
+    va_list args;
+    va_copy(args, ap);
+    size_t n = count_args(arg, args);
+    char *argv[n + 1];
+    fill_args(argv, n, arg, &args);
+    char *const *envp = with_envp ? va_arg(args, char *const *) : NULL;
+    va_end(args);
+    void *fn = real(real_name);
+    ct_rec_flush();
+    return with_envp ? ((exec_fn *)fn)(path, argv, envp) : ((execv_fn *)fn)(path, argv);
+}
+
 EXPORT int execl(const char *path, const char *arg, ...)
 {
-    execv_fn *fn = (execv_fn *)real("execv");
     va_list ap;
     va_start(ap, arg);
-    size_t n = count_args(arg, ap);
-    char *argv[n + 1];
-    fill_args(argv, n, arg, &ap);
+    int rc = exec_list("execv", path, arg, ap, 0);
     va_end(ap);
-    ct_rec_flush();
-    return fn(path, argv);
+    return rc;
 }
 
 EXPORT int execlp(const char *file, const char *arg, ...)
 {
-    execv_fn *fn = (execv_fn *)real("execvp");
     va_list ap;
     va_start(ap, arg);
-    size_t n = count_args(arg, ap);
-    char *argv[n + 1];
-    fill_args(argv, n, arg, &ap);
+    int rc = exec_list("execvp", file, arg, ap, 0);
     va_end(ap);
-    ct_rec_flush();
-    return fn(file, argv);
+    return rc;
 }
 
 EXPORT int execle(const char *path, const char *arg, ...)
 {
-    exec_fn *fn = (exec_fn *)real("execve");
     va_list ap;
     va_start(ap, arg);
-    size_t n = count_args(arg, ap);
-    char *argv[n + 1];
-    fill_args(argv, n, arg, &ap);
-    char *const *envp = va_arg(ap, char *const *);
+    int rc = exec_list("execve", path, arg, ap, 1);
     va_end(ap);
-    ct_rec_flush();
-    return fn(path, argv, envp);
+    return rc;
 }
