@@ -17,6 +17,7 @@ static void check(CUresult r, const char *what)
 static int ready;
 
 /* For the program to link against: without a reference the linker may drop the library (--as-needed). */
+int capturector_ready(void);
 int capturector_ready(void) { return ready; }
 
 __attribute__((constructor)) static void set_up(void)
