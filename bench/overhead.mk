@@ -1,12 +1,18 @@
 # The tracing-overhead benchmark (an nvcc program and the script that alternates untraced and traced runs).
 # bench/overhead is built by `make gpu-samples` (tests/samples/gpu.mk) with the samples' nvcc flags;
 # `make bench-overhead` runs it on this machine's GPU.  It prints numbers, never pass/fail.
-EXTRA_DIST += bench/overhead.cu bench/run-overhead bench/overhead-split.patch tests/integration/split-patch.sh
+EXTRA_DIST += bench/overhead.cu bench/run-overhead bench/overhead-split.patch tests/integration/split-patch.sh \
+	bench/cupti_ab.cu
 TESTS += tests/integration/split-patch.sh
-CLEANFILES += bench/overhead
+CLEANFILES += bench/overhead bench/cupti_ab
 
 bench/overhead: $(srcdir)/bench/overhead.cu
 	$(nvcc_sample) -o $@ $(srcdir)/bench/overhead.cu
+
+# The minimal CUPTI callback tracer measured the same way, in one process (needs the toolkit's CUPTI; built
+# by scripts/gpu-bundle where it can be, not by gpu-samples).
+bench/cupti_ab: $(srcdir)/bench/cupti_ab.cu
+	$(nvcc_sample) -o $@ $(srcdir)/bench/cupti_ab.cu -lcupti
 
 .PHONY: bench-overhead
 bench-overhead: all bench/overhead
