@@ -9,7 +9,6 @@
 // `cupti_launch_ratio=` with `_q1=`/`_q3=` (the median and quartiles over the pairs of on / off) and
 // `cupti_callbacks_per_launch=` (that the callbacks ran: 6 on the H100 with CUDA 13.0, an enter and an exit
 // for each of the three API calls a `<<<...>>>` launch makes there).
-#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -18,6 +17,8 @@
 #include <cuda_runtime.h>
 #include <vector>
 #include <x86intrin.h>
+
+#include "quantile.h"
 
 #define CHECK(call)                                                                                      \
     do {                                                                                                 \
@@ -53,11 +54,9 @@ static double now_us(void)
     return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-static double quantile(const std::vector<double> &v, double p) // v sorted; R's type 7
+static double quantile(const std::vector<double> &sorted, double p)
 {
-    double h = (v.size() - 1) * p;
-    size_t lo = (size_t)h;
-    return lo + 1 < v.size() ? v[lo] + (h - lo) * (v[lo + 1] - v[lo]) : v[lo];
+    return bench_quantile(sorted.data(), sorted.size(), p);
 }
 
 static void enable(CUpti_SubscriberHandle sub, uint32_t on)
@@ -99,9 +98,8 @@ int main(int argc, char **argv)
     CHECK_CUPTI(cuptiUnsubscribe(sub));
     for (long p = 0; p < pairs; p++)
         ratio.push_back(on_us[p] / off_us[p]);
-    std::sort(off_us.begin(), off_us.end());
-    std::sort(on_us.begin(), on_us.end());
-    std::sort(ratio.begin(), ratio.end());
+    for (std::vector<double> *v : {&off_us, &on_us, &ratio})
+        bench_sort(v->data(), v->size());
     printf("cupti_launch_off_us=%.4f\ncupti_launch_on_us=%.4f\n", quantile(off_us, 0.5), quantile(on_us, 0.5));
     printf("cupti_launch_ratio=%.4f\ncupti_launch_ratio_q1=%.4f\ncupti_launch_ratio_q3=%.4f\n", quantile(ratio, 0.5),
            quantile(ratio, 0.25), quantile(ratio, 0.75));

@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "quantile.h"
 #include "samples/drv_sample.h" /* CHECK: exit with the error named */
 
 typedef CUresult (*launch_fn)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
@@ -177,20 +178,6 @@ static long minor_faults(void)
     return ru.ru_minflt;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Quantile p of the sorted v[0..n), interpolated between order statistics (R's default, type 7). */
-static double quantile(const double *v, int n, double p)
-{
-    double h = (n - 1) * p;
-    int lo = (int)h;
-    return lo + 1 < n ? v[lo] + (h - lo) * (v[lo + 1] - v[lo]) : v[lo];
-}
-
 /* ns per launch over one block, the GPU idle at its start. */
 static double block(launch_fn launch, CUfunction fn, long n)
 {
@@ -287,13 +274,13 @@ int main(int argc, char **argv)
     const long flt1 = minor_faults();
 
     {
-        int m = (int)(2 * rounds);
-        qsort(d, (size_t)m, sizeof *d, cmp_double);
-        qsort(p, (size_t)m, sizeof *p, cmp_double);
-        qsort(diff, (size_t)m, sizeof *diff, cmp_double);
-        double dq1 = quantile(d, m, 0.25), dmed = quantile(d, m, 0.5), dq3 = quantile(d, m, 0.75);
-        double pq1 = quantile(p, m, 0.25), pmed = quantile(p, m, 0.5), pq3 = quantile(p, m, 0.75);
-        double fq1 = quantile(diff, m, 0.25), fmed = quantile(diff, m, 0.5), fq3 = quantile(diff, m, 0.75);
+        const size_t k = (size_t)(2 * rounds);
+        bench_sort(d, k);
+        bench_sort(p, k);
+        bench_sort(diff, k);
+        double dq1 = bench_quantile(d, k, 0.25), dmed = bench_quantile(d, k, 0.5), dq3 = bench_quantile(d, k, 0.75);
+        double pq1 = bench_quantile(p, k, 0.25), pmed = bench_quantile(p, k, 0.5), pq3 = bench_quantile(p, k, 0.75);
+        double fq1 = bench_quantile(diff, k, 0.25), fmed = bench_quantile(diff, k, 0.5), fq3 = bench_quantile(diff, k, 0.75);
         printf("launch_ab: %ld rounds x 4 blocks of %ld cuLaunchKernel, program's path %s the driver's\n", rounds, n,
                program == direct ? "IS" : "is not");
         printf("direct_ns=%.1f (q1 %.1f, q3 %.1f)\n", dmed, dq1, dq3);
@@ -303,9 +290,9 @@ int main(int argc, char **argv)
         /* Means keep what medians drop: a rare stall (a page fault on fresh memory, the writer running on this
          * CPU) that lands in a few blocks. */
         double dsum = 0, psum = 0;
-        for (int i = 0; i < m; i++)
+        for (size_t i = 0; i < k; i++)
             dsum += d[i], psum += p[i];
-        printf("added_mean_ns=%.1f\n", (psum - dsum) / m);
+        printf("added_mean_ns=%.1f\n", (psum - dsum) / (double)k);
         /* Per launch of the program's path: other threads' CPU (the tracer's writer) and page faults (a ring's
          * first pass over its memory). */
         print_other_threads(&cpu0, &cpu1, (double)(2 * rounds * n));

@@ -32,6 +32,8 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include "quantile.h"
+
 #define CHECK(call)                                                                                      \
     do {                                                                                                 \
         cudaError_t err_ = (call);                                                                       \
@@ -93,17 +95,14 @@ static double writer_cpu_ns(void)
     return ns;
 }
 
-// Quantile p of the sorted v, interpolated between order statistics (R's default, type 7).
-static double quantile(const std::vector<double> &v, double p)
+static double quantile(const std::vector<double> &sorted, double p)
 {
-    double h = (v.size() - 1) * p;
-    size_t lo = (size_t)h;
-    return lo + 1 < v.size() ? v[lo] + (h - lo) * (v[lo + 1] - v[lo]) : v[lo];
+    return bench_quantile(sorted.data(), sorted.size(), p);
 }
 
 static double median(std::vector<double> v)
 {
-    std::sort(v.begin(), v.end());
+    bench_sort(v.data(), v.size());
     return quantile(v, 0.5);
 }
 
@@ -134,7 +133,7 @@ template <typename F> static void in_process(const char *phase, long calls, long
     std::vector<double> ratio;
     for (long p = 0; p < pairs; p++)
         ratio.push_back((on_us[p] + writer_ns / 1000.0) / off_us[p]);
-    std::sort(ratio.begin(), ratio.end());
+    bench_sort(ratio.data(), ratio.size());
     printf("%s_off_us=%.4f\n%s_on_us=%.4f\n%s_writer_ns=%.1f\n", phase, median(off_us), phase, median(on_us), phase,
            writer_ns);
     printf("%s_ratio=%.4f\n%s_ratio_q1=%.4f\n%s_ratio_q3=%.4f\n", phase, quantile(ratio, 0.5), phase,

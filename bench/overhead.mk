@@ -2,16 +2,16 @@
 # bench/overhead is built by `make gpu-samples` (tests/samples/gpu.mk) with the samples' nvcc flags;
 # `make bench-overhead` runs it on this machine's GPU.  It prints numbers, never pass/fail.
 EXTRA_DIST += bench/overhead.cu bench/run-overhead bench/overhead-split.patch tests/integration/split-patch.sh \
-	bench/cupti_ab.cu
+	bench/cupti_ab.cu bench/quantile.h
 TESTS += tests/integration/split-patch.sh
 CLEANFILES += bench/overhead bench/cupti_ab
 
-bench/overhead: $(srcdir)/bench/overhead.cu
+bench/overhead: $(srcdir)/bench/overhead.cu $(srcdir)/bench/quantile.h
 	$(nvcc_sample) -o $@ $(srcdir)/bench/overhead.cu
 
 # The minimal CUPTI callback tracer measured the same way, in one process (needs the toolkit's CUPTI; built
 # by scripts/gpu-bundle where it can be, not by gpu-samples).
-bench/cupti_ab: $(srcdir)/bench/cupti_ab.cu
+bench/cupti_ab: $(srcdir)/bench/cupti_ab.cu $(srcdir)/bench/quantile.h
 	$(nvcc_sample) -o $@ $(srcdir)/bench/cupti_ab.cu -lcupti
 
 .PHONY: bench-overhead
@@ -28,7 +28,7 @@ EXTRA_DIST += bench/run-hotpath
 
 # The tracer's cost per cuLaunchKernel, traced and direct launches alternating inside one process.
 check_PROGRAMS += bench/launch_ab
-bench_launch_ab_SOURCES = bench/launch_ab.c tests/samples/drv_sample.c tests/samples/drv_sample.h
+bench_launch_ab_SOURCES = bench/launch_ab.c bench/quantile.h tests/samples/drv_sample.c tests/samples/drv_sample.h
 bench_launch_ab_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 bench_launch_ab_LDFLAGS = -L$(CUDA_STUBS_DIR)
 bench_launch_ab_LDADD = -lcuda

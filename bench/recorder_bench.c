@@ -16,15 +16,10 @@
 
 #include "preload/recorder.h"
 #include "preload/settings.h"
+#include "quantile.h"
 
 #define BATCH 50000
 #define ROUNDS 15
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 /* One call record, as a trampoline makes it; returns 0 when it was dropped. */
 static inline int one(uint64_t t0, uint64_t t1, size_t payload)
@@ -39,8 +34,8 @@ static inline int one(uint64_t t0, uint64_t t1, size_t payload)
 
 static double median(double *v)
 {
-    qsort(v, ROUNDS, sizeof v[0], cmp_double);
-    return v[ROUNDS / 2];
+    bench_sort(v, ROUNDS);
+    return bench_quantile(v, ROUNDS, 0.5);
 }
 
 static double hot_path(int with_clock, size_t payload)
