@@ -6,6 +6,7 @@
 #include "preload/capture.h"
 #include "preload/hooks.h"
 #include "preload/hot.h"
+#include "preload/recorder.h"
 #include "preload/settings.h"
 
 CT_HOT_DATA int ct_capture_off;
@@ -15,6 +16,8 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 static void capture_read(void)
 {
     by_profiler_api = ct_settings_capture() == CT_CAPTURE_PROFILER;
+    if (by_profiler_api)
+        ct_rec_ranges_only();
     __atomic_store_n(&ct_capture_off, by_profiler_api, __ATOMIC_RELAXED);
 }
 

@@ -21,6 +21,7 @@
 CT_HOT_DATA _Atomic int ct_state;
 static struct ct_settings cfg;
 static int cfg_loaded;
+static _Atomic int ranges_only; /* ct_rec_ranges_only */
 static _Atomic uint64_t seq_counter = 1;
 static _Atomic uint64_t untraced_total;
 
@@ -354,6 +355,8 @@ void ct_rec_device(int ordinal, const char *name, const uint8_t uuid[16], uint64
 
 /* ---- start, flush, stop ---- */
 
+void ct_rec_ranges_only(void) { atomic_store(&ranges_only, 1); }
+
 static int start(void)
 {
     if (!cfg_loaded) { /* once per process image: a forked child keeps its parent's settings and warnings */
@@ -367,7 +370,7 @@ static int start(void)
         }
         ring_key_made = 1;
     }
-    const uint32_t ranges = ct_settings_capture() == CT_CAPTURE_PROFILER ? CT_FEAT_CAPTURE_RANGES : 0;
+    const uint32_t ranges = atomic_load(&ranges_only) ? CT_FEAT_CAPTURE_RANGES : 0;
     if (ct_tf_open(&cfg, CT_FEAT_TIME_MONO | ranges | ct_stack_start(cfg.stacks, cfg.stack_depth)) < 0)
         return -1;
     ct_lifecycle_install();

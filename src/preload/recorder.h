@@ -100,6 +100,9 @@ int ct_rec_enabled(void);
 /* Start the recorder (idempotent, thread-safe): read CUDATRACE_* configuration, open the output file,
  * start the writer, register the exit/fork/signal handlers.  Called lazily by ct_rec_begin too. */
 void ct_rec_init(void);
+/* capture.c, before tracing starts: only the calls of capture ranges will be recorded (the file's header
+ * says so: CT_FEAT_CAPTURE_RANGES). */
+void ct_rec_ranges_only(void);
 /* Flush everything and close the file (exit path; also before exec). Idempotent. */
 void ct_rec_shutdown(void);
 /* Flush what is buffered now, keep tracing (before exec, on demand). */

@@ -524,16 +524,15 @@ static void print_header(struct out *o, const struct rp_trace *tr)
         {"Driver version", drv},
         {"Devices", devices},
         {"Calls recorded#", u64s(n1, calls)},
+        {"Calls recorded from", ranges ? RP_RANGES_ONLY : NULL}, /* said only of a partial trace */
         {"Calls lost#", u64s(n2, lost)},
         {"Untraced pointers#", u64s(n3, untraced)},
         {"Format version#", fv},
         {"Tracer version", tv},
     };
-    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-        rp_table_row(&t, rows[i]);
-        if (ranges && strcmp(rows[i][0], "Calls recorded#") == 0) /* and which calls those are */
-            rp_table_row(&t, (const char *[]){"Calls recorded from", RP_RANGES_ONLY});
-    }
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        if (rows[i][1])
+            rp_table_row(&t, rows[i]);
     emit(o, &t);
 }
 
