@@ -14,8 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "preload/recorder.h"
-#include "preload/settings.h"
+#include "recorder/recorder.h"
+#include "recorder/settings.h"
 #include "quantile.h"
 
 #define BATCH 50000

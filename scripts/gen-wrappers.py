@@ -9,7 +9,7 @@ driver function.  For each variant this writes (one C file):
 and a header naming each variant's id and PFN type for hand-written code (CT_ID_<symbol>, CT_PFN_<symbol>).
 
 Exported symbol names are derived, not listed (see derive_symbols).  Argument decoders and hooks are
-hand-written C; their prototypes are read from the --decls headers:
+hand-written C; their prototypes (or, for launches, inline definitions) are read from the --decls headers:
     void ct_dec_<key>(struct ct_pl_<family> *pl, CUresult r, <params>);   only while recording
     void ct_hook_<key>(CUresult r, <params>);                             after every real call
 where <key> is `<name>_v<version>` (that variant only) or `<name>` (all its variants, per-thread ones included).
@@ -33,7 +33,9 @@ import sys
 PFN_RE = re.compile(
     r'typedef\s+(?P<ret>\w+)\s*\(\s*CUDAAPI\s*\*\s*PFN_(?P<name>\w+?)_v(?P<ver>\d+)(?P<pt>_ptsz|_ptds)?\s*\)'
     r'\s*\((?P<params>[^;]*?)\)\s*;', re.S)
-DECL_RE = re.compile(r'^\s*void\s+ct_(?P<kind>dec|hook)_(?P<key>\w+)\s*\((?P<params>[^)]*)\)\s*;', re.M)
+# A prototype (decode.h, hooks.h) or an inline definition (decode_launch.h).
+DECL_RE = re.compile(r'^\s*(?:static\s+inline\s+(?:__attribute__\(\(\w+\)\)\s+)?)?void\s+'
+                     r'ct_(?P<kind>dec|hook)_(?P<key>\w+)\s*\((?P<params>[^)]*)\)\s*[;{]', re.M)
 FAMILIES = {'alloc': 'CT_FAM_ALLOC', 'free': 'CT_FAM_FREE', 'launch': 'CT_FAM_LAUNCH', 'copy': 'CT_FAM_COPY'}
 VFLAGS = {'': '0', '_ptsz': 'CT_VARIANT_PTSZ', '_ptds': 'CT_VARIANT_PTDS'}
 # Interop typedef headers and the system headers they need (configure's AC_CHECK_HEADERS of each).
@@ -226,7 +228,7 @@ def generate(variants, headers, decl_headers, own_header, out):
         needs = INTEROP.get(os.path.basename(h))
         if needs:
             w('#if %s\n' % ' && '.join('defined(%s)' % have_macro(n) for n in needs))
-        w('#include "%s"\n' % os.path.abspath(h))
+        w('#include %s\n' % (include_name(h) if h in decl_headers else '<%s>' % os.path.basename(h)))
         if needs:
             w('#else\n#error "%s needs %s, which configure did not find: regenerate this file"\n#endif\n'
               % (os.path.basename(h), ' and '.join(needs)))
@@ -242,13 +244,22 @@ def generate(variants, headers, decl_headers, own_header, out):
         w('    %s,\n' % ', '.join(str(x) for x in order[i:i + 16]))
     w('};\n\n')
     w('/* Real driver functions, by variant id: filled once the driver is found (interpose.c). */\n')
-    w('void *ct_real[%d];\n\n' % len(variants))
-    for i, v in enumerate(variants):
-        emit_trampoline(w, i, v)
+    w('void *ct_real[CT_API_COUNT];\n\n')
+    for v in variants:
+        emit_trampoline(w, v)
     w('void (*const ct_trampolines[])(void) = {\n')
     for v in variants:
         w('    (void (*)(void))ct_tr_%s,\n' % v.symbol)
     w('};\n')
+
+
+def include_name(path):
+    """How wrappers.c includes one of the project's headers: relative to src/ ("preload/decode.h"), as the
+    hand-written code does, never by the build machine's absolute path (the toolkit's go by name)."""
+    parts = os.path.normpath(path).split(os.sep)
+    if 'src' in parts[:-1]:
+        return '"%s"' % '/'.join(parts[len(parts) - 1 - parts[::-1].index('src') + 1:])
+    return '<%s>' % parts[-1]
 
 
 def have_macro(header):
@@ -256,19 +267,20 @@ def have_macro(header):
     return 'HAVE_' + re.sub(r'[^A-Za-z0-9]', '_', header).upper()
 
 
-def emit_trampoline(w, i, v):
+def emit_trampoline(w, v):
     decl = ', '.join(p for p, _ in v.params) or 'void'
     args = ', '.join(n for _, n in v.params)
     comma_args = (', ' + args) if args else ''
     fn = 'ct_tr_%s' % v.symbol
+    vid = 'CT_ID_%s' % v.symbol
     w('/* %s (%s:%d) */\n' % (v.pfn, v.header.rsplit('/', 1)[-1], v.line))
     w('CT_EXPORT CUresult %s(%s) __asm__("%s");\n' % (fn, decl, v.symbol))
     # Launches are the calls programs make by the hundred thousand: their trampolines sit with the launch
     # path's helpers (hot.h).
     w('%sCUresult %s(%s)\n{\n' % ('CT_HOT_CODE ' if v.family == 'launch' else '', fn, decl))
-    w('    %s real = (%s)CT_REAL(%d);\n' % (v.pfn, v.pfn, i))
-    w('    if (__builtin_expect(real == NULL, 0) && (real = (%s)ct_resolve(%d)) == NULL)\n' % (v.pfn, i))
-    w('        return ct_missing(%d);\n' % i)
+    w('    %s real = (%s)CT_REAL(%s);\n' % (v.pfn, v.pfn, vid))
+    w('    if (__builtin_expect(real == NULL, 0) && (real = (%s)ct_resolve(%s)) == NULL)\n' % (v.pfn, vid))
+    w('        return ct_missing(%s);\n' % vid)
     # The tracer's own calls (ct_guard) pass untouched; outside a capture range (capture.h) a call is not
     # timed either, but its hook still runs.  Without a hook the two cases are one test.
     if v.hook:
@@ -281,25 +293,25 @@ def emit_trampoline(w, i, v):
     if v.hook:
         w('    ct_hook_%s(r%s);\n' % (v.hook, comma_args))
     if v.decoder and v.family == 'launch':
-        # Decoded on the stack first: ct_rec_launch writes a short repeat record when the thread's last launch
-        # of this function had the same payload (format.h, launch shapes).  cuLaunchKernel, the launch
-        # programs make most, first tries the shortcut that compares its arguments without decoding.
+        # Decoded on the stack, its name left out: the recorder's shortcut writes a repeat record when the
+        # thread's last launch of this function had the same payload (format.h, launch shapes), and only
+        # otherwise is the kernel's name looked up and the full record written.
         w('    if (ct_rec_wanted()) {\n')
         w('        uint32_t name_gen = __atomic_load_n(&ct_kernel_name_generation, __ATOMIC_ACQUIRE);\n')
-        if v.decoder == 'cuLaunchKernel':
-            w('        if (ct_rec_launch_kernel_again(%d, r, t0, t1, f, gridDimX, gridDimY, gridDimZ, blockDimX, '
-              'blockDimY, blockDimZ, sharedMemBytes, hStream, name_gen))\n            return r;\n' % i)
         w('        struct ct_pl_launch pl;\n')
         w('        ct_dec_%s(&pl, r%s);\n' % (v.decoder, comma_args))
-        w('        ct_rec_launch(%d, r, t0, t1, &pl, ct_stack_id(CT_FAM_LAUNCH), name_gen);\n    }\n    return r;\n}\n\n' % i)
+        w('        if (!ct_rec_launch_again(%s, r, t0, t1, &pl, name_gen)) {\n' % vid)
+        w('            pl.name_id = ct_launch_name_id(&pl);\n')
+        w('            ct_rec_launch(%s, r, t0, t1, &pl, ct_stack_id(CT_FAM_LAUNCH), name_gen);\n' % vid)
+        w('        }\n    }\n    return r;\n}\n\n')
         return
     if v.decoder:
         size = 'sizeof(struct ct_rec_call) + sizeof(struct ct_pl_%s)' % v.family
-        w('    struct ct_rec_call *c = ct_rec_call_begin(%s, %d, %s, r, t0, t1);\n' % (size, i, FAMILIES[v.family]))
+        w('    struct ct_rec_call *c = ct_rec_call_begin(%s, %s, %s, r, t0, t1);\n' % (size, vid, FAMILIES[v.family]))
         w('    if (c) {\n')
         w('        ct_dec_%s((struct ct_pl_%s *)(c + 1), r%s);\n' % (v.decoder, v.family, comma_args))
     else:
-        w('    struct ct_rec_call *c = ct_rec_call_begin(sizeof *c, %d, CT_FAM_NONE, r, t0, t1);\n' % i)
+        w('    struct ct_rec_call *c = ct_rec_call_begin(sizeof *c, %s, CT_FAM_NONE, r, t0, t1);\n' % vid)
         w('    if (c) {\n')
     emit_stack_hook(w, v)
     w('        ct_rec_commit(c);\n    }\n    return r;\n}\n\n')
@@ -314,7 +326,7 @@ def generate_header(variants, headers, out):
     w = out.write
     w('/* Generated by scripts/gen-wrappers.py from %s: do not edit. */\n'
       % ', '.join(h.rsplit('/', 1)[-1] for h in headers))
-    w('#ifndef CUDATRACE_WRAPPERS_H\n#define CUDATRACE_WRAPPERS_H\n\n#include <stdint.h>\n\n')
+    w('#ifndef CT_PRELOAD_WRAPPERS_H\n#define CT_PRELOAD_WRAPPERS_H\n\n#include <stdint.h>\n\n')
     w('/* Api id (index into ct_variants) and PFN type of every exported variant symbol. */\nenum ct_api_id {\n')
     for i, v in enumerate(variants):
         w('    CT_ID_%s = %d,\n' % (v.symbol, i))

@@ -12,8 +12,8 @@
  *
  * Changing any struct here means bumping CT_FORMAT_VERSION; tests/unit/test_format_layout.c pins offsets.
  */
-#ifndef CUDATRACE_FORMAT_H
-#define CUDATRACE_FORMAT_H
+#ifndef CT_CUDATRACE_FORMAT_H
+#define CT_CUDATRACE_FORMAT_H
 
 #include <stdint.h>
 

@@ -5,6 +5,6 @@ noinst_LTLIBRARIES += src/format/libctformat.la
 src_format_libctformat_la_SOURCES = \
 	src/format/record.c src/format/record.h \
 	src/format/reader.c src/format/reader.h \
-	src/format/names.c src/format/names.h \
+	src/format/enum_names.c src/format/enum_names.h \
 	src/format/shapes.c src/format/shapes.h
 src_format_libctformat_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "format/names.h"
+#include "format/enum_names.h"
 #include "format/reader.h"
 #include "format/record.h"
 #include "format/shapes.h"

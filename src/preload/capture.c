@@ -5,9 +5,9 @@
 
 #include "preload/capture.h"
 #include "preload/hooks.h"
-#include "preload/hot.h"
-#include "preload/recorder.h"
-#include "preload/settings.h"
+#include "recorder/hot.h"
+#include "recorder/recorder.h"
+#include "recorder/settings.h"
 
 CT_HOT_DATA int ct_capture_off;
 static int by_profiler_api; /* CUDATRACE_CAPTURE=profiler */

@@ -4,8 +4,8 @@
  * CUDA_MEMCPY2D_v1, ...) that cudaTypedefs.h's oldest PFN_ typedefs use, and undefine its name-mapping
  * macros (cuMemAlloc -> cuMemAlloc_v2), so `cuMemAlloc` means the function of that exported name.  Include
  * this before anything else that includes cuda.h. */
-#ifndef CUDATRACE_CUDA_API_H
-#define CUDATRACE_CUDA_API_H
+#ifndef CT_PRELOAD_CUDA_API_H
+#define CT_PRELOAD_CUDA_API_H
 
 #ifndef __CUDA_API_VERSION_INTERNAL
 #define __CUDA_API_VERSION_INTERNAL 1

@@ -4,8 +4,8 @@
  * <name>_v<version> when <key> is that, else every variant of function <key> (per-thread ones included);
  * the payload type gives the variants' family.  The compiler checks each call against these prototypes:
  * integer parameters here are at least as wide as in every variant they serve. */
-#ifndef CUDATRACE_DECODE_H
-#define CUDATRACE_DECODE_H
+#ifndef CT_PRELOAD_DECODE_H
+#define CT_PRELOAD_DECODE_H
 
 #include "preload/cuda_api.h"
 
@@ -37,23 +37,7 @@ void ct_dec_cuMemFreeAsync(struct ct_pl_free *pl, CUresult r, CUdeviceptr dptr, 
 void ct_dec_cuMemRelease(struct ct_pl_free *pl, CUresult r, CUmemGenericAllocationHandle handle);
 void ct_dec_cuMemUnmap(struct ct_pl_free *pl, CUresult r, CUdeviceptr ptr, size_t size);
 
-/* decode_launch.c */
-void ct_dec_cuLaunchKernel(struct ct_pl_launch *pl, CUresult r, CUfunction f, unsigned int gridDimX,
-                           unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
-                           unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams,
-                           void **extra);
-void ct_dec_cuLaunchKernelEx(struct ct_pl_launch *pl, CUresult r, const CUlaunchConfig *config, CUfunction f,
-                             void **kernelParams, void **extra);
-void ct_dec_cuLaunchCooperativeKernel(struct ct_pl_launch *pl, CUresult r, CUfunction f, unsigned int gridDimX,
-                                      unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX,
-                                      unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes,
-                                      CUstream hStream, void **kernelParams);
-void ct_dec_cuLaunch(struct ct_pl_launch *pl, CUresult r, CUfunction f);
-void ct_dec_cuLaunchGrid(struct ct_pl_launch *pl, CUresult r, CUfunction f, int grid_width, int grid_height);
-void ct_dec_cuLaunchGridAsync(struct ct_pl_launch *pl, CUresult r, CUfunction f, int grid_width, int grid_height,
-                              CUstream hStream);
-void ct_dec_cuLaunchHostFunc(struct ct_pl_launch *pl, CUresult r, CUstream hStream, CUhostFn fn, void *userData);
-void ct_dec_cuGraphLaunch(struct ct_pl_launch *pl, CUresult r, CUgraphExec hGraphExec, CUstream hStream);
+/* Launches: decode_launch.h (inline, before the recorder's shortcut). */
 
 /* decode_copy.c: 1D copies (direction from the name; unified ones resolved by pointer) */
 void ct_dec_cuMemcpy(struct ct_pl_copy *pl, CUresult r, CUdeviceptr dst, CUdeviceptr src, size_t ByteCount);

@@ -2,8 +2,8 @@
  * tracer's own calls), recording or not.  scripts/gen-wrappers.py reads this header: a function
  * `void ct_hook_<key>(CUresult r, <the variant's parameters>)` applies to variant <name>_v<version> when
  * <key> is that, else to every variant of function <key>. */
-#ifndef CUDATRACE_HOOKS_H
-#define CUDATRACE_HOOKS_H
+#ifndef CT_PRELOAD_HOOKS_H
+#define CT_PRELOAD_HOOKS_H
 
 #include "preload/cuda_api.h"
 

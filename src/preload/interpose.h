@@ -1,8 +1,8 @@
 /* The interposition layer's internal API: finding the real driver, identifying the variant of a driver
  * pointer, and handing out trampolines.  Used by the exported hooks (cuGetProcAddress, dlsym,
  * cudaGetDriverEntryPoint), the decoders and the metadata. */
-#ifndef CUDATRACE_INTERPOSE_H
-#define CUDATRACE_INTERPOSE_H
+#ifndef CT_PRELOAD_INTERPOSE_H
+#define CT_PRELOAD_INTERPOSE_H
 
 #include "preload/trampoline.h"
 #include "preload/wrappers.h"

@@ -10,7 +10,7 @@
 #include "preload/kernel_names.h"
 
 #include "preload/hooks.h"
-#include "preload/hot.h"
+#include "recorder/hot.h"
 #include "preload/interpose.h"
 
 #include <dlfcn.h>

@@ -1,6 +1,6 @@
 /* Kernel names by handle, interned once and cached: a launch costs one lock-free look-up. */
-#ifndef CUDATRACE_KERNEL_NAMES_H
-#define CUDATRACE_KERNEL_NAMES_H
+#ifndef CT_PRELOAD_KERNEL_NAMES_H
+#define CT_PRELOAD_KERNEL_NAMES_H
 
 #include <stdint.h>
 

@@ -1,14 +1,14 @@
 # libcudatrace.so: the preloaded library.  The interposition layer (this fragment) over the recorder
-# (recorder.mk).  Trampolines for every driver function variant are generated at build time from the
+# (src/recorder/local.mk).  Trampolines for every driver function variant are generated at build time from the
 # toolkit's cudaTypedefs.h (and cudaProfilerTypedefs.h where present, and the GL/EGL/VDPAU interop typedef
 # headers that configure found usable: CUDA_INTEROP_TYPEDEFS) by scripts/gen-wrappers.py; decoders
-# and hooks are hand-written and declared in decode.h / hooks.h, which the generator reads.
+# and hooks are hand-written and declared in decode.h, decode_launch.h and hooks.h, which the generator reads.
 # Links neither libcuda nor libcudart: the driver is found at run time.  Only interposed names are exported.
 lib_LTLIBRARIES += src/preload/libcudatrace.la
 
 CT_TYPEDEF_INPUTS = $(CUDA_TYPEDEFS_H) $(wildcard $(dir $(CUDA_TYPEDEFS_H))cudaProfilerTypedefs.h) \
 	$(CUDA_INTEROP_TYPEDEFS)
-CT_WRAPPER_DECLS = $(srcdir)/src/preload/decode.h $(srcdir)/src/preload/hooks.h
+CT_WRAPPER_DECLS = $(srcdir)/src/preload/decode.h $(srcdir)/src/preload/decode_launch.h $(srcdir)/src/preload/hooks.h
 CT_GEN_WRAPPERS = $(PYTHON3) $(srcdir)/scripts/gen-wrappers.py
 
 src_preload_libcudatrace_la_SOURCES = \
@@ -16,16 +16,16 @@ src_preload_libcudatrace_la_SOURCES = \
 	src/preload/interpose.c src/preload/interpose.h \
 	src/preload/procaddress.c src/preload/dlsym_hook.c src/preload/entrypoint.c \
 	src/preload/hooks.h src/preload/decode.h \
-	src/preload/decode_alloc.c src/preload/decode_launch.c src/preload/decode_copy.c \
+	src/preload/decode_alloc.c src/preload/decode_launch.c src/preload/decode_launch.h src/preload/decode_copy.c \
 	src/preload/kernel_names.c src/preload/kernel_names.h \
 	src/preload/capture.c src/preload/capture.h \
-	src/preload/metadata.c
+	src/preload/driver_info.c
 nodist_src_preload_libcudatrace_la_SOURCES = src/preload/wrappers.c src/preload/wrappers.h
 # Incompatible pointers between a variant and its decoder would be a wrong decoder: an error, not a warning.
 src_preload_libcudatrace_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden \
 	-Werror=incompatible-pointer-types -Werror=int-conversion
 src_preload_libcudatrace_la_LDFLAGS = -avoid-version -shared -no-undefined -pthread
-src_preload_libcudatrace_la_LIBADD = src/preload/librecorder.la $(DL_LIBS)
+src_preload_libcudatrace_la_LIBADD = src/recorder/librecorder.la $(DL_LIBS)
 
 BUILT_SOURCES += src/preload/wrappers.c src/preload/wrappers.h
 CLEANFILES += src/preload/wrappers.c src/preload/wrappers.h

@@ -1,7 +1,7 @@
 /* What a generated trampoline (wrappers.c, from scripts/gen-wrappers.py) needs: its real function, the
  * re-entrancy guard and the recorder.  Kept small: this is the hot path. */
-#ifndef CUDATRACE_TRAMPOLINE_H
-#define CUDATRACE_TRAMPOLINE_H
+#ifndef CT_PRELOAD_TRAMPOLINE_H
+#define CT_PRELOAD_TRAMPOLINE_H
 
 #include "preload/cuda_api.h"
 
@@ -9,14 +9,13 @@
 #include <stdint.h>
 
 #include "preload/capture.h"
-#include "preload/hot.h"
+#include "preload/decode_launch.h"
 #include "preload/kernel_names.h"
-#include "preload/recorder.h"
-#include "preload/recorder_hot.h"
-#include "preload/stacks.h"
-
-/* Symbols the program may bind to: everything else in the library is hidden (-fvisibility=hidden). */
-#define CT_EXPORT __attribute__((visibility("default")))
+#include "recorder/export.h"
+#include "recorder/hot.h"
+#include "recorder/recorder.h"
+#include "recorder/recorder_hot.h"
+#include "recorder/stacks.h"
 
 /* Real driver function of each variant (by api id), NULL until the driver is found (ct_resolve). */
 extern void *ct_real[];

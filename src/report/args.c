@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/names.h"
+#include "report/display_names.h"
 #include "report/text.h"
 
 const char *rp_kernel_name(struct rp_kernel_names *k, const struct rp_call *c)

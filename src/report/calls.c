@@ -9,7 +9,7 @@
 #include "report/args.h"
 #include "report/cli.h"
 #include "report/map.h"
-#include "report/names.h"
+#include "report/display_names.h"
 #include "report/trace.h"
 
 struct filter {

@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format/names.h"
+#include "format/enum_names.h"
 #include "report/args.h"
 #include "report/export.h"
 #include "report/memory.h"
-#include "report/names.h"
+#include "report/display_names.h"
 #include "report/symbolize.h"
 #include "report/text.h"
 

@@ -5,10 +5,10 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "format/names.h"
+#include "format/enum_names.h"
 #include "report/args.h"
 #include "report/export.h"
-#include "report/names.h"
+#include "report/display_names.h"
 #include "report/text.h"
 
 static const char csv_columns[] =

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "format/names.h"
+#include "format/enum_names.h"
 #include "report/cli.h"
 #include "report/table.h"
 #include "report/trace.h"

@@ -5,7 +5,7 @@ src_report_libctreport_la_SOURCES = \
 	src/report/cli.c src/report/cli.h \
 	src/report/trace.c src/report/trace.h \
 	src/report/stats.c src/report/stats.h \
-	src/report/names.c src/report/names.h \
+	src/report/display_names.c src/report/display_names.h \
 	src/report/text.c src/report/text.h \
 	src/report/table.c src/report/table.h \
 	src/report/map.c src/report/map.h \

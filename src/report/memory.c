@@ -5,7 +5,7 @@
 
 #include "report/memory.h"
 
-#include "report/names.h"
+#include "report/display_names.h"
 
 /* Allocations live in three name spaces: addresses, VMM physical handles (cuMemCreate) and VMM mappings
  * (cuMemMap); a free of one kind may release another kind of the same space (cuMemFreeAsync of cuMemAlloc

@@ -9,7 +9,7 @@
 
 #include "report/cli.h"
 #include "report/memory.h"
-#include "report/names.h"
+#include "report/display_names.h"
 #include "report/sites.h"
 #include "report/symbolize.h"
 #include "report/table.h"

@@ -11,7 +11,7 @@
 #include "report/grow.h"
 #include "report/map.h"
 #include "report/memory.h"
-#include "report/names.h"
+#include "report/display_names.h"
 #include "report/stats.h"
 #include "report/table.h"
 #include "report/trace.h"

@@ -13,7 +13,7 @@
 #include "report/elfsym.h"
 #include "report/grow.h"
 #include "report/map.h"
-#include "report/names.h"
+#include "report/display_names.h"
 #include "report/symbolize.h"
 #include "report/text.h"
 

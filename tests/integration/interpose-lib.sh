@@ -4,7 +4,7 @@ set -u
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
 bin=$CT_TOP_BUILDDIR/tests/integration
-ctdump=$CT_TOP_BUILDDIR/tests/ctdump
+ctdump=$CT_TOP_BUILDDIR/tests/integration/ctdump
 
 fail() {
     echo "FAIL: $*"

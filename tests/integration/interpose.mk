@@ -1,6 +1,6 @@
 # tests/integration (interpose): every route to the driver, on the simulated driver (tests/simdriver), each
 # program run untraced and under LD_PRELOAD=libcudatrace.so with identical output, the trace read back with
-# tests/ctdump.  interpose-lib.sh holds what the scripts share.
+# tests/integration/ctdump.  interpose-lib.sh holds what the scripts share.
 TESTS += tests/integration/interpose-exports.sh tests/integration/interpose-loader.sh \
 	tests/integration/interpose-dlsym.sh tests/integration/interpose-entrypoint.sh \
 	tests/integration/interpose-drv.sh tests/integration/interpose-repeats.sh tests/integration/capture.sh

@@ -1,5 +1,5 @@
 /* A stand-in for a traced program: T threads make N call records each through the recorder (api ids cycling
- * through tests/recorder-variants.c, with their payloads), then it can fork, exec, wait for a signal or
+ * through tests/integration/recorder-variants.c, with their payloads), then it can fork, exec, wait for a signal or
  * exit in various ways, as the recorder-*.sh tests ask.
  *
  *   recorder-app [-t THREADS] [-n RECORDS] [-s NS] [-p] [-m] [-F] [-w READYFILE] [-k] [-x STATUS] [PROG ARGS...]
@@ -35,7 +35,7 @@
 extern char **environ;
 #include <unistd.h>
 
-#include "preload/recorder.h"
+#include "recorder/recorder.h"
 
 static int with_meta, plain;
 static long spacing_ns;

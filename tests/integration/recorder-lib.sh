@@ -1,6 +1,6 @@
 # Shared by the recorder-*.sh tests (sourced): the programs, a scratch directory removed on exit, helpers.
 APP="$CT_TOP_BUILDDIR/tests/integration/recorder-app"
-DUMP="$CT_TOP_BUILDDIR/tests/ctdump"
+DUMP="$CT_TOP_BUILDDIR/tests/integration/ctdump"
 [ -x "$APP" ] && [ -x "$DUMP" ] || { echo "recorder-app or ctdump not built"; exit 99; }
 WORK=$(mktemp -d) || exit 99
 trap 'rm -rf "$WORK"' EXIT

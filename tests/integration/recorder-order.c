@@ -20,8 +20,8 @@
 #include <unistd.h>
 
 #include "format/record.h"
-#include "preload/clock.h"
-#include "preload/recorder.h"
+#include "recorder/clock.h"
+#include "recorder/recorder.h"
 
 enum { IDLE, ARMED, WRITER_STOPPED, RELEASED };
 

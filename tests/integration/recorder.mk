@@ -1,10 +1,10 @@
-# tests/integration (recorder): a small program recording through src/preload/librecorder.la, run in the
-# situations the recorder must survive, its traces checked with tests/ctdump.
+# tests/integration (recorder): a small program recording through src/recorder/librecorder.la, run in the
+# situations the recorder must survive, its traces checked with tests/integration/ctdump.
 check_PROGRAMS += tests/integration/recorder-app tests/integration/recorder-order
-tests_integration_recorder_app_SOURCES = tests/integration/recorder-app.c tests/recorder-variants.c
-tests_integration_recorder_app_LDADD = src/preload/librecorder.la $(DL_LIBS)
-tests_integration_recorder_order_SOURCES = tests/integration/recorder-order.c tests/recorder-variants.c
-tests_integration_recorder_order_LDADD = src/preload/librecorder.la $(DL_LIBS)
+tests_integration_recorder_app_SOURCES = tests/integration/recorder-app.c tests/integration/recorder-variants.c
+tests_integration_recorder_app_LDADD = src/recorder/librecorder.la $(DL_LIBS)
+tests_integration_recorder_order_SOURCES = tests/integration/recorder-order.c tests/integration/recorder-variants.c
+tests_integration_recorder_order_LDADD = src/recorder/librecorder.la $(DL_LIBS)
 
 RECORDER_TESTS = \
 	tests/integration/recorder-threads.sh tests/integration/recorder-fork.sh \
@@ -15,3 +15,8 @@ RECORDER_TESTS = \
 	tests/integration/recorder-grow.sh
 TESTS += $(RECORDER_TESTS)
 EXTRA_DIST += $(RECORDER_TESTS) tests/integration/recorder-lib.sh
+
+# ctdump: every record of a trace as one text line (the integration tests' view of a file).
+check_PROGRAMS += tests/integration/ctdump
+tests_integration_ctdump_SOURCES = tests/integration/ctdump.c
+tests_integration_ctdump_LDADD = src/format/libctformat.la

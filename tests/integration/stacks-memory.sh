@@ -92,13 +92,13 @@ assert ctx["args"]["stack"][0].startswith("main+0x"), ctx["args"]["stack"]
     # bad values: one warning each, the defaults used
     trace bad CUDATRACE_STACKS=sometimes CUDATRACE_STACK_DEPTH=1000
     expect_eq "warnings for bad stack settings" 2 "$(grep -c '^cudatrace: CUDATRACE_STACK' "$TMP/bad.err")"
-    "$CT_TOP_BUILDDIR/tests/ctdump" "$TMP/bad.ct" >"$TMP/bad.dump" || fail "ctdump of bad.ct"
+    "$CT_TOP_BUILDDIR/tests/integration/ctdump" "$TMP/bad.ct" >"$TMP/bad.dump" || fail "ctdump of bad.ct"
     grep -q '^header .*features=0x3$' "$TMP/bad.dump" || fail "stacks not on by default after a bad value"
 fi
 
 # none (and a build without libunwind): the reports say stacks were not recorded, the memory still adds up
 trace none CUDATRACE_STACKS=none
-"$CT_TOP_BUILDDIR/tests/ctdump" "$TMP/none.ct" >"$TMP/none.dump" || fail "ctdump of none.ct"
+"$CT_TOP_BUILDDIR/tests/integration/ctdump" "$TMP/none.ct" >"$TMP/none.dump" || fail "ctdump of none.ct"
 grep -q '^header .*features=0x2$' "$TMP/none.dump" || fail "CT_FEAT_STACKS set with CUDATRACE_STACKS=none"
 grep -q '^stack ' "$TMP/none.dump" && fail "stack records with CUDATRACE_STACKS=none"
 run_report 0 memory --format json "$TMP/none.ct"

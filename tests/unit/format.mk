@@ -1,11 +1,8 @@
-# tests/unit (format and recorder pieces): CUnit suites, plus the dump tool every trace test reads with.
-check_PROGRAMS += tests/ctdump
-tests_ctdump_SOURCES = tests/ctdump.c
-tests_ctdump_LDADD = src/format/libctformat.la
+# tests/unit (format and recorder pieces): CUnit suites.
 
 if HAVE_CUNIT
 FORMAT_UNIT_TESTS = tests/unit/test_format_layout tests/unit/test_format_rw \
-	tests/unit/test_recorder_config tests/unit/test_ring
+	tests/unit/test_recorder_config tests/unit/test_ring tests/unit/test_launch_shape
 check_PROGRAMS += $(FORMAT_UNIT_TESTS)
 TESTS += $(FORMAT_UNIT_TESTS)
 
@@ -19,11 +16,15 @@ tests_unit_test_format_rw_LDADD = src/format/libctformat.la $(CUNIT_LIBS)
 
 tests_unit_test_recorder_config_SOURCES = tests/unit/test_recorder_config.c
 tests_unit_test_recorder_config_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
-tests_unit_test_recorder_config_LDADD = src/preload/librecorder.la $(DL_LIBS) $(CUNIT_LIBS)
+tests_unit_test_recorder_config_LDADD = src/recorder/librecorder.la $(DL_LIBS) $(CUNIT_LIBS)
 
 tests_unit_test_ring_SOURCES = tests/unit/test_ring.c
 tests_unit_test_ring_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
-tests_unit_test_ring_LDADD = src/preload/librecorder.la $(DL_LIBS) $(CUNIT_LIBS)
+tests_unit_test_ring_LDADD = src/recorder/librecorder.la $(DL_LIBS) $(CUNIT_LIBS)
+
+tests_unit_test_launch_shape_SOURCES = tests/unit/test_launch_shape.c tests/integration/recorder-variants.c
+tests_unit_test_launch_shape_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+tests_unit_test_launch_shape_LDADD = src/recorder/librecorder.la $(DL_LIBS) $(CUNIT_LIBS)
 endif
 if !HAVE_CUNIT
 TESTS += tests/unit/no-cunit.sh

@@ -35,7 +35,15 @@ for sym in cuMemAlloc_v2 cuInit cuLaunchHostFunc cuLaunchHostFunc_ptsz cuMemcpyH
     grep -q "^CT_EXPORT CUresult ct_tr_$sym(.*) __asm__(\"$sym\");\$" "$tmp/w.c" || fail "no trampoline for $sym"
 done
 [ "$(grep -c '^CT_EXPORT' "$tmp/w.c")" = 11 ] || fail "not 11 trampolines"
-grep -q 'PFN_cuMemcpyHtoD_v7000_ptds real = (PFN_cuMemcpyHtoD_v7000_ptds)CT_REAL(4);' "$tmp/w.c" || fail "real call type"
+grep -q 'PFN_cuMemcpyHtoD_v7000_ptds real = (PFN_cuMemcpyHtoD_v7000_ptds)CT_REAL(CT_ID_cuMemcpyHtoD_v2_ptds);' "$tmp/w.c" ||
+    fail "real call type"
+# A launch: decoded without its name, the recorder's shortcut first, the name looked up only when it fails.
+grep -q 'ct_dec_cuLaunchHostFunc(&pl, r, hStream, fn, userData);' "$tmp/w.c" || fail "launch decoder call"
+grep -q 'if (!ct_rec_launch_again(CT_ID_cuLaunchHostFunc, r, t0, t1, &pl, name_gen)) {' "$tmp/w.c" || fail "launch shortcut"
+grep -q 'pl.name_id = ct_launch_name_id(&pl);' "$tmp/w.c" || fail "launch name"
+# Headers by name or relative path: the build machine's absolute paths must not end up in the C.
+grep -n '^#include "/' "$tmp/w.c" && fail "a header included by absolute path"
+grep -q -x '#include <test_generator.h>' "$tmp/w.c" || fail "the typedef header is not included by name"
 grep -q 'ct_dec_cuMemAlloc_v2000((struct ct_pl_alloc \*)(c + 1), r, dptr, bytesize);' "$tmp/w.c" || fail "decoder call"
 grep -q 'ct_hook_cuInit(r, Flags);' "$tmp/w.c" || fail "hook call"
 grep -q 'CUresult ct_tr_cuCtxPushCurrent(CUcontext a0)' "$tmp/w.c" || fail "unnamed parameter not named"
@@ -48,7 +56,7 @@ grep -q '#define CT_PFN_cuMemAlloc PFN_cuMemAlloc_v2000' "$tmp/w.h" || fail "PFN
 printf 'typedef CUresult (CUDAAPI *PFN_cuVDPAUGetDevice_v3010)(CUdevice_v1 *pDevice, VdpDevice vdpDevice);\n' \
     >"$tmp/cudaVDPAUTypedefs.h"
 gen -o "$tmp/v.c" "$src/test_generator.h" "$tmp/cudaVDPAUTypedefs.h" 2>/dev/null || fail "generating with VDPAU failed"
-grep -A1 -x '#if defined(HAVE_VDPAU_VDPAU_H)' "$tmp/v.c" | grep -q -x "#include \"$tmp/cudaVDPAUTypedefs.h\"" ||
+grep -A1 -x '#if defined(HAVE_VDPAU_VDPAU_H)' "$tmp/v.c" | grep -q -x "#include <cudaVDPAUTypedefs.h>" ||
     fail "the VDPAU typedefs are not guarded by HAVE_VDPAU_VDPAU_H"
-grep -B1 '^#include ".*/test_generator.h"$' "$tmp/v.c" | grep -q '^#if' && fail "a plain typedef header was guarded"
+grep -B1 -x '#include <test_generator.h>' "$tmp/v.c" | grep -q '^#if' && fail "a plain typedef header was guarded"
 exit 0

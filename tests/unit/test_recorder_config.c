@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "preload/output.h"
-#include "preload/settings.h"
+#include "recorder/output.h"
+#include "recorder/settings.h"
 
 static char dir[] = "/tmp/ct-test-config-XXXXXX";
 

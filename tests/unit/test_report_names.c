@@ -9,7 +9,7 @@
 
 #include "cudatrace/format.h"
 #include "report/map.h"
-#include "report/names.h"
+#include "report/display_names.h"
 #include "report/text.h"
 
 static void check_demangled(const char *in, const char *want)

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "format/record.h"
-#include "preload/ring.h"
+#include "recorder/ring.h"
 
 /* Consume everything: check each record's sequence and what the walk says of it, return how many. */
 static unsigned consume(struct ct_ring *r, uint32_t *expect)

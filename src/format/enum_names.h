@@ -1,0 +1,19 @@
+/* The lowercase words used for the format's enums and flag sets in text output (dump tool, report). */
+#ifndef CT_FORMAT_ENUM_NAMES_H
+#define CT_FORMAT_ENUM_NAMES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+const char *ct_name_family(unsigned family);        /* none alloc free launch copy */
+const char *ct_name_mem_kind(unsigned kind);        /* unknown device host pinned managed async vmm vmm_map array */
+const char *ct_name_launch_kind(unsigned kind);     /* kernel cooperative host_func graph */
+const char *ct_name_str_kind(unsigned kind);        /* kernel thread other */
+const char *ct_name_lost_reason(unsigned reason);   /* buffer_full write_error shutdown */
+const char *ct_name_record_type(unsigned type);     /* process string api call ... */
+
+/* Flag sets as words joined by `sep` ("none" when empty): CT_VARIANT_* and CT_COPY_*. Returns buf. */
+char *ct_format_vflags(char *buf, size_t len, unsigned vflags, char sep);
+char *ct_format_copy_flags(char *buf, size_t len, unsigned flags, char sep);
+
+#endif

@@ -1,0 +1,218 @@
+/* The recorder's life: lazy start at the first record, flushes, shutdown at exit, the fork handlers, and
+ * SIGTERM/SIGINT/SIGHUP (a handler that flushes, then hands the signal to the program's handler or its
+ * default action).  Exit is a destructor, so it runs after the program's and the CUDA runtime's atexit
+ * handlers.  The only code that moves ct_state (state.h). */
+#include "config.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <string.h>
+
+#include "recorder/drain.h"
+#include "recorder/intern.h"
+#include "recorder/meta_queue.h"
+#include "recorder/recorder.h"
+#include "recorder/rings.h"
+#include "recorder/settings.h"
+#include "recorder/stacks.h"
+#include "recorder/state.h"
+#include "recorder/tracefile.h"
+#include "recorder/warn.h"
+#include "recorder/writer.h"
+
+static struct ct_settings cfg;
+static int cfg_loaded;
+static _Atomic int ranges_only; /* ct_rec_ranges_only */
+static pthread_mutex_t init_mu = PTHREAD_MUTEX_INITIALIZER;
+static __thread int in_init __attribute__((tls_model("initial-exec")));
+
+static void install(void);
+
+/* ---- start, flush, stop ---- */
+
+void ct_rec_ranges_only(void) { atomic_store(&ranges_only, 1); }
+
+static int start(void)
+{
+    if (!cfg_loaded) { /* once per process image: a forked child keeps its parent's settings and warnings */
+        ct_settings_load(&cfg);
+        cfg_loaded = 1;
+    }
+    if (ct_rings_start(cfg.buffer_size) < 0)
+        return -1;
+    const uint32_t ranges = atomic_load(&ranges_only) ? CT_FEAT_CAPTURE_RANGES : 0;
+    if (ct_tf_open(&cfg, CT_FEAT_TIME_MONO | ranges | ct_stack_start(cfg.stacks, cfg.stack_depth)) < 0)
+        return -1;
+    install();
+    if (ct_writer_start(cfg.flush_ms) < 0)
+        ct_warn("cannot start the writer thread; records are written at exit only");
+    return 0;
+}
+
+void ct_rec_init(void)
+{
+    if (atomic_load(&ct_state) != CT_ST_UNINIT || in_init)
+        return;
+    in_init = 1; /* anything start() calls that records comes back here and finds tracing not yet on */
+    pthread_mutex_lock(&init_mu);
+    if (atomic_load(&ct_state) == CT_ST_UNINIT)
+        atomic_store(&ct_state, start() == 0 ? CT_ST_ON : CT_ST_OFF);
+    pthread_mutex_unlock(&init_mu);
+    in_init = 0;
+}
+
+void ct_rec_flush(void)
+{
+    if (atomic_load(&ct_state) != CT_ST_ON || !ct_tf_mine() || !ct_drain_acquire(-1))
+        return;
+    if (atomic_load(&ct_state) == CT_ST_ON)
+        ct_drain_all(0, 0);
+    ct_drain_release();
+}
+
+void ct_rec_shutdown(void)
+{
+    int on = CT_ST_ON;
+
+    /* From here ct_rec_begin returns NULL: records published before the last drain are kept, later ones
+     * (threads still running after main returned) are not written. */
+    if (!atomic_compare_exchange_strong(&ct_state, &on, CT_ST_DONE))
+        return;
+    ct_writer_stop();
+    if (!ct_drain_acquire(-1))
+        return;
+    ct_drain_all(1, 0);
+    ct_tf_close(cfg.quiet);
+    ct_drain_release();
+}
+
+/* Final flush from a signal handler (async-signal-safe): `last` when the signal's default action follows
+ * (the file is closed and nothing is written after). */
+static void signal_flush(int last)
+{
+    int on = CT_ST_ON;
+
+    if (atomic_load(&ct_state) != CT_ST_ON || !ct_drain_acquire(200))
+        return; /* the drainer is this very thread, or stuck: do not deadlock */
+    if (!last) {
+        ct_drain_all(0, 1);
+        ct_drain_release();
+    } else if (atomic_compare_exchange_strong(&ct_state, &on, CT_ST_DONE)) {
+        ct_drain_all(1, 1);
+        ct_tf_close(cfg.quiet);
+        /* The drain stays held: the process dies next and nothing may write after CT_REC_END. */
+    } else {
+        ct_drain_release();
+    }
+}
+
+/* ---- fork ---- */
+
+static void fork_prepare(void)
+{
+    pthread_mutex_lock(&init_mu);
+    ct_rings_lock();
+    ct_intern_lock();
+    ct_stack_lock();
+}
+
+static void fork_parent(void)
+{
+    ct_stack_unlock();
+    ct_intern_unlock();
+    ct_rings_unlock();
+    pthread_mutex_unlock(&init_mu);
+}
+
+/* The child keeps none of the parent's records (the parent writes them), never touches the parent's file,
+ * and starts its own file and writer at its first record. */
+static void fork_child(void)
+{
+    ct_stack_unlock();
+    ct_intern_unlock();
+    ct_rings_unlock();
+    pthread_mutex_unlock(&init_mu);
+    if (atomic_load(&ct_state) != CT_ST_ON)
+        return;
+    ct_tf_abandon();
+    ct_writer_after_fork_child();
+    ct_drain_reset();
+    ct_rings_after_fork_child();
+    ct_meta_after_fork_child();
+    atomic_store(&ct_state, CT_ST_UNINIT);
+}
+
+/* ---- signals ---- */
+
+static const int flush_signals[] = {SIGTERM, SIGINT, SIGHUP};
+#define NSIGS (sizeof flush_signals / sizeof flush_signals[0])
+static struct sigaction previous[NSIGS];
+
+static void on_signal(int sig, siginfo_t *info, void *uc)
+{
+    const int saved = errno;
+    unsigned i = 0;
+
+    while (i < NSIGS && flush_signals[i] != sig)
+        i++;
+    if (i == NSIGS)
+        return;
+    const struct sigaction *prev = &previous[i];
+    if (prev->sa_flags & SA_SIGINFO) {
+        signal_flush(0);
+        prev->sa_sigaction(sig, info, uc);
+    } else if (prev->sa_handler == SIG_DFL) {
+        /* The default action (termination) follows: close the file, then let the signal kill the
+         * process once this handler returns and unblocks it, so the exit status is the signal's. */
+        struct sigaction dfl;
+        signal_flush(1);
+        memset(&dfl, 0, sizeof dfl);
+        dfl.sa_handler = SIG_DFL;
+        sigaction(sig, &dfl, NULL);
+        raise(sig);
+    } else if (prev->sa_handler != SIG_IGN) {
+        signal_flush(0);
+        prev->sa_handler(sig);
+    }
+    errno = saved;
+}
+
+static void install_signal_handlers(void)
+{
+    for (unsigned i = 0; i < NSIGS; i++) {
+        struct sigaction sa;
+        if (sigaction(flush_signals[i], NULL, &previous[i]) != 0 || previous[i].sa_handler == SIG_IGN)
+            continue; /* an ignored signal (nohup) stays ignored */
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = on_signal;
+        if (previous[i].sa_handler == SIG_DFL) {
+            sa.sa_flags = SA_SIGINFO | SA_RESTART;
+            sigemptyset(&sa.sa_mask);
+        } else {
+            /* The program's handler came first (tracing starts at the first driver call): keep its flags and
+             * mask, so its system calls are interrupted (or restarted) and its signals blocked as before. */
+            sa.sa_flags = previous[i].sa_flags | SA_SIGINFO;
+            sa.sa_mask = previous[i].sa_mask;
+        }
+        sigaction(flush_signals[i], &sa, NULL);
+    }
+}
+
+/* Once per process image: a forked child restarting its trace inherits all of this. */
+static void install(void)
+{
+    static int done;
+
+    if (done)
+        return;
+    done = 1;
+    pthread_atfork(fork_prepare, fork_parent, fork_child);
+    install_signal_handlers();
+}
+
+__attribute__((destructor)) static void at_exit(void)
+{
+    ct_rec_shutdown();
+}

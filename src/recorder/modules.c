@@ -1,0 +1,152 @@
+#include "config.h"
+
+#include <elf.h>
+#include <limits.h>
+#include <link.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "format/record.h"
+#include "recorder/meta_queue.h"
+#include "recorder/modules.h"
+
+struct module {
+    uint64_t base, lo, hi;
+    int internal;
+};
+
+static struct module *mods;
+static size_t nmods, cap;
+static unsigned long long seen_adds = ~0ull, seen_subs = ~0ull;
+
+/* Object names whose frames are the tracer's, the unwinder's, the driver's or the runtime's. */
+static int internal_name(const char *path)
+{
+    static const char *const prefixes[] = {"libcuda.so", "libcudart.so", "libunwind", "libcudatrace"};
+    const char *base = strrchr(path, '/');
+
+    base = base ? base + 1 : path;
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+        if (strncmp(base, prefixes[i], strlen(prefixes[i])) == 0)
+            return 1;
+    return 0;
+}
+
+/* The NT_GNU_BUILD_ID note of a loaded object, read from its mapped PT_NOTE segments. */
+static size_t build_id(const struct dl_phdr_info *info, const uint8_t **id)
+{
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_NOTE)
+            continue;
+        const unsigned char *p = (const unsigned char *)(info->dlpi_addr + ph->p_vaddr), *end = p + ph->p_memsz;
+        while (p + sizeof(ElfW(Nhdr)) <= end) {
+            const ElfW(Nhdr) *n = (const void *)p;
+            const unsigned char *name = p + sizeof *n, *desc = name + ((n->n_namesz + 3) & ~3u);
+            if (desc + n->n_descsz > end)
+                break;
+            if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 && memcmp(name, "GNU", 4) == 0) {
+                *id = desc;
+                return n->n_descsz;
+            }
+            p = desc + ((n->n_descsz + 3) & ~3u);
+        }
+    }
+    return 0;
+}
+
+static int known(uint64_t base, uint64_t lo, uint64_t hi)
+{
+    for (size_t i = 0; i < nmods; i++)
+        if (mods[i].base == base && mods[i].lo == lo && mods[i].hi == hi)
+            return 1;
+    return 0;
+}
+
+static void add(const struct dl_phdr_info *info, uint64_t lo, uint64_t hi)
+{
+    static char exe[PATH_MAX], abs[PATH_MAX];
+    const char *path = info->dlpi_name;
+    const uint8_t *id = NULL;
+    size_t idlen = build_id(info, &id), plen;
+    int internal;
+    unsigned char *rec;
+
+    if (!*path) { /* the program itself */
+        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+        exe[n > 0 ? n : 0] = '\0';
+        path = exe;
+    } else if (path[0] != '/' && realpath(path, abs)) {
+        /* The loader keeps a relative LD_PRELOAD or dlopen path as given: the report may run elsewhere. */
+        path = abs;
+    }
+    /* The tracer is internal whatever it is called: it holds this very function. */
+    internal = internal_name(path) || ((uint64_t)(uintptr_t)&ct_modules_scan >= lo &&
+                                       (uint64_t)(uintptr_t)&ct_modules_scan < hi);
+    if (nmods == cap) {
+        size_t nc = cap ? cap * 2 : 64;
+        struct module *m = realloc(mods, nc * sizeof *m);
+        if (!m)
+            return;
+        mods = m;
+        cap = nc;
+    }
+    plen = strlen(path);
+    if (!(rec = malloc(ct_size_module(plen))))
+        return;
+    ct_put_module(rec, info->dlpi_addr, lo, hi, path, plen, id, idlen, internal ? CT_MOD_INTERNAL : 0);
+    if (ct_meta_push(rec, ct_size_module(plen), 1) == 0)
+        mods[nmods++] = (struct module){info->dlpi_addr, lo, hi, internal};
+    free(rec);
+}
+
+static int visit(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    uint64_t lo = UINT64_MAX, hi = 0;
+
+    (void)size;
+    (void)arg;
+    seen_adds = info->dlpi_adds;
+    seen_subs = info->dlpi_subs;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD)
+            continue;
+        uint64_t a = info->dlpi_addr + ph->p_vaddr;
+        if (a < lo)
+            lo = a;
+        if (a + ph->p_memsz > hi)
+            hi = a + ph->p_memsz;
+    }
+    if (lo < hi && !known(info->dlpi_addr, lo, hi))
+        add(info, lo, hi);
+    return 0;
+}
+
+/* Only the counters: stop at the first object. */
+static int moved(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    *(int *)arg = info->dlpi_adds != seen_adds || info->dlpi_subs != seen_subs;
+    return 1;
+}
+
+void ct_modules_scan(int force)
+{
+    int changed = 1;
+
+    if (!force)
+        dl_iterate_phdr(moved, &changed);
+    if (changed)
+        dl_iterate_phdr(visit, NULL);
+}
+
+int ct_modules_internal(uint64_t addr)
+{
+    /* Newest first: an address reused after a dlclose belongs to the object loaded last. */
+    for (size_t i = nmods; i-- > 0;)
+        if (addr >= mods[i].lo && addr < mods[i].hi)
+            return mods[i].internal;
+    return -1;
+}

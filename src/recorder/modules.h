@@ -1,0 +1,18 @@
+/* The process's module map for the report's symbolization: every loaded ELF object (path, load bias,
+ * address range, GNU build id) is written once as CT_REC_MODULE (sticky meta record).  Scanned with
+ * dl_iterate_phdr at start and again when a stack has a frame in no known module and the loader's
+ * add/remove counters moved.  Called with the stack table's lock held (stacks.c): not thread-safe itself. */
+#ifndef CT_RECORDER_MODULES_H
+#define CT_RECORDER_MODULES_H
+
+#include <stdint.h>
+
+/* Scan the loaded objects, writing a record for each new one.  `force`: scan even if the loader's counters
+ * did not move. */
+void ct_modules_scan(int force);
+
+/* 1 when `addr` lies in the tracer, libunwind, the driver (libcuda.so*) or the CUDA runtime (libcudart.so*),
+ * 0 when in another known module, -1 when in none known. */
+int ct_modules_internal(uint64_t addr);
+
+#endif

@@ -1,0 +1,92 @@
+/* The recorder: the only way the rest of libcudatrace.so puts records into the trace.
+ *
+ * A trampoline of a call without a payload, or of an allocation, free or copy (wrappers.c, generated):
+ *     uint64_t t0 = ct_now();
+ *     CUresult r = real(...);
+ *     uint64_t t1 = ct_now();
+ *     struct ct_rec_call *c = ct_rec_call_begin(sizeof *c + sizeof(struct ct_pl_copy), api, CT_FAM_COPY, r, t0, t1);
+ *     if (c) { ...decode into the payload after c...; c->stack_id = ct_stack_id(CT_FAM_COPY); ct_rec_commit(c); }
+ * A launch trampoline decodes into a payload on its stack and hands it to ct_rec_launch_again, then
+ * ct_rec_launch (recorder_hot.h), which write a launch repeat or the full record.  Times stay ticks of the
+ * record clock (clock.h): the file's CT_REC_CLOCK records tell readers how to make them ns.
+ * None of this takes a lock, allocates or makes a system call once the thread's ring exists (its first
+ * record makes it).  When the ring is full the record is counted as lost and NULL returned.
+ *
+ * Inside: record.c and recorder_hot.h (records), lifecycle.c (start, flush, shutdown, fork, signals),
+ * rings.c, drain.c, writer.c, tracefile.c; each module's header says what it does. */
+#ifndef CT_RECORDER_RECORDER_H
+#define CT_RECORDER_RECORDER_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cudatrace/format.h"
+#include "recorder/clock.h"
+#include "recorder/rings.h"
+#include "recorder/state.h"
+#include "recorder/variants.h"
+
+/* Reserve a record of `size` bytes (multiple of 8) in the calling thread's ring; NULL when tracing is off,
+ * shut down, or the ring is full (then the record is counted lost). */
+void *ct_rec_begin(size_t size);
+
+/* Publish the record reserved by the last ct_rec_begin of this thread. */
+static inline void ct_rec_commit(void *rec)
+{
+    (void)rec;
+    ct_ring_commit(ct_rec_ring);
+}
+
+/* Fill the common part of a call record reserved with ct_rec_begin(size): header, api, times (t0, t1 from
+ * ct_now(), in ticks), result, the next call sequence number of this process; stack_id 0. */
+void ct_rec_fill_call(struct ct_rec_call *c, size_t size, uint16_t api_id, uint8_t payload, int32_t result,
+                      uint64_t t0, uint64_t t1);
+
+/* ct_rec_begin and ct_rec_fill_call in one call: the trampolines' way in (one call, not two, on the hot
+ * path).  The payload, if any, follows the returned record. */
+struct ct_rec_call *ct_rec_call_begin(size_t size, uint16_t api_id, uint8_t payload, int32_t result, uint64_t t0,
+                                      uint64_t t1);
+
+/* Would a record be kept now (tracing on, or not started yet: the first record starts it)?  For callers
+ * that build a record's contents before they reserve it: a launch trampoline decodes into a local payload. */
+static inline int ct_rec_wanted(void)
+{
+    int st = atomic_load_explicit(&ct_state, memory_order_relaxed);
+    return st == CT_ST_UNINIT || st == CT_ST_ON;
+}
+
+/* Record a launch-family call whose decoded payload is *pl: as a repeat (16 or 32 bytes) when it
+ * succeeded, has no stack and the thread's slot for this function holds the same payload, else as the full
+ * call record, which then fills the slot (format.h, launch shapes).  name_gen: the generation of kernel
+ * names (kernel_names.h) as read before the payload's name was looked up; the slot keeps it.  The
+ * shortcut that runs before the name is looked up, ct_rec_launch_again, is inline: recorder_hot.h. */
+void ct_rec_launch(uint16_t api_id, int32_t result, uint64_t t0, uint64_t t1, const struct ct_pl_launch *pl,
+                   uint32_t stack_id, uint32_t name_gen);
+
+/* Intern a string (kernel or thread name): returns its id (>= 1), writing a CT_REC_STRING the first time.
+ * Not for the per-call path: callers cache the id (e.g. per CUfunction). Returns 0 if tracing is off. */
+uint32_t ct_rec_intern(enum ct_str_kind kind, const char *s);
+
+/* Note that a pointer for `symbol` was handed back untraced (written as CT_REC_UNTRACED). */
+void ct_rec_untraced(const char *symbol);
+
+/* Driver metadata, written once known (the interposition layer calls these after cuInit succeeds). */
+void ct_rec_driver(int driver_version, int device_count);
+void ct_rec_device(int ordinal, const char *name, const uint8_t uuid[16], uint64_t total_mem);
+
+/* Is tracing on (configuration valid, output file open or openable)?  Starts the recorder if needed. */
+int ct_rec_enabled(void);
+
+/* lifecycle.c.  Start the recorder (idempotent, thread-safe): read CUDATRACE_* configuration, open the
+ * output file, start the writer, register the exit/fork/signal handlers.  The first record calls it. */
+void ct_rec_init(void);
+/* capture.c, before tracing starts: only the calls of capture ranges will be recorded (the file's header
+ * says so: CT_FEAT_CAPTURE_RANGES). */
+void ct_rec_ranges_only(void);
+/* Flush everything and close the file (exit path). Idempotent. */
+void ct_rec_shutdown(void);
+/* Write what is buffered now and keep tracing (exec_hooks.c, before an exec). */
+void ct_rec_flush(void);
+
+#endif

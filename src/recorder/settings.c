@@ -1,0 +1,197 @@
+#include "config.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "recorder/settings.h"
+#include "recorder/warn.h"
+
+int ct_parse_size(const char *s, size_t *out)
+{
+    char *end;
+    unsigned long long v;
+    unsigned shift = 0;
+
+    if (!s || !*s || *s == '-' || *s == '+')
+        return -1;
+    errno = 0;
+    v = strtoull(s, &end, 10);
+    if (errno || end == s)
+        return -1;
+    switch (*end) {
+    case 'k': case 'K': shift = 10; end++; break;
+    case 'm': case 'M': shift = 20; end++; break;
+    case 'g': case 'G': shift = 30; end++; break;
+    default: break;
+    }
+    if (shift && (*end == 'i' || *end == 'I')) /* "4Mi" */
+        end++;
+    if (shift && (*end == 'b' || *end == 'B')) /* "4MB", "4MiB" */
+        end++;
+    if (*end || v > (SIZE_MAX >> shift))
+        return -1;
+    *out = (size_t)v << shift;
+    return 0;
+}
+
+int ct_parse_uint(const char *s, unsigned *out)
+{
+    char *end;
+    unsigned long v;
+
+    if (!s || !*s || *s == '-' || *s == '+')
+        return -1;
+    errno = 0;
+    v = strtoul(s, &end, 10);
+    if (errno || *end || v > UINT32_MAX)
+        return -1;
+    *out = (unsigned)v;
+    return 0;
+}
+
+int ct_parse_bool(const char *s, int *out)
+{
+    static const char *const yes[] = {"1", "yes", "true", "on"}, *const no[] = {"0", "no", "false", "off", ""};
+
+    if (!s)
+        return -1;
+    for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++)
+        if (strcasecmp(s, yes[i]) == 0)
+            return *out = 1, 0;
+    for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
+        if (strcasecmp(s, no[i]) == 0)
+            return *out = 0, 0;
+    return -1;
+}
+
+int ct_parse_mode(const char *s, unsigned *out)
+{
+    char *end;
+    unsigned long v;
+
+    if (!s || !*s || *s == '-' || *s == '+')
+        return -1;
+    errno = 0;
+    v = strtoul(s, &end, 8);
+    if (errno || *end || v > 0777)
+        return -1;
+    *out = (unsigned)v;
+    return 0;
+}
+
+static size_t round_pow2(size_t v)
+{
+    size_t p = 1;
+    while (p < v)
+        p <<= 1;
+    return p;
+}
+
+int ct_parse_stacks(const char *s, int *out)
+{
+    static const char *const names[] = {"none", "alloc", "all"};
+
+    for (int i = 0; s && i < 3; i++)
+        if (strcasecmp(s, names[i]) == 0)
+            return *out = i, 0;
+    return -1;
+}
+
+int ct_parse_capture(const char *s, int *out)
+{
+    if (s && strcasecmp(s, "all") == 0)
+        return *out = CT_CAPTURE_ALL, 0;
+    if (s && (strcasecmp(s, "profiler") == 0 || strcasecmp(s, "cudaProfilerApi") == 0)) /* nsys's name */
+        return *out = CT_CAPTURE_PROFILER, 0;
+    return -1;
+}
+
+int ct_settings_capture(void)
+{
+    int m = CT_CAPTURE_ALL;
+
+    ct_parse_capture(getenv("CUDATRACE_CAPTURE"), &m); /* a bad value: all, and ct_settings_load says so */
+    return m;
+}
+
+static void load_stacks(struct ct_settings *s)
+{
+    const char *v;
+    unsigned u;
+    int m;
+
+    if ((v = getenv("CUDATRACE_STACKS")) != NULL) {
+        if (ct_parse_stacks(v, &m) == 0)
+            s->stacks = m;
+        else
+            ct_warn("CUDATRACE_STACKS=\"%.64s\" is not none, alloc or all; using alloc", v);
+    }
+    if ((v = getenv("CUDATRACE_STACK_DEPTH")) != NULL) {
+        if (ct_parse_uint(v, &u) == 0 && u >= 1 && u <= CT_MAX_STACK_DEPTH)
+            s->stack_depth = u;
+        else
+            ct_warn("CUDATRACE_STACK_DEPTH=\"%.64s\" is not a number of frames from 1 to %u; using %u", v,
+                    CT_MAX_STACK_DEPTH, CT_DEFAULT_STACK_DEPTH);
+    }
+#ifndef HAVE_LIBUNWIND
+    /* Asked for explicitly: say why there will be none.  The default says nothing. */
+    if (s->stacks != CT_STACKS_NONE && (v = getenv("CUDATRACE_STACKS")) != NULL)
+        ct_warn("CUDATRACE_STACKS=%s: this build has no libunwind; call stacks are not recorded", v);
+    s->stacks = CT_STACKS_NONE;
+#endif
+}
+
+void ct_settings_load(struct ct_settings *s)
+{
+    const char *v;
+    size_t size;
+    unsigned u;
+    int b;
+
+    memset(s, 0, sizeof *s);
+    strcpy(s->output, CT_DEFAULT_OUTPUT);
+    s->buffer_size = CT_DEFAULT_BUFFER_SIZE;
+    s->flush_ms = CT_DEFAULT_FLUSH_MS;
+    s->file_mode = CT_DEFAULT_FILE_MODE;
+    s->stacks = CT_DEFAULT_STACKS;
+    s->stack_depth = CT_DEFAULT_STACK_DEPTH;
+
+    if ((v = getenv("CUDATRACE_OUTPUT")) != NULL) {
+        if (*v && strlen(v) < sizeof s->output)
+            strcpy(s->output, v);
+        else
+            ct_warn("CUDATRACE_OUTPUT=\"%.64s\" is %s; using %s", v, *v ? "too long" : "empty", CT_DEFAULT_OUTPUT);
+    }
+    if ((v = getenv("CUDATRACE_BUFFER_SIZE")) != NULL) {
+        if (ct_parse_size(v, &size) == 0 && size >= CT_MIN_BUFFER_SIZE && size <= CT_MAX_BUFFER_SIZE)
+            s->buffer_size = round_pow2(size);
+        else
+            ct_warn("CUDATRACE_BUFFER_SIZE=\"%.64s\" is not a size from 64K to 1G (e.g. 4M); using %uM", v, (unsigned)(CT_DEFAULT_BUFFER_SIZE >> 20));
+    }
+    if ((v = getenv("CUDATRACE_FLUSH_MS")) != NULL) {
+        if (ct_parse_uint(v, &u) == 0 && u >= CT_MIN_FLUSH_MS && u <= CT_MAX_FLUSH_MS)
+            s->flush_ms = u;
+        else
+            ct_warn("CUDATRACE_FLUSH_MS=\"%.64s\" is not a number of milliseconds from %u to %u; using %u", v,
+                    CT_MIN_FLUSH_MS, CT_MAX_FLUSH_MS, CT_DEFAULT_FLUSH_MS);
+    }
+    if ((v = getenv("CUDATRACE_QUIET")) != NULL) {
+        if (ct_parse_bool(v, &b) == 0)
+            s->quiet = b;
+        else
+            ct_warn("CUDATRACE_QUIET=\"%.64s\" is not 1 or 0; using 0", v);
+    }
+    if ((v = getenv("CUDATRACE_FILE_MODE")) != NULL) {
+        if (ct_parse_mode(v, &u) == 0)
+            s->file_mode = u;
+        else
+            ct_warn("CUDATRACE_FILE_MODE=\"%.64s\" is not an octal mode up to 0777; using 0600", v);
+    }
+    load_stacks(s);
+    /* Used long before (ct_settings_capture); warned about here, with the others, once tracing starts. */
+    if ((v = getenv("CUDATRACE_CAPTURE")) != NULL && ct_parse_capture(v, &b) != 0)
+        ct_warn("CUDATRACE_CAPTURE=\"%.64s\" is not all or profiler; using all (every call is recorded)", v);
+}

@@ -1,0 +1,49 @@
+/* CUDATRACE_* configuration of the recorder: every variable is read and validated here (see
+ * docs in README, "Configuration").  A bad value gives one "cudatrace:" warning and the default. */
+#ifndef CT_RECORDER_SETTINGS_H
+#define CT_RECORDER_SETTINGS_H
+
+#include <stddef.h>
+
+#define CT_DEFAULT_OUTPUT "cudatrace-%p.ctrace"
+#define CT_DEFAULT_BUFFER_SIZE (8u << 20) /* 85 ms of headroom at 2 M records/s: a stalled write() on a busy machine */
+#define CT_MIN_BUFFER_SIZE (64u << 10)
+#define CT_MAX_BUFFER_SIZE (1u << 30)
+#define CT_DEFAULT_FLUSH_MS 100u /* a ring a quarter full wakes the writer sooner (ct_writer_nudge) */
+#define CT_MIN_FLUSH_MS 1u
+#define CT_MAX_FLUSH_MS 10000u
+#define CT_DEFAULT_FILE_MODE 0600u
+/* Call stacks (stacks.h): which calls get one, and how many frames of the program are kept. */
+enum ct_stack_mode { CT_STACKS_NONE = 0, CT_STACKS_ALLOC = 1, CT_STACKS_ALL = 2 };
+#define CT_DEFAULT_STACKS CT_STACKS_ALLOC
+#define CT_DEFAULT_STACK_DEPTH 16u
+#define CT_MAX_STACK_DEPTH 64u
+/* What is recorded (capture.h): every call, or only calls inside cuProfilerStart/Stop ranges. */
+enum ct_capture_mode { CT_CAPTURE_ALL = 0, CT_CAPTURE_PROFILER = 1 };
+
+struct ct_settings {
+    char output[1024];  /* CUDATRACE_OUTPUT: file name template (%p %h %q{VAR} %%) */
+    size_t buffer_size; /* CUDATRACE_BUFFER_SIZE: per-thread ring, bytes, a power of two */
+    unsigned flush_ms;  /* CUDATRACE_FLUSH_MS: writer interval */
+    int quiet;          /* CUDATRACE_QUIET: no summary line at exit */
+    unsigned file_mode; /* CUDATRACE_FILE_MODE: permission bits of new trace files */
+    int stacks;         /* CUDATRACE_STACKS: enum ct_stack_mode in effect (none when built without libunwind) */
+    unsigned stack_depth; /* CUDATRACE_STACK_DEPTH: frames kept per stack, 1..CT_MAX_STACK_DEPTH */
+};
+
+/* Read the environment; warn once per bad variable. */
+void ct_settings_load(struct ct_settings *s);
+/* CUDATRACE_CAPTURE, read apart from the rest: it must be known before the program's first driver call
+ * (capture.c), while the rest waits for the first recorded one.  Silent: a bad value is all here, and
+ * ct_settings_load warns about it. */
+int ct_settings_capture(void);
+
+/* Parsers (0 on success, -1 on a bad value; *out untouched then). */
+int ct_parse_size(const char *s, size_t *out);        /* "4M", "65536", "512K", "1G" */
+int ct_parse_uint(const char *s, unsigned *out);      /* decimal */
+int ct_parse_bool(const char *s, int *out);           /* 1/0, yes/no, true/false, on/off */
+int ct_parse_mode(const char *s, unsigned *out);      /* octal, at most 0777 */
+int ct_parse_stacks(const char *s, int *out);        /* none, alloc, all (any case) */
+int ct_parse_capture(const char *s, int *out);       /* all, profiler or cudaProfilerApi (any case) */
+
+#endif

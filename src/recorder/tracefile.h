@@ -1,0 +1,39 @@
+/* The process's trace file: created with its header and process/API records, appended with whole records,
+ * closed with CT_REC_END.  Only the holder of the drain (drain.h) calls ct_tf_append/ct_tf_close.
+ *
+ * A write error (disk full, RLIMIT_FSIZE, EIO) cuts the file back to a record boundary that leaves room for
+ * one CT_REC_LOST (reason write_error) and the CT_REC_END; from then on records are only counted, the LOST
+ * record is rewritten in place with the running count, and the program is never disturbed (SIGXFSZ is kept
+ * from it).  One warning line on stderr. */
+#ifndef CT_RECORDER_TRACEFILE_H
+#define CT_RECORDER_TRACEFILE_H
+
+#include <stdint.h>
+#include <sys/uio.h>
+
+#include "recorder/ring.h"
+
+struct ct_settings;
+
+/* Create the file named by the settings and write its first records; `features` are the header's CT_FEAT_*
+ * bits.  0, or -1 after one warning. */
+int ct_tf_open(const struct ct_settings *s, uint32_t features);
+/* Append spans of whole records (async-signal-safe apart from the one-time warning). */
+void ct_tf_append(const struct iovec *iov, int n);
+/* The same for spans whose records a walk has seen already (a ring's: ct_ring_spans): when they are all
+ * written, its counts stand in for a walk of the file's own. */
+void ct_tf_append_seen(const struct iovec *iov, int n, const struct ct_span_stats *st);
+/* Write CT_REC_END (its untraced total counts the CT_REC_UNTRACED records appended) and close; print the
+ * summary line unless quiet. */
+void ct_tf_close(int quiet);
+/* Is this process the one that created the file?  Not in the child of a vfork, which shares our memory
+ * (the exec hooks run there) but not the parent's state of mind: such a child must not drain. */
+int ct_tf_mine(void);
+/* Before a drain: make sure the descriptor still refers to our file (programs close descriptors). */
+void ct_tf_verify(void);
+/* The child of a fork: close the parent's file without writing to it. */
+void ct_tf_abandon(void);
+/* This thread blocks every signal (the writer): no SIGXFSZ guard needed around its writes. */
+void ct_tf_thread_blocks_signals(void);
+
+#endif

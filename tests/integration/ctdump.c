@@ -1,0 +1,246 @@
+/* ctdump: print trace files as text, one line per record, `key=value` fields (the shapes are a contract
+ * with the tests: see the common brief).  Names are resolved after a first pass over each file.
+ * Exit status: 0 read to a clean end, 2 refused (not a trace, unsupported version, byte order, unreadable),
+ * 3 truncated or corrupt (everything before the damage is printed). */
+#include "config.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "format/enum_names.h"
+#include "format/reader.h"
+
+/* Values are single words: whitespace becomes '_', an empty value prints as nothing. */
+static void put_word(const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        putchar(isspace((unsigned char)s[i]) ? '_' : s[i]);
+}
+
+static void put_str(const char *s) { put_word(s, strlen(s)); }
+
+static const char *string_or(const struct ct_names *n, uint32_t id, const char *dflt)
+{
+    const char *s = ct_names_string(n, id, NULL);
+    return s ? s : dflt;
+}
+
+static void dump_process(const struct ct_rec_process *r)
+{
+    const char *data = (const char *)(r + 1), *cmd = data + r->host_len;
+    size_t len = r->cmdline_len;
+
+    while (len > 0 && cmd[len - 1] == '\0') /* the trailing NUL is not an empty last argument */
+        len--;
+    fputs("process host=", stdout);
+    put_word(data, r->host_len);
+    printf(" argc=%u argv=", r->argc);
+    for (size_t i = 0; i < len; i++)
+        putchar(cmd[i] == '\0' ? ',' : isspace((unsigned char)cmd[i]) ? '_' : cmd[i]);
+    putchar('\n');
+}
+
+static void dump_payload(const struct ct_rec_call *c, const struct ct_names *n)
+{
+    const void *p = c + 1;
+    char flags[64];
+
+    switch (c->payload) {
+    case CT_FAM_ALLOC: {
+        const struct ct_pl_alloc *a = p;
+        printf(" alloc bytes=%" PRIu64 " address=0x%" PRIx64 " kind=%s device=%d stream=0x%" PRIx64, a->bytes,
+               a->address, ct_name_mem_kind(a->kind), a->device, a->stream);
+        break;
+    }
+    case CT_FAM_FREE: {
+        const struct ct_pl_free *f = p;
+        printf(" free address=0x%" PRIx64 " kind=%s stream=0x%" PRIx64, f->address, ct_name_mem_kind(f->kind),
+               f->stream);
+        break;
+    }
+    case CT_FAM_LAUNCH: {
+        const struct ct_pl_launch *l = p;
+        fputs(" launch kernel=", stdout);
+        put_str(string_or(n, l->name_id, "?"));
+        printf(" kind=%s grid=%u,%u,%u block=%u,%u,%u cluster=%u,%u,%u shmem=%u stream=0x%" PRIx64
+               " function=0x%" PRIx64,
+               ct_name_launch_kind(l->kind), l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1],
+               l->block[2], l->cluster[0], l->cluster[1], l->cluster[2], l->shared_mem, l->stream, l->function);
+        break;
+    }
+    case CT_FAM_COPY: {
+        const struct ct_pl_copy *k = p;
+        printf(" copy bytes=%" PRIu64 " src_kind=%s dst_kind=%s flags=%s src=0x%" PRIx64 " dst=0x%" PRIx64
+               " stream=0x%" PRIx64 " width=%" PRIu64 " height=%" PRIu64 " depth=%" PRIu64
+               " src_device=%d dst_device=%d",
+               k->bytes, ct_name_mem_kind(k->src_kind), ct_name_mem_kind(k->dst_kind),
+               ct_format_copy_flags(flags, sizeof flags, k->flags, ','), k->src, k->dst, k->stream, k->width,
+               k->height, k->depth, k->src_device, k->dst_device);
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+static void dump_record(const struct ct_rec_hdr *h, const struct ct_names *n)
+{
+    char buf[64];
+
+    switch (h->type) {
+    case CT_REC_PROCESS:
+        dump_process((const void *)h);
+        break;
+    case CT_REC_API: {
+        const struct ct_rec_api *r = (const void *)h;
+        const char *name = (const char *)(r + 1);
+        fputs("api id=", stdout);
+        printf("%u name=", r->api_id);
+        put_word(name, r->name_len);
+        fputs(" variant=", stdout);
+        put_word(name + r->name_len, r->variant_len);
+        printf(" version=%u vflags=%s family=%s\n", r->version, ct_format_vflags(buf, sizeof buf, r->vflags, '|'),
+               ct_name_family(r->family));
+        break;
+    }
+    case CT_REC_STRING: {
+        const struct ct_rec_string *r = (const void *)h;
+        printf("string id=%u kind=%s value=", r->id, ct_name_str_kind(r->kind));
+        put_word((const char *)(r + 1), r->len);
+        putchar('\n');
+        break;
+    }
+    case CT_REC_THREAD: {
+        const struct ct_rec_thread *r = (const void *)h;
+        printf("thread tid=%u name=", h->tid);
+        put_str(string_or(n, r->name_id, "?"));
+        putchar('\n');
+        break;
+    }
+    case CT_REC_DRIVER: {
+        const struct ct_rec_driver *r = (const void *)h;
+        printf("driver version=%d devices=%d\n", r->driver_version, r->device_count);
+        break;
+    }
+    case CT_REC_DEVICE: {
+        const struct ct_rec_device *r = (const void *)h;
+        printf("device ordinal=%d name=", r->ordinal);
+        put_word(r->name, strnlen(r->name, sizeof r->name));
+        fputs(" uuid=", stdout);
+        for (int i = 0; i < 16; i++)
+            printf("%02x", r->uuid[i]);
+        printf(" mem=%" PRIu64 "\n", r->total_mem);
+        break;
+    }
+    case CT_REC_CALL: {
+        const struct ct_rec_call *c = (const void *)h;
+        const struct ct_api_info *api = ct_names_api(n, c->api_id);
+        printf("call seq=%" PRIu64 " tid=%u name=", c->seq, h->tid);
+        put_str(api ? api->name : "?");
+        fputs(" variant=", stdout);
+        put_str(api ? api->variant : "?");
+        printf(" result=%d t0=%" PRIu64 " dur=%" PRIu64, c->result, c->t0_ns,
+               c->t1_ns >= c->t0_ns ? c->t1_ns - c->t0_ns : 0);
+        dump_payload(c, n);
+        putchar('\n');
+        break;
+    }
+    case CT_REC_LOST: {
+        const struct ct_rec_lost *r = (const void *)h;
+        printf("lost count=%" PRIu64 " reason=%s tid=%u\n", r->count, ct_name_lost_reason(r->reason), h->tid);
+        break;
+    }
+    case CT_REC_UNTRACED: {
+        const struct ct_rec_untraced *r = (const void *)h;
+        fputs("untraced symbol=", stdout);
+        put_str(string_or(n, r->name_id, "?"));
+        printf(" count=%u\n", r->count);
+        break;
+    }
+    case CT_REC_END: {
+        const struct ct_rec_end *r = (const void *)h;
+        printf("end calls=%" PRIu64 " lost=%" PRIu64 " untraced=%" PRIu64 "\n", r->calls, r->lost, r->untraced);
+        break;
+    }
+    case CT_REC_STACK: {
+        const struct ct_rec_stack *r = (const void *)h;
+        uint64_t f;
+        printf("stack id=%u trimmed=%u frames=", r->id, r->trimmed);
+        for (unsigned i = 0; i < r->nframes; i++) {
+            memcpy(&f, (const char *)(r + 1) + 8 * i, sizeof f);
+            printf("%s0x%llx", i ? "," : "", (unsigned long long)f);
+        }
+        puts(r->nframes ? "" : "none");
+        break;
+    }
+    case CT_REC_MODULE: {
+        const struct ct_rec_module *r = (const void *)h;
+        printf("module base=0x%llx lo=0x%llx hi=0x%llx flags=%s build_id=", (unsigned long long)r->base,
+               (unsigned long long)r->lo, (unsigned long long)r->hi, r->flags & CT_MOD_INTERNAL ? "internal" : "none");
+        for (unsigned i = 0; i < r->build_id_len; i++)
+            printf("%02x", r->build_id[i]);
+        fputs(r->build_id_len ? " path=" : "none path=", stdout);
+        put_word((const char *)(r + 1), r->path_len);
+        putchar('\n');
+        break;
+    }
+    default: /* newer record types: skipped */
+        break;
+    }
+}
+
+static int dump_file(const char *path)
+{
+    struct ct_reader *r = ct_reader_open(path);
+    struct ct_names *n = ct_names_new();
+    const struct ct_file_header *fh;
+    const struct ct_rec_hdr *h;
+    int rc = 0;
+
+    if (!r || !n) {
+        fprintf(stderr, "ctdump: %s: out of memory\n", path);
+        rc = 2;
+        goto out;
+    }
+    if (!(fh = ct_reader_header(r))) {
+        fprintf(stderr, "ctdump: %s\n", ct_reader_message(r));
+        rc = ct_reader_status(r) == CT_READ_TRUNCATED ? 3 : 2;
+        goto out;
+    }
+    printf("header format=%u pid=%u ppid=%u version=%.*s features=0x%x\n", fh->format_version, fh->pid, fh->ppid,
+           (int)strnlen(fh->tracer_version, sizeof fh->tracer_version), fh->tracer_version, fh->features);
+    if (ct_reader_load_names(r, n) < 0) {
+        fprintf(stderr, "ctdump: %s: cannot read names (out of memory or seek failed)\n", path);
+        rc = 2;
+        goto out;
+    }
+    while ((h = ct_reader_next(r)))
+        dump_record(h, n);
+    if (ct_reader_status(r) != CT_READ_OK) {
+        fflush(stdout);
+        fprintf(stderr, "ctdump: %s\n", ct_reader_message(r));
+        rc = ct_reader_status(r) == CT_READ_IO ? 2 : 3;
+    }
+out:
+    ct_names_free(n);
+    ct_reader_close(r);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    int rc = 0;
+
+    if (argc < 2) {
+        fprintf(stderr, "usage: ctdump FILE...\n");
+        return 2;
+    }
+    for (int i = 1; i < argc; i++) {
+        int r = dump_file(argv[i]);
+        if (r > rc)
+            rc = r;
+    }
+    return fflush(stdout) == 0 ? rc : 2;
+}
