@@ -9,10 +9,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "format/decoder.h"
 #include "format/enum_names.h"
 #include "format/reader.h"
 #include "format/record.h"
-#include "format/shapes.h"
+#include "format/runs.h"
 
 /* A record is at most 64 KiB, so any buffer above that works; 1 MiB keeps read() calls few. */
 #define READ_BUF_SIZE (1u << 20)
@@ -30,12 +31,10 @@ struct ct_reader {
     uint64_t buf_off;    /* file offset of buf[0] */
     int eof;
     uint64_t last;       /* offset of the record last returned, or of the stop */
-    struct ct_shapes *shapes;        /* launch shapes per thread (format 2) */
-    struct ct_launch_call expanded;  /* the last launch repeat read (either size), as the call it stands for */
-    uint64_t unknown_shapes;         /* repeats whose payload was not known */
-    unsigned file_type;              /* type of the record last returned, as in the file */
-    uint64_t clocks_read;            /* CT_REC_CLOCK records so far: call times are ticks if any (format 3) */
-    struct ct_rec_clock clock;       /* the last of them */
+    struct ct_decoder *dec;  /* launch repeats, clocks (decoder.h) */
+    struct ct_call call;     /* the last call returned */
+    unsigned file_type;      /* type of the record last returned, as in the file */
+    struct ct_runs *runs;    /* being built (ct_reader_build_runs), or NULL */
 };
 
 static void fail(struct ct_reader *r, enum ct_read_status st, const char *fmt, ...)
@@ -144,8 +143,8 @@ struct ct_reader *ct_reader_open(const char *path)
     r->fd = -1;
     r->path = strdup(path);
     r->buf = malloc(READ_BUF_SIZE);
-    r->shapes = ct_shapes_new();
-    if (!r->path || !r->buf || !r->shapes) {
+    r->dec = ct_decoder_new(0);
+    if (!r->path || !r->buf || !r->dec) {
         ct_reader_close(r);
         return NULL;
     }
@@ -154,6 +153,13 @@ struct ct_reader *ct_reader_open(const char *path)
         fail(r, CT_READ_IO, "%s", strerror(errno));
     else
         read_header(r);
+    if (r->have_header) { /* the base of a short repeat with nothing before it */
+        ct_decoder_free(r->dec);
+        if (!(r->dec = ct_decoder_new((uint64_t)r->header.start_mono_ns))) {
+            ct_reader_close(r);
+            return NULL;
+        }
+    }
     return r;
 }
 
@@ -164,7 +170,8 @@ void ct_reader_close(struct ct_reader *r)
     if (r->fd >= 0)
         close(r->fd);
     free(r->buf);
-    ct_shapes_free(r->shapes);
+    ct_decoder_free(r->dec);
+    ct_runs_free(r->runs);
     free(r->path);
     free(r);
 }
@@ -215,40 +222,47 @@ static struct ct_rec_hdr *next_in_file(struct ct_reader *r)
 
 const struct ct_rec_hdr *ct_reader_next(struct ct_reader *r)
 {
-    struct ct_rec_hdr *h;
-
-    while ((h = next_in_file(r)) != NULL && h->type == CT_REC_CLOCK) { /* kept here, never returned */
-        memcpy(&r->clock, h, sizeof r->clock);
-        r->clocks_read++;
+    for (struct ct_rec_hdr *h; (h = next_in_file(r));) {
+        const uint64_t end = r->buf_off + r->start;
+        enum ct_decoded d = ct_decode(r->dec, h, &r->call);
+        int rc = 0;
+        if (d == CT_DECODED_NOMEM) {
+            fail(r, CT_READ_NOMEM, "out of memory for the launch shapes at byte %" PRIu64, r->last);
+            return NULL;
+        }
+        if (r->runs)
+            rc = d == CT_DECODED_CALL     ? ct_runs_note_call(r->runs, h->tid, r->last, end)
+                 : h->type == CT_REC_CLOCK ? ct_runs_note_clock(r->runs, (const struct ct_rec_clock *)h)
+                                           : (ct_runs_note_other(r->runs, h->tid), 0);
+        if (rc < 0) {
+            fail(r, CT_READ_NOMEM, "out of memory for the index of threads at byte %" PRIu64, r->last);
+            return NULL;
+        }
+        if (d == CT_DECODED_CALL)
+            return &r->call.c.h;
+        if (h->type != CT_REC_CLOCK) /* kept by the decoder, never returned */
+            return h;
     }
-    if (!h)
-        return NULL;
-    /* Launch shapes: readers only ever see full call records.  Repeats tell their times relative to earlier
-     * records, in the file's units: noted and expanded before they become ns. */
-    int rc = 0;
-    if (h->type == CT_REC_LAUNCH_REPEAT || h->type == CT_REC_LAUNCH_SHORT) {
-        rc = ct_shapes_expand(r->shapes, h, r->clocks_read ? r->clock.base_ticks : (uint64_t)r->header.start_mono_ns,
-                              &r->expanded);
-        if (rc == 0)
-            r->unknown_shapes++;
-        h = &r->expanded.c.h;
-    } else if (h->type == CT_REC_CALL) {
-        rc = ct_shapes_note(r->shapes, (const void *)h);
-    }
-    if (rc < 0) {
-        fail(r, CT_READ_NOMEM, "out of memory for the launch shapes at byte %" PRIu64, r->last);
-        return NULL;
-    }
-    if (r->clocks_read)
-        ct_rec_times_to_ns(h, &r->clock);
-    return h;
+    return NULL;
 }
 
-uint64_t ct_reader_unknown_shapes(const struct ct_reader *r) { return r->unknown_shapes; }
+uint64_t ct_reader_unknown_shapes(const struct ct_reader *r) { return ct_decoder_unknown_shapes(r->dec); }
 
-const struct ct_rec_clock *ct_reader_clock(const struct ct_reader *r) { return r->clocks_read ? &r->clock : NULL; }
+int ct_reader_build_runs(struct ct_reader *r)
+{
+    if (!r->runs && !(r->runs = ct_runs_new(r->have_header ? (uint64_t)r->header.start_mono_ns : 0)))
+        return -1;
+    return 0;
+}
 
-uint64_t ct_reader_clocks_read(const struct ct_reader *r) { return r->clocks_read; }
+struct ct_runs *ct_reader_take_runs(struct ct_reader *r)
+{
+    struct ct_runs *x = r->runs;
+    if (x)
+        ct_runs_finish(x);
+    r->runs = NULL;
+    return x;
+}
 
 int ct_reader_rewind(struct ct_reader *r)
 {
@@ -262,9 +276,14 @@ int ct_reader_rewind(struct ct_reader *r)
         return -1;
     r->start = r->end = 0;
     r->buf_off = r->data_start;
-    ct_shapes_clear(r->shapes);
-    r->unknown_shapes = 0;
-    r->clocks_read = 0;
+    ct_decoder_reset(r->dec);
+    if (r->runs) {
+        struct ct_runs *fresh = ct_runs_new((uint64_t)r->header.start_mono_ns);
+        if (!fresh)
+            return -1;
+        ct_runs_free(r->runs);
+        r->runs = fresh;
+    }
     r->last = r->data_start;
     r->eof = 0;
     return 0;
@@ -286,8 +305,6 @@ const struct ct_file_header *ct_reader_header(const struct ct_reader *r)
 }
 
 uint64_t ct_reader_offset(const struct ct_reader *r) { return r->last; }
-
-uint64_t ct_reader_end(const struct ct_reader *r) { return r->buf_off + r->start; }
 
 unsigned ct_reader_file_type(const struct ct_reader *r) { return r->file_type; }
 

@@ -19,6 +19,8 @@
 
 #include "cudatrace/format.h"
 
+struct ct_runs;
+
 enum ct_read_status {
     CT_READ_OK = 0,     /* no problem so far (or a clean end) */
     CT_READ_IO,         /* cannot open or read the file */
@@ -36,9 +38,10 @@ struct ct_reader;
 struct ct_reader *ct_reader_open(const char *path);
 void ct_reader_close(struct ct_reader *r);
 
-/* The next record, or NULL at the end of the data or where reading stopped (see ct_reader_status).  A
- * launch repeat (CT_REC_LAUNCH_REPEAT or CT_REC_LAUNCH_SHORT) comes back as the CT_REC_CALL it stands for
- * (shapes.h): no caller sees one. */
+/* The next record, or NULL at the end of the data or where reading stopped (see ct_reader_status).  Every
+ * call comes back decoded (decoder.h): as a CT_REC_CALL with its payload right after it and its times in
+ * ns, a launch repeat of either size as the call it stands for; the CT_REC_CLOCK records are kept by the
+ * decoder and never returned.  A call is a struct ct_call: (const struct ct_call *)h. */
 const struct ct_rec_hdr *ct_reader_next(struct ct_reader *r);
 /* Back to the first record (clears a truncation/corruption stop; header errors stay).  0 or -1. */
 int ct_reader_rewind(struct ct_reader *r);
@@ -53,20 +56,19 @@ const char *ct_reader_message(const struct ct_reader *r);
 const struct ct_file_header *ct_reader_header(const struct ct_reader *r);
 /* File offset of the record last returned by ct_reader_next; after a stop, where reading stopped. */
 uint64_t ct_reader_offset(const struct ct_reader *r);
-/* File offset just past that record (its size in the file is not h->size for an expanded repeat). */
-uint64_t ct_reader_end(const struct ct_reader *r);
 /* That record's type as the file has it: CT_REC_LAUNCH_REPEAT or CT_REC_LAUNCH_SHORT for a repeat returned as
  * its call record. */
 unsigned ct_reader_file_type(const struct ct_reader *r);
 const char *ct_reader_path(const struct ct_reader *r);
 /* Launch repeats read so far whose payload was not known (its defining record was lost to a write error). */
 uint64_t ct_reader_unknown_shapes(const struct ct_reader *r);
-/* Call times come back in ns: the reader converts the ticks of a format 3 file with the CT_REC_CLOCK in
- * effect, and returns no CT_REC_CLOCK itself.  Those who read the file's bytes again (the report's pass 2)
- * need the clock of each record: ct_reader_clock is the one in effect (NULL: times are ns in the file), and
- * ct_reader_clocks_read changes whenever a new one takes effect. */
-const struct ct_rec_clock *ct_reader_clock(const struct ct_reader *r);
-uint64_t ct_reader_clocks_read(const struct ct_reader *r);
+
+/* Build the index of where each thread's calls lie (runs.h) while reading, for a time-ordered merge
+ * (merge.h): call before the first ct_reader_next.  0, or -1 when out of memory. */
+int ct_reader_build_runs(struct ct_reader *r);
+/* The index of what was read (finished; the caller frees it with ct_runs_free), or NULL when none was
+ * being built.  After it, reading goes on without one. */
+struct ct_runs *ct_reader_take_runs(struct ct_reader *r);
 
 /* Several files, one after the other (each with its own header and names). */
 struct ct_reader_set;

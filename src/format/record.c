@@ -185,15 +185,6 @@ size_t ct_payload_size(unsigned family)
     }
 }
 
-void ct_rec_times_to_ns(struct ct_rec_hdr *h, const struct ct_rec_clock *c)
-{
-    if (h->type == CT_REC_CALL) {
-        struct ct_rec_call *r = (void *)h;
-        r->t0_ns = ct_clock_ticks_to_ns(r->t0_ns, c);
-        r->t1_ns = ct_clock_ticks_to_ns(r->t1_ns, c);
-    }
-}
-
 const char *ct_rec_check(const struct ct_rec_hdr *h, size_t avail)
 {
     if (h->marker != CT_REC_MARKER)

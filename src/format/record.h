@@ -65,9 +65,4 @@ static inline int ct_rec_is_call(unsigned type)
 /* Size of the payload struct a call record of this family carries (0 for none or unknown). */
 size_t ct_payload_size(unsigned family);
 
-/* Turn the tick times of a CT_REC_CALL into ns with clock `c` (format.h, CT_REC_CLOCK); other records are
- * left alone.  A launch repeat of either size is first turned into its call record (shapes.h): a short
- * one gives its start relative to earlier records, in ticks. */
-void ct_rec_times_to_ns(struct ct_rec_hdr *h, const struct ct_rec_clock *c);
-
 #endif

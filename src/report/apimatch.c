@@ -10,7 +10,7 @@
 
 const struct rp_api_entry *rp_apimatch_of(struct rp_apimatch *am, const struct rp_call *c)
 {
-    struct rp_u64map_entry *m = rp_u64map_get(&am->ids, c->c.api_id, c->file_index);
+    struct rp_u64map_entry *m = rp_u64map_get(&am->ids, c->call->c.api_id, c->file_index);
     if (m)
         return &am->e[m->v1];
     struct rp_api_entry *e = rp_grow(am->e, &am->cap, am->n + 1, sizeof *e);
@@ -24,7 +24,7 @@ const struct rp_api_entry *rp_apimatch_of(struct rp_apimatch *am, const struct r
     e->match = !am->pattern || fnmatch(am->pattern, e->name, 0) == 0 ||
                fnmatch(am->pattern, rp_call_variant(c), 0) == 0;
     e->index = (unsigned)am->n;
-    if (!rp_u64map_put(&am->ids, c->c.api_id, c->file_index, am->n, 0)) {
+    if (!rp_u64map_put(&am->ids, c->call->c.api_id, c->file_index, am->n, 0)) {
         free(e->name);
         return NULL;
     }

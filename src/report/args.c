@@ -11,14 +11,14 @@
 
 const char *rp_kernel_name(struct rp_kernel_names *k, const struct rp_call *c)
 {
-    uint32_t id = c->pl.launch.name_id;
+    uint32_t id = c->call->pl.launch.name_id;
     struct rp_u64map_entry *e = rp_u64map_get(&k->ids, id, c->file_index);
     if (e)
         return k->names[e->v1];
     const char *raw = rp_file_string(c->file, id);
     char fallback[32];
     if (!raw) {
-        unsigned kind = c->pl.launch.kind;
+        unsigned kind = c->call->pl.launch.kind;
         snprintf(fallback, sizeof fallback, "[%s]",
                  kind == CT_LAUNCH_KERNEL || kind == CT_LAUNCH_COOPERATIVE ? "unknown kernel" : rp_launch_kind_name(kind));
         raw = fallback;
@@ -51,9 +51,9 @@ void rp_kernel_names_free(struct rp_kernel_names *k)
 
 const char *rp_call_api_name(const struct rp_call *c, char *buf, size_t size)
 {
-    const struct ct_api_info *api = rp_file_api(c->file, c->c.api_id);
+    const struct ct_api_info *api = rp_file_api(c->file, c->call->c.api_id);
     if (!api) {
-        snprintf(buf, size, "api#%u", (unsigned)c->c.api_id);
+        snprintf(buf, size, "api#%u", (unsigned)c->call->c.api_id);
         return buf;
     }
     return rp_api_display_name(api->name, api->vflags, buf, size);
@@ -61,7 +61,7 @@ const char *rp_call_api_name(const struct rp_call *c, char *buf, size_t size)
 
 const char *rp_call_variant(const struct rp_call *c)
 {
-    const struct ct_api_info *api = rp_file_api(c->file, c->c.api_id);
+    const struct ct_api_info *api = rp_file_api(c->file, c->call->c.api_id);
     return api ? api->variant : "";
 }
 
@@ -124,9 +124,9 @@ static void put_dim3(struct sink *s, const char *key, const uint32_t d[3])
 static void args(struct sink *s, const struct rp_call *c, struct rp_kernel_names *k)
 {
     char buf[64];
-    switch (c->family) {
+    switch (c->call->family) {
     case CT_FAM_ALLOC: {
-        const struct ct_pl_alloc *a = &c->pl.alloc;
+        const struct ct_pl_alloc *a = &c->call->pl.alloc;
         put_u64(s, "bytes", a->bytes);
         put_hex(s, "address", a->address);
         put(s, "kind", rp_mem_kind_name(a->kind), 0);
@@ -136,7 +136,7 @@ static void args(struct sink *s, const struct rp_call *c, struct rp_kernel_names
         break;
     }
     case CT_FAM_FREE: {
-        const struct ct_pl_free *f = &c->pl.free;
+        const struct ct_pl_free *f = &c->call->pl.free;
         put_hex(s, "address", f->address);
         put(s, "kind", rp_mem_kind_name(f->kind), 0);
         if (f->stream)
@@ -144,7 +144,7 @@ static void args(struct sink *s, const struct rp_call *c, struct rp_kernel_names
         break;
     }
     case CT_FAM_LAUNCH: {
-        const struct ct_pl_launch *l = &c->pl.launch;
+        const struct ct_pl_launch *l = &c->call->pl.launch;
         const char *name = rp_kernel_name(k, c);
         put(s, "kernel", name ? name : "?", 0);
         put(s, "kind", rp_launch_kind_name(l->kind), 0);
@@ -158,7 +158,7 @@ static void args(struct sink *s, const struct rp_call *c, struct rp_kernel_names
         break;
     }
     case CT_FAM_COPY: {
-        const struct ct_pl_copy *p = &c->pl.copy;
+        const struct ct_pl_copy *p = &c->call->pl.copy;
         put(s, "operation", rp_copy_operation(p->flags, p->src_kind, p->dst_kind), 0);
         put_u64(s, "bytes", p->bytes);
         if (!(p->flags & CT_COPY_SET)) {
@@ -210,12 +210,12 @@ void rp_call_json(FILE *out, const struct rp_call *c, int64_t rel, const struct 
         fprintf(out, "\"type\":\"%s\",", type);
     fprintf(out, "\"start\":%s,\"duration\":%s,\"pid\":%" PRIu32 ",\"tid\":%" PRIu32 ",\"seq\":%" PRIu64
                  ",\"name\":",
-            start, dur, c->file->hdr.pid, c->c.h.tid, c->c.seq);
+            start, dur, c->file->hdr.pid, c->call->c.h.tid, c->call->c.seq);
     rp_json_string(out, rp_call_api_name(c, name, sizeof name));
     fputs(",\"variant\":", out);
     rp_json_string(out, rp_call_variant(c));
-    fprintf(out, ",\"result\":%d,\"result_name\":\"%s\",\"args\":{", (int)c->c.result,
-            rp_result_name(c->c.result, rbuf, sizeof rbuf));
+    fprintf(out, ",\"result\":%d,\"result_name\":\"%s\",\"args\":{", (int)c->call->c.result,
+            rp_result_name(c->call->c.result, rbuf, sizeof rbuf));
     struct sink s = {out, 1, 0};
     args(&s, c, k);
     fputs("}}\n", out);

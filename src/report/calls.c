@@ -21,9 +21,9 @@ struct filter {
 
 static int keep(const struct filter *f, const struct rp_call *c, const struct rp_api_entry *api, int64_t rel)
 {
-    if (f->errors && c->c.result == 0)
+    if (f->errors && c->call->c.result == 0)
         return 0;
-    if (f->tid >= 0 && c->c.h.tid != (uint64_t)f->tid)
+    if (f->tid >= 0 && c->call->c.h.tid != (uint64_t)f->tid)
         return 0;
     if (f->pid >= 0 && c->file->hdr.pid != (uint64_t)f->pid)
         return 0;
@@ -51,20 +51,20 @@ static void line(FILE *out, enum rp_format fmt, const struct rp_timeunit *u, con
     char start[48], dur[48], rbuf[48];
     rp_fmt_time(start, sizeof start, (double)rel, u, 0);
     rp_fmt_time(dur, sizeof dur, (double)(c->t1 - c->t0), u, 0);
-    const char *result = rp_result_name(c->c.result, rbuf, sizeof rbuf);
+    const char *result = rp_result_name(c->call->c.result, rbuf, sizeof rbuf);
     switch (fmt) {
     case RP_FMT_TABLE:
-        fprintf(out, "%16s %14s %8" PRIu32 " %8" PRIu32 "  %-28s %-28s ", start, dur, c->file->hdr.pid, c->c.h.tid,
+        fprintf(out, "%16s %14s %8" PRIu32 " %8" PRIu32 "  %-28s %-28s ", start, dur, c->file->hdr.pid, c->call->c.h.tid,
                 name, result);
         rp_args_text(out, c, k);
         putc('\n', out);
         break;
     case RP_FMT_CSV:
-        fprintf(out, "%s,%s,%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",", start, dur, c->file->hdr.pid, c->c.h.tid, c->c.seq);
+        fprintf(out, "%s,%s,%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",", start, dur, c->file->hdr.pid, c->call->c.h.tid, c->call->c.seq);
         rp_csv_field(out, name);
         putc(',', out);
         rp_csv_field(out, rp_call_variant(c));
-        fprintf(out, ",%d,%s,", (int)c->c.result, result);
+        fprintf(out, ",%d,%s,", (int)c->call->c.result, result);
         /* the arguments as one field: text with quotes, so it is written to a buffer first */
         char *args = NULL;
         size_t len = 0;

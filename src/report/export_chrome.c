@@ -56,7 +56,7 @@ static void metadata(FILE *out, const struct rp_trace *t, int *first)
 /* ,"stack":["frame", ...] innermost first, when the call has a recorded stack. */
 static void stack_arg(FILE *out, const struct rp_call *c)
 {
-    const struct rp_stack *s = rp_stacktab_get(&c->file->stacks, c->c.stack_id);
+    const struct rp_stack *s = rp_stacktab_get(&c->file->stacks, c->call->c.stack_id);
     char buf[1024];
     if (!s)
         return;
@@ -86,9 +86,9 @@ int rp_export_chrome(FILE *out, struct rp_trace *t)
         char name[256], rbuf[48];
         rp_call_api_name(c, name, sizeof name);
         fprintf(out, "%s{\"ph\":\"X\",\"cat\":\"cuda_api%s%s\",\"name\":", first ? "" : ",\n",
-                c->family ? "," : "", c->family ? ct_name_family(c->family) : "");
+                c->call->family ? "," : "", c->call->family ? ct_name_family(c->call->family) : "");
         first = 0;
-        if (c->family == CT_FAM_LAUNCH) { /* the kernel is what people look for on the timeline */
+        if (c->call->family == CT_FAM_LAUNCH) { /* the kernel is what people look for on the timeline */
             const char *kn = rp_kernel_name(&k, c);
             size_t l = strlen(name);
             snprintf(name + l, sizeof name - l, " %s", kn ? kn : "?");
@@ -99,7 +99,7 @@ int rp_export_chrome(FILE *out, struct rp_trace *t)
         fputs(",\"dur\":", out);
         put_us(out, c->t1 - c->t0);
         fprintf(out, ",\"pid\":%" PRIu32 ",\"tid\":%" PRIu32 ",\"args\":{\"result\":\"%s\",\"seq\":%" PRIu64, c->file->hdr.pid,
-                c->c.h.tid, rp_result_name(c->c.result, rbuf, sizeof rbuf), c->c.seq);
+                c->call->c.h.tid, rp_result_name(c->call->c.result, rbuf, sizeof rbuf), c->call->c.seq);
         rp_args_json(out, c, &k);
         stack_arg(out, c);
         fputs("}}", out);

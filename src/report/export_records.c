@@ -30,29 +30,29 @@ static void csv_call(FILE *out, const struct rp_call *c, int64_t start, struct r
 {
     char name[256], rbuf[48], fl[64];
     fprintf(out, "%zu,%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",%" PRId64 ",%" PRId64 ",", c->file_index, c->file->hdr.pid,
-            c->c.h.tid, c->c.seq, c->t0 - start, c->t1 - c->t0);
+            c->call->c.h.tid, c->call->c.seq, c->t0 - start, c->t1 - c->t0);
     rp_csv_field(out, rp_call_api_name(c, name, sizeof name));
     putc(',', out);
     rp_csv_field(out, rp_call_variant(c));
-    fprintf(out, ",%d,%s,%s", (int)c->c.result, rp_result_name(c->c.result, rbuf, sizeof rbuf),
-            ct_name_family(c->family));
+    fprintf(out, ",%d,%s,%s", (int)c->call->c.result, rp_result_name(c->call->c.result, rbuf, sizeof rbuf),
+            ct_name_family(c->call->family));
     /* each group's fields are written with a leading comma */
-    switch (c->family) {
+    switch (c->call->family) {
     case CT_FAM_ALLOC: {
-        const struct ct_pl_alloc *a = &c->pl.alloc;
+        const struct ct_pl_alloc *a = &c->call->pl.alloc;
         fprintf(out, ",%" PRIu64 ",0x%" PRIx64 ",%s,%d,0x%" PRIx64, a->bytes, a->address, rp_mem_kind_name(a->kind),
                 (int)a->device, a->stream);
         empties(out, LAUNCH_FIELDS + COPY_FIELDS);
         break;
     }
     case CT_FAM_FREE: {
-        const struct ct_pl_free *f = &c->pl.free;
+        const struct ct_pl_free *f = &c->call->pl.free;
         fprintf(out, ",,0x%" PRIx64 ",%s,,0x%" PRIx64, f->address, rp_mem_kind_name(f->kind), f->stream);
         empties(out, LAUNCH_FIELDS + COPY_FIELDS);
         break;
     }
     case CT_FAM_LAUNCH: {
-        const struct ct_pl_launch *l = &c->pl.launch;
+        const struct ct_pl_launch *l = &c->call->pl.launch;
         const char *kn = rp_kernel_name(k, c);
         fprintf(out, ",,,,,0x%" PRIx64 ",", l->stream);
         rp_csv_field(out, kn ? kn : "?");
@@ -63,7 +63,7 @@ static void csv_call(FILE *out, const struct rp_call *c, int64_t start, struct r
         break;
     }
     case CT_FAM_COPY: {
-        const struct ct_pl_copy *p = &c->pl.copy;
+        const struct ct_pl_copy *p = &c->call->pl.copy;
         fprintf(out, ",%" PRIu64 ",,,,0x%" PRIx64, p->bytes, p->stream);
         empties(out, LAUNCH_FIELDS);
         putc(',', out);

@@ -83,11 +83,11 @@ static int release(struct rp_memtrack *m, struct rp_u64map_entry *e)
 
 int rp_memtrack_call(struct rp_memtrack *m, const struct rp_call *c)
 {
-    if (c->c.result != 0)
+    if (c->call->c.result != 0)
         return 0;
     uint64_t file = (uint64_t)c->file_index << 2;
-    if (c->family == CT_FAM_ALLOC) {
-        const struct ct_pl_alloc *a = &c->pl.alloc;
+    if (c->call->family == CT_FAM_ALLOC) {
+        const struct ct_pl_alloc *a = &c->call->pl.alloc;
         unsigned kind = a->kind < RP_MEM_KINDS ? a->kind : CT_MEM_UNKNOWN;
         /* An ordinal no device can have (a damaged record) counts as unknown: by_device is sized by it and
          * the live set keeps it in 24 bits. */
@@ -102,7 +102,7 @@ int rp_memtrack_call(struct rp_memtrack *m, const struct rp_call *c)
         struct rp_u64map_entry *old = rp_u64map_get(&m->live, a->address, file | space_of(kind));
         if (old) /* its free was not recorded (lost records): the new allocation replaces it */
             changed |= release(m, old);
-        uint64_t tag = kind | (uint64_t)(uint32_t)(device + 1) << 8 | (uint64_t)c->c.stack_id << 32;
+        uint64_t tag = kind | (uint64_t)(uint32_t)(device + 1) << 8 | (uint64_t)c->call->c.stack_id << 32;
         if (!rp_u64map_put(&m->live, a->address, file | space_of(kind), a->bytes, tag)) {
             m->oom = 1;
             return changed;
@@ -115,7 +115,7 @@ int rp_memtrack_call(struct rp_memtrack *m, const struct rp_call *c)
                 d->alloc_bytes += a->bytes;
                 grew(d, a->bytes, c->t1);
             }
-            site_add(m, c->c.stack_id, c->file_index, (int64_t)a->bytes, 1);
+            site_add(m, c->call->c.stack_id, c->file_index, (int64_t)a->bytes, 1);
         }
         if (rp_mem_kind_on_device(kind)) {
             grew(&m->device, a->bytes, c->t1);
@@ -123,8 +123,8 @@ int rp_memtrack_call(struct rp_memtrack *m, const struct rp_call *c)
         }
         return changed;
     }
-    if (c->family == CT_FAM_FREE) {
-        const struct ct_pl_free *f = &c->pl.free;
+    if (c->call->family == CT_FAM_FREE) {
+        const struct ct_pl_free *f = &c->call->pl.free;
         if (f->address == 0) /* freeing NULL does nothing */
             return 0;
         unsigned fkind = f->kind < RP_MEM_KINDS ? f->kind : CT_MEM_UNKNOWN;

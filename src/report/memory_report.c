@@ -34,7 +34,7 @@ static int replay(struct rp_trace *t, struct rp_memtrack *m, uint64_t stop, uint
     m->detail = 1;
     for (const struct rp_call *c; (c = rp_merge_next(mg));) {
         uint64_t before = m->device.peak_bytes;
-        if (c->family != CT_FAM_ALLOC && c->family != CT_FAM_FREE)
+        if (c->call->family != CT_FAM_ALLOC && c->call->family != CT_FAM_FREE)
             continue;
         rp_memtrack_call(m, c);
         i++;

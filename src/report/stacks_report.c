@@ -111,7 +111,7 @@ static int run(int argc, char **argv)
     for (const struct rp_call *c; (c = rp_merge_next(m));) {
         const struct rp_api_entry *api = rp_apimatch_of(&am, c);
         struct rp_site *s = NULL;
-        if (!api || (api->match && !(s = rp_site_of(&sites, &tr, c->file_index, c->c.stack_id, api->name,
+        if (!api || (api->match && !(s = rp_site_of(&sites, &tr, c->file_index, c->call->c.stack_id, api->name,
                                                      api->index)))) {
             fprintf(stderr, RP_PROG ": out of memory\n");
             rc = RP_EXIT_FAILED;

@@ -94,15 +94,15 @@ static size_t api_row(struct agg *a, const struct rp_call *c)
     int32_t **tab = &a->api_of_file[c->file_index];
     if (!*tab && !(*tab = calloc(65536, sizeof **tab)))
         return (size_t)-1;
-    int32_t *slot = &(*tab)[c->c.api_id];
+    int32_t *slot = &(*tab)[c->call->c.api_id];
     if (*slot)
         return (size_t)(*slot - 1);
-    const struct ct_api_info *api = rp_file_api(c->file, c->c.api_id);
+    const struct ct_api_info *api = rp_file_api(c->file, c->call->c.api_id);
     char buf[256];
     if (api)
         rp_api_display_name(api->name, api->vflags, buf, sizeof buf);
     else
-        snprintf(buf, sizeof buf, "api#%u", (unsigned)c->c.api_id); /* its API record was lost */
+        snprintf(buf, sizeof buf, "api#%u", (unsigned)c->call->c.api_id); /* its API record was lost */
     size_t row = named_row((void **)&a->api, &a->napi, &a->capi, sizeof *a->api, &a->api_by_name, buf);
     if (row != (size_t)-1)
         *slot = (int32_t)row + 1;
@@ -111,7 +111,7 @@ static size_t api_row(struct agg *a, const struct rp_call *c)
 
 static size_t kernel_row(struct agg *a, const struct rp_call *c)
 {
-    uint32_t id = c->pl.launch.name_id;
+    uint32_t id = c->call->pl.launch.name_id;
     struct rp_u64map_entry *e = rp_u64map_get(&a->kern_of_file, id, c->file_index);
     if (e)
         return e->v1;
@@ -150,7 +150,7 @@ static int add_shape(struct kernel_row *k, const struct ct_pl_launch *l)
 
 static int add_copy(struct agg *a, const struct rp_call *c)
 {
-    const struct ct_pl_copy *p = &c->pl.copy;
+    const struct ct_pl_copy *p = &c->call->pl.copy;
     const char *op = rp_copy_operation(p->flags, p->src_kind, p->dst_kind);
     size_t i = rp_strmap_get(&a->copy_by_op, op);
     if (i == (size_t)-1) {
@@ -191,14 +191,14 @@ static int add_call(struct agg *a, const struct rp_call *c)
     size_t api = api_row(a, c);
     if (api == (size_t)-1 || rp_stats_add(&a->api[api].st, dur) < 0)
         return -1;
-    if (c->c.result != 0)
-        return add_error(a, api, c->c.result);
-    switch (c->family) {
+    if (c->call->c.result != 0)
+        return add_error(a, api, c->call->c.result);
+    switch (c->call->family) {
     case CT_FAM_LAUNCH: {
         size_t k = kernel_row(a, c);
         if (k == (size_t)-1 || rp_stats_add(&a->kern[k].ns.st, dur) < 0)
             return -1;
-        return add_shape(&a->kern[k], &c->pl.launch);
+        return add_shape(&a->kern[k], &c->call->pl.launch);
     }
     case CT_FAM_COPY:
         return add_copy(a, c);

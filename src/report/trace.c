@@ -10,45 +10,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "format/record.h"
-#include "format/shapes.h"
+#include "format/merge.h"
 #include "report/grow.h"
 
 #define PROG "cudatrace-report"
 
-/* The thread entry of tid, created on first sight (pass 1 keeps them unsorted; `hint` caches the last). */
-static struct rp_thread *thread_of(struct rp_file *f, size_t *cap, uint32_t tid, size_t *hint)
-{
-    if (*hint < f->nthreads && f->threads[*hint].tid == tid)
-        return &f->threads[*hint];
-    for (size_t i = 0; i < f->nthreads; i++)
-        if (f->threads[i].tid == tid)
-            return &f->threads[*hint = i];
-    struct rp_thread *t = rp_grow(f->threads, cap, f->nthreads + 1, sizeof *t);
-    if (!t)
-        return NULL;
-    f->threads = t;
-    t = &f->threads[*hint = f->nthreads++];
-    memset(t, 0, sizeof *t);
-    t->tid = tid;
-    return t;
-}
-
-/* Note that a record of thread `t` lies at [off, off + size): extends the thread's last run when nothing of
- * another thread came between. */
-static int add_to_run(struct rp_thread *t, uint64_t off, uint64_t size, int contiguous, uint64_t clock)
-{
-    if (contiguous && t->nruns) {
-        t->runs[t->nruns - 1].end = off + size;
-        return 0;
-    }
-    struct rp_run *r = rp_grow(t->runs, &t->cap, t->nruns + 1, sizeof *r);
-    if (!r)
-        return -1;
-    t->runs = r;
-    t->runs[t->nruns++] = (struct rp_run){off, off + size, clock};
-    return 0;
-}
+/* A CT_REC_THREAD seen in pass 1: applied to the file's threads once they are known. */
+struct named {
+    uint32_t tid, name_id;
+};
 
 static char *joined_cmdline(const char *p, size_t len)
 {
@@ -65,8 +35,14 @@ static char *joined_cmdline(const char *p, size_t len)
     return s;
 }
 
-static int take_record(struct rp_file *f, const struct ct_rec_hdr *h, unsigned file_type, uint64_t off,
-                       uint64_t end, size_t *tcap, size_t *dcap, size_t *ucap, size_t *hint, uint32_t *last_tid)
+/* Growth state of pass 1's arrays. */
+struct pass1 {
+    size_t dcap, ucap;
+    struct named *named;
+    size_t nnamed, ncap;
+};
+
+static int take_record(struct rp_file *f, const struct ct_rec_hdr *h, unsigned file_type, struct pass1 *p1)
 {
     unsigned slot = file_type <= CT_REC_TYPE_LAST ? file_type : CT_REC_TYPE_LAST + 1;
     f->rec_count[slot]++;
@@ -74,13 +50,8 @@ static int take_record(struct rp_file *f, const struct ct_rec_hdr *h, unsigned f
         return -1;
 
     switch (h->type) {
-    case CT_REC_CALL: {
+    case CT_REC_CALL: { /* decoded (format/decoder.h): times in ns */
         const struct ct_rec_call *c = (const void *)h;
-        struct rp_thread *t = thread_of(f, tcap, h->tid, hint);
-        if (!t || add_to_run(t, off, end - off, *last_tid == h->tid, f->nclocks) < 0)
-            return -1;
-        *last_tid = h->tid;
-        t->calls++;
         f->calls++;
         if (c->t0_ns < f->first_t0)
             f->first_t0 = c->t0_ns;
@@ -101,10 +72,11 @@ static int take_record(struct rp_file *f, const struct ct_rec_hdr *h, unsigned f
     }
     case CT_REC_THREAD: {
         const struct ct_rec_thread *r = (const void *)h;
-        struct rp_thread *t = thread_of(f, tcap, h->tid, hint);
-        if (!t)
+        struct named *n = rp_grow(p1->named, &p1->ncap, p1->nnamed + 1, sizeof *n);
+        if (!n)
             return -1;
-        t->name_id = r->name_id;
+        p1->named = n;
+        n[p1->nnamed++] = (struct named){h->tid, r->name_id};
         return 0;
     }
     case CT_REC_LOST: {
@@ -121,7 +93,7 @@ static int take_record(struct rp_file *f, const struct ct_rec_hdr *h, unsigned f
     }
     case CT_REC_DEVICE: {
         const struct ct_rec_device *r = (const void *)h;
-        struct rp_device *d = rp_grow(f->devices, dcap, f->ndevices + 1, sizeof *d);
+        struct rp_device *d = rp_grow(f->devices, &p1->dcap, f->ndevices + 1, sizeof *d);
         if (!d)
             return -1;
         f->devices = d;
@@ -141,7 +113,7 @@ static int take_record(struct rp_file *f, const struct ct_rec_hdr *h, unsigned f
                 f->untraced_syms[i].count += r->count;
                 return 0;
             }
-        struct rp_untraced *u = rp_grow(f->untraced_syms, ucap, f->nuntraced_syms + 1, sizeof *u);
+        struct rp_untraced *u = rp_grow(f->untraced_syms, &p1->ucap, f->nuntraced_syms + 1, sizeof *u);
         if (!u)
             return -1;
         f->untraced_syms = u;
@@ -166,6 +138,38 @@ static int cmp_thread(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The file's threads: those of the runs (each with its calls) and those that only have a name, by tid. */
+static int make_threads(struct rp_file *f, const struct pass1 *p1)
+{
+    const struct ct_runs *x = f->runs;
+    size_t n = x->nthreads;
+
+    for (size_t i = 0; i < p1->nnamed; i++)
+        n += !ct_runs_thread_of(x, p1->named[i].tid);
+    if (!(f->threads = calloc(n ? n : 1, sizeof *f->threads)) ||
+        !(f->thread_of_run = calloc(x->nthreads ? x->nthreads : 1, sizeof *f->thread_of_run)))
+        return -1;
+    for (size_t i = 0; i < x->nthreads; i++)
+        f->threads[f->nthreads++] = (struct rp_thread){x->threads[i].tid, 0, x->threads[i].calls, x->threads[i].nruns};
+    for (size_t i = 0; i < p1->nnamed; i++)
+        if (!ct_runs_thread_of(x, p1->named[i].tid))
+            f->threads[f->nthreads++] = (struct rp_thread){.tid = p1->named[i].tid};
+    qsort(f->threads, f->nthreads, sizeof *f->threads, cmp_thread);
+    size_t kept = 0; /* a thread named twice but without calls was added twice */
+    for (size_t i = 0; i < f->nthreads; i++)
+        if (kept == 0 || f->threads[kept - 1].tid != f->threads[i].tid)
+            f->threads[kept++] = f->threads[i];
+    f->nthreads = kept;
+    for (size_t i = 0; i < p1->nnamed; i++) /* a later name replaces an earlier one */
+        ((struct rp_thread *)rp_file_thread(f, p1->named[i].tid))->name_id = p1->named[i].name_id;
+    for (size_t i = 0, j = 0; i < x->nthreads; i++) {
+        while (f->threads[j].tid != x->threads[i].tid)
+            j++;
+        f->thread_of_run[i] = j;
+    }
+    return 0;
+}
+
 /* Pass 1 over one file. Returns RP_EXIT_*. */
 static int read_file(struct rp_file *f, const char *path)
 {
@@ -178,7 +182,7 @@ static int read_file(struct rp_file *f, const char *path)
         return RP_EXIT_UNREADABLE;
     }
     struct ct_reader *r = ct_reader_open(path);
-    if (!r || !(f->names = ct_names_new())) {
+    if (!r || !(f->names = ct_names_new()) || ct_reader_build_runs(r) < 0) {
         fprintf(stderr, PROG ": %s: out of memory\n", path);
         ct_reader_close(r);
         return RP_EXIT_FAILED;
@@ -191,33 +195,15 @@ static int read_file(struct rp_file *f, const char *path)
     }
     f->hdr = *ct_reader_header(r);
 
-    size_t tcap = 0, dcap = 0, ucap = 0, hint = 0;
-    uint32_t last_tid = 0;
-    uint64_t clocks_seen = 0; /* the reader's count: several clocks in a row take effect as one */
+    struct pass1 p1 = {0};
     const struct ct_rec_hdr *h;
     int rc = RP_EXIT_OK;
     while ((h = ct_reader_next(r))) {
-        uint64_t off = ct_reader_offset(r), end = ct_reader_end(r);
-        if (h->type != CT_REC_CALL && h->tid != 0 && h->tid != last_tid)
-            last_tid = 0; /* a record of another thread ends the current run */
-        if (ct_reader_clocks_read(r) != clocks_seen) { /* and so does a new clock: a run has one */
-            clocks_seen = ct_reader_clocks_read(r);
-            struct ct_rec_clock *c = rp_grow(f->clocks, &f->clocks_cap, f->nclocks + 1, sizeof *c);
-            if (!c) {
-                fprintf(stderr, PROG ": %s: out of memory\n", path);
-                rc = RP_EXIT_FAILED;
-                break;
-            }
-            f->clocks = c;
-            f->clocks[f->nclocks++] = *ct_reader_clock(r);
-            last_tid = 0;
-        }
-        if (take_record(f, h, ct_reader_file_type(r), off, end, &tcap, &dcap, &ucap, &hint, &last_tid) < 0) {
+        if (take_record(f, h, ct_reader_file_type(r), &p1) < 0) {
             fprintf(stderr, PROG ": %s: out of memory\n", path);
             rc = RP_EXIT_FAILED;
             break;
         }
-        f->data_end = end;
     }
     f->status = ct_reader_status(r);
     f->unknown_shapes = ct_reader_unknown_shapes(r);
@@ -227,16 +213,18 @@ static int read_file(struct rp_file *f, const char *path)
                 ct_reader_message(r), (unsigned long long)f->calls);
         rc = f->status == CT_READ_NOMEM ? RP_EXIT_FAILED : RP_EXIT_DAMAGED;
     }
+    f->runs = ct_reader_take_runs(r);
     ct_reader_close(r);
-    if (f->data_end == 0)
-        f->data_end = f->hdr.header_size;
     if (!f->host)
         f->host = strdup("");
     if (!f->cmdline)
         f->cmdline = strdup("");
-    if (!f->host || !f->cmdline)
+    if (!f->host || !f->cmdline || !f->runs || make_threads(f, &p1) < 0) {
+        if (rc != RP_EXIT_FAILED)
+            fprintf(stderr, PROG ": %s: out of memory\n", path);
         rc = RP_EXIT_FAILED;
-    qsort(f->threads, f->nthreads, sizeof *f->threads, cmp_thread);
+    }
+    free(p1.named);
     return rc;
 }
 
@@ -248,10 +236,9 @@ static void free_file(struct rp_file *f)
     free(f->cmdline);
     free(f->devices);
     free(f->untraced_syms);
-    free(f->clocks);
     rp_stacktab_free(&f->stacks);
-    for (size_t i = 0; i < f->nthreads; i++)
-        free(f->threads[i].runs);
+    ct_runs_free(f->runs);
+    free(f->thread_of_run);
     free(f->threads);
 }
 
@@ -334,203 +321,54 @@ const struct rp_thread *rp_file_thread(const struct rp_file *f, uint32_t tid)
     return bsearch(&key, f->threads, f->nthreads, sizeof key, cmp_thread);
 }
 
-/* ---- pass 2: the time-ordered merge ---- */
-
-/* Each cursor reads its thread's runs through a buffer of its own (pread), so memory is one buffer per
- * thread whatever the file size; a record (at most CT_REC_MAX_SIZE bytes) always fits in one. */
-#define CURSOR_BUF 65536
-
-struct cursor {
-    struct rp_file *file;
-    size_t file_index;
-    const struct rp_thread *thread;
-    size_t run;       /* current run */
-    uint64_t off;     /* next record to look at */
-    unsigned char *buf;
-    uint64_t buf_off; /* file offset of buf[0] */
-    size_t buf_len;
-    struct rp_call call; /* the cursor's head */
-    struct ct_shapes *shapes; /* the thread's launch shapes (shapes.h), made at its first call */
-};
+/* ---- pass 2: the format's time-ordered merge ---- */
 
 struct rp_merge {
-    struct cursor *cursors;
-    size_t ncursors;
-    struct cursor **heap;
-    size_t nheap;
-    const struct rp_call *last;
-    int *fds;
-    size_t nfds;
+    struct rp_trace *trace;
+    struct ct_merge *m;
+    struct rp_call out;
 };
-
-/* Make [off, off + len) of the run readable in the buffer; NULL if the file is shorter than pass 1 saw. */
-static const unsigned char *cursor_bytes(struct cursor *k, int fd, uint64_t off, size_t len, uint64_t run_end)
-{
-    if (off < k->buf_off || off + len > k->buf_off + k->buf_len) {
-        size_t want = run_end - off < CURSOR_BUF ? (size_t)(run_end - off) : CURSOR_BUF;
-        ssize_t got = pread(fd, k->buf, want, (off_t)off);
-        k->buf_off = off;
-        k->buf_len = got > 0 ? (size_t)got : 0;
-        if (len > k->buf_len)
-            return NULL;
-    }
-    return k->buf + (off - k->buf_off);
-}
-
-/* Advance a cursor to its thread's next call; 0 when there is none. */
-static int cursor_next(struct cursor *k, int fd)
-{
-    const struct rp_thread *t = k->thread;
-    while (k->run < t->nruns) {
-        const struct rp_run *run = &t->runs[k->run];
-        if (k->off < run->begin)
-            k->off = run->begin;
-        const unsigned char *p = k->off + sizeof(struct ct_rec_hdr) <= run->end
-                                     ? cursor_bytes(k, fd, k->off, sizeof(struct ct_rec_hdr), run->end)
-                                     : NULL;
-        if (!p) {
-            k->run++;
-            continue;
-        }
-        struct ct_rec_hdr h;
-        memcpy(&h, p, sizeof h);
-        uint64_t off = k->off;
-        k->off += h.size ? h.size : 8; /* validated in pass 1; never loop on a zero size */
-        if (h.tid != t->tid || off + h.size > run->end)
-            continue;
-        struct rp_call *c = &k->call;
-        /* The thread's launch shapes and what short repeats leave out (shapes.h), kept in the file's units:
-         * noted and expanded before the run's clock converts them. */
-        if (!k->shapes)
-            k->shapes = ct_shapes_new(); /* out of memory: repeats read as launches of unknown kind */
-        if (h.type == CT_REC_LAUNCH_REPEAT || h.type == CT_REC_LAUNCH_SHORT) {
-            struct ct_launch_call full;
-            if (h.size < ct_rec_min_size(h.type) || !(p = cursor_bytes(k, fd, off, h.size, run->end)))
-                continue;
-            const uint64_t base = run->clock ? k->file->clocks[run->clock - 1].base_ticks
-                                             : (uint64_t)k->file->hdr.start_mono_ns;
-            ct_shapes_expand(k->shapes, (const struct ct_rec_hdr *)p, base, &full); /* checked in pass 1 */
-            c->c = full.c;
-            c->pl.launch = full.pl;
-            c->family = CT_FAM_LAUNCH;
-        } else {
-            if (h.type != CT_REC_CALL || h.size < sizeof(struct ct_rec_call) ||
-                !(p = cursor_bytes(k, fd, off, h.size, run->end)))
-                continue;
-            memcpy(&c->c, p, sizeof c->c);
-            size_t plsize = ct_payload_size(c->c.payload);
-            c->family = plsize && sizeof c->c + plsize <= h.size ? c->c.payload : CT_FAM_NONE;
-            if (c->family)
-                memcpy(&c->pl, p + sizeof c->c, plsize);
-            ct_shapes_note(k->shapes, (const struct ct_rec_call *)p); /* records are 8-aligned in buf */
-        }
-        if (run->clock)
-            ct_rec_times_to_ns(&c->c.h, &k->file->clocks[run->clock - 1]);
-        c->t0 = (int64_t)c->c.t0_ns + k->file->clock_offset;
-        c->t1 = (int64_t)c->c.t1_ns + k->file->clock_offset;
-        return 1;
-    }
-    return 0;
-}
-
-static int before(const struct cursor *a, const struct cursor *b)
-{
-    if (a->call.t0 != b->call.t0)
-        return a->call.t0 < b->call.t0;
-    if (a->file_index != b->file_index)
-        return a->file_index < b->file_index;
-    return a->call.c.seq < b->call.c.seq;
-}
-
-static void sift_down(struct rp_merge *m, size_t i)
-{
-    for (;;) {
-        size_t l = 2 * i + 1, r = l + 1, min = i;
-        if (l < m->nheap && before(m->heap[l], m->heap[min]))
-            min = l;
-        if (r < m->nheap && before(m->heap[r], m->heap[min]))
-            min = r;
-        if (min == i)
-            return;
-        struct cursor *tmp = m->heap[i];
-        m->heap[i] = m->heap[min];
-        m->heap[min] = tmp;
-        i = min;
-    }
-}
 
 struct rp_merge *rp_merge_begin(struct rp_trace *t)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < t->nfiles; i++)
-        n += t->files[i].nthreads;
     struct rp_merge *m = calloc(1, sizeof *m);
-    if (!m || !(m->cursors = calloc(n ? n : 1, sizeof *m->cursors)) ||
-        !(m->heap = calloc(n ? n : 1, sizeof *m->heap)) || !(m->fds = calloc(t->nfiles + 1, sizeof *m->fds))) {
+    struct ct_merge_input *in = calloc(t->nfiles ? t->nfiles : 1, sizeof *in);
+    char err[512];
+
+    if (!m || !in) {
         fprintf(stderr, PROG ": out of memory\n");
-        rp_merge_end(m);
+        free(m);
+        free(in);
         return NULL;
     }
-    m->ncursors = n;
-    for (size_t i = 0; i < t->nfiles; i++) {
-        if ((m->fds[i] = open(t->files[i].path, O_RDONLY)) < 0) {
-            fprintf(stderr, PROG ": %s: %s\n", t->files[i].path, strerror(errno));
-            rp_merge_end(m);
-            return NULL;
-        }
-        m->nfds = i + 1;
-    }
-    size_t k = 0;
     for (size_t i = 0; i < t->nfiles; i++)
-        for (size_t j = 0; j < t->files[i].nthreads; j++) {
-            struct cursor *c = &m->cursors[k++];
-            c->file = &t->files[i];
-            c->file_index = i;
-            c->thread = &t->files[i].threads[j];
-            c->call.file_index = i;
-            c->call.file = c->file;
-            c->call.thread = c->thread;
-            if (!(c->buf = malloc(CURSOR_BUF))) {
-                fprintf(stderr, PROG ": out of memory\n");
-                rp_merge_end(m);
-                return NULL;
-            }
-            if (cursor_next(c, m->fds[i]))
-                m->heap[m->nheap++] = c;
-        }
-    for (size_t i = m->nheap / 2; i-- > 0;)
-        sift_down(m, i);
+        in[i] = (struct ct_merge_input){t->files[i].path, t->files[i].runs, t->files[i].clock_offset};
+    m->trace = t;
+    m->m = ct_merge_open(in, t->nfiles, err, sizeof err);
+    free(in);
+    if (!m->m) {
+        fprintf(stderr, PROG ": %s\n", err);
+        free(m);
+        return NULL;
+    }
     return m;
 }
 
 const struct rp_call *rp_merge_next(struct rp_merge *m)
 {
-    /* The call handed out last is replaced by its cursor's next only now, so the caller could use it. */
-    if (m->last) {
-        struct cursor *top = m->heap[0];
-        if (!cursor_next(top, m->fds[top->file_index]))
-            m->heap[0] = m->heap[--m->nheap];
-        if (m->nheap)
-            sift_down(m, 0);
-        m->last = NULL;
-    }
-    if (!m->nheap)
+    const struct ct_merged *c = ct_merge_next(m->m);
+
+    if (!c)
         return NULL;
-    return m->last = &m->heap[0]->call;
+    const struct rp_file *f = &m->trace->files[c->file];
+    m->out = (struct rp_call){&c->call, c->t0, c->t1, c->file, f, &f->threads[f->thread_of_run[c->thread]]};
+    return &m->out;
 }
 
 void rp_merge_end(struct rp_merge *m)
 {
     if (!m)
         return;
-    for (size_t i = 0; m->cursors && i < m->ncursors; i++) {
-        free(m->cursors[i].buf);
-        ct_shapes_free(m->cursors[i].shapes);
-    }
-    for (size_t i = 0; i < m->nfds; i++)
-        close(m->fds[i]);
-    free(m->fds);
-    free(m->cursors);
-    free(m->heap);
+    ct_merge_close(m->m);
     free(m);
 }

@@ -1,12 +1,12 @@
-/* The trace files of one report, read in two passes.
+/* The trace files of one report, read in two passes, both through src/format (the only code that knows
+ * records).
  *
- * Pass 1 (rp_trace_open) streams each file through the format reader (src/format/reader.h), which validates
- * every record: it collects the names, the process metadata and counts, and, per thread, the runs of the
- * file in which that thread's records lie (the recorder writes each thread's records in order, in blocks).
- * Pass 2 (struct rp_merge) reads the validated part of each file again and merges the calls of every
- * (file, thread) in time order with a heap of one cursor per thread, each reading through a 64 KiB buffer.
- * Memory: the names, one 24-byte run per block of records a thread wrote, a buffer per thread; never a copy
- * of the records. */
+ * Pass 1 (rp_trace_open) streams each file through the format reader (format/reader.h), which validates
+ * every record, decodes the calls and builds the index of where each thread's calls lie (format/runs.h);
+ * the report keeps the names, the process metadata and the counts.  Pass 2 (struct rp_merge) is the
+ * format's time-ordered merge of every (file, thread) (format/merge.h), with each call's file and thread
+ * attached.  Memory: the names, one 24-byte run per block of records a thread wrote, a read buffer per
+ * thread in pass 2; never a copy of the records. */
 #ifndef CT_REPORT_TRACE_H
 #define CT_REPORT_TRACE_H
 
@@ -14,7 +14,9 @@
 #include <stdint.h>
 
 #include "cudatrace/format.h"
+#include "format/decoder.h"
 #include "format/reader.h"
+#include "format/runs.h"
 #include "report/stacktab.h"
 
 /* Exit codes of cudatrace-report (documented in --help and the man page). */
@@ -26,18 +28,11 @@ enum rp_exit {
     RP_EXIT_FAILED = 4,     /* out of memory or cannot write the output */
 };
 
-struct rp_run {
-    uint64_t begin, end; /* file offsets: the thread's records in [begin, end) may be interleaved with
-                            process-wide records, never with another thread's */
-    uint64_t clock;      /* the file's clocks[clock - 1] converts their times; 0: they are ns in the file */
-};
-
 struct rp_thread {
     uint32_t tid;
     uint32_t name_id; /* CT_REC_THREAD, 0 if none */
     uint64_t calls;
-    struct rp_run *runs;
-    size_t nruns, cap;
+    size_t nruns;     /* blocks of the file its calls lie in (format/runs.h) */
 };
 
 struct rp_device {
@@ -58,7 +53,6 @@ struct rp_file {
     struct ct_names *names;
     enum ct_read_status status; /* CT_READ_OK, or how reading stopped */
     char *message;              /* the reader's message when status != OK */
-    uint64_t data_end;          /* offset where the validated records end */
 
     char *host;      /* "" when no process record */
     char *cmdline;   /* arguments joined by spaces */
@@ -78,11 +72,11 @@ struct rp_file {
 
     uint64_t first_t0, last_t1; /* over the calls, file clock; first_t0 > last_t1 when there is none */
     int64_t clock_offset;       /* added to this file's times to put them on the report's clock */
-    struct ct_rec_clock *clocks; /* every CT_REC_CLOCK of the file, in order (format.h) */
-    size_t nclocks, clocks_cap;
 
-    struct rp_thread *threads;  /* sorted by tid after pass 1 */
+    struct rp_thread *threads;  /* sorted by tid: the threads that made calls or have a name */
     size_t nthreads;
+    struct ct_runs *runs;       /* where each thread's calls lie, for pass 2 */
+    size_t *thread_of_run;      /* runs->threads[i] is threads[thread_of_run[i]] */
 
     struct rp_stacktab stacks;  /* call stacks and modules (header feature CT_FEAT_STACKS) */
 };
@@ -111,20 +105,13 @@ const struct ct_api_info *rp_file_api(const struct rp_file *f, uint16_t api_id);
 const char *rp_file_string(const struct rp_file *f, uint32_t id); /* NULL if undefined */
 const struct rp_thread *rp_file_thread(const struct rp_file *f, uint32_t tid);
 
-/* A call of pass 2, on the report clock. */
+/* A call of pass 2: the decoded call (format/decoder.h), its times on the report clock, its file and thread. */
 struct rp_call {
+    const struct ct_call *call; /* call->c (times as in the file), call->pl, call->family */
+    int64_t t0, t1;             /* report clock */
     size_t file_index;
     const struct rp_file *file;
     const struct rp_thread *thread;
-    struct ct_rec_call c; /* copied out of the read buffer: records need not be aligned there */
-    union {
-        struct ct_pl_alloc alloc;
-        struct ct_pl_free free;
-        struct ct_pl_launch launch;
-        struct ct_pl_copy copy;
-    } pl;
-    unsigned family;  /* which member of pl is valid; CT_FAM_NONE when none */
-    int64_t t0, t1;   /* report clock */
 };
 
 struct rp_merge;

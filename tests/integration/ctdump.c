@@ -1,5 +1,8 @@
 /* ctdump: print trace files as text, one line per record, `key=value` fields (the shapes are a contract
- * with the tests: see the common brief).  Names are resolved after a first pass over each file.
+ * with the tests).  Names are resolved after a first pass over each file.
+ *     ctdump FILE...      every record of each file, in file order
+ *     ctdump -t FILE...   the calls of all the files in time order (format/merge.h), each line
+ *                         starting with file=N (the index of its FILE)
  * Exit status: 0 read to a clean end, 2 refused (not a trace, unsupported version, byte order, unreadable),
  * 3 truncated or corrupt (everything before the damage is printed). */
 #include "config.h"
@@ -7,9 +10,11 @@
 #include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "format/enum_names.h"
+#include "format/merge.h"
 #include "format/reader.h"
 
 /* Values are single words: whitespace becomes '_', an empty value prints as nothing. */
@@ -229,12 +234,49 @@ out:
     return rc;
 }
 
+/* -t: the calls of every file in time order, through the same merge as cudatrace-report. */
+static int dump_in_time_order(char **paths, int n)
+{
+    struct ct_names **names = calloc((size_t)n, sizeof *names);
+    struct ct_merge *m = NULL;
+    char err[512];
+    int rc = 0;
+
+    for (int i = 0; names && i < n; i++) {
+        struct ct_reader *r = ct_reader_open(paths[i]);
+        if (!r || !(names[i] = ct_names_new()) || !ct_reader_header(r) || ct_reader_load_names(r, names[i]) < 0) {
+            fprintf(stderr, "ctdump: %s: cannot read its names\n", paths[i]);
+            rc = 2;
+        }
+        ct_reader_close(r);
+    }
+    if (!names || rc)
+        goto out;
+    if (!(m = ct_merge_open_paths((const char *const *)paths, (size_t)n, err, sizeof err))) {
+        fprintf(stderr, "ctdump: %s\n", err);
+        rc = 2;
+        goto out;
+    }
+    for (const struct ct_merged *c; (c = ct_merge_next(m));) {
+        printf("file=%zu ", c->file);
+        dump_record(&c->call.c.h, names[c->file]);
+    }
+out:
+    ct_merge_close(m);
+    for (int i = 0; names && i < n; i++)
+        ct_names_free(names[i]);
+    free(names);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     int rc = 0;
 
-    if (argc < 2) {
-        fprintf(stderr, "usage: ctdump FILE...\n");
+    if (argc > 2 && !strcmp(argv[1], "-t"))
+        return dump_in_time_order(argv + 2, argc - 2) || fflush(stdout) != 0 ? 2 : 0;
+    if (argc < 2 || argv[1][0] == '-') {
+        fprintf(stderr, "usage: ctdump FILE...  |  ctdump -t FILE...\n");
         return 2;
     }
     for (int i = 1; i < argc; i++) {

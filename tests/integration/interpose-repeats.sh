@@ -69,6 +69,15 @@ end_lost=$(sed -n 's/^end calls=[0-9]* lost=\([0-9]*\) .*/\1/p' "$tmp/cut.dump")
 [ "$end_calls" = "$in_file" ] || fail "cut trace: END says $end_calls calls, the file holds $in_file"
 [ "$((end_calls + end_lost))" -ge "$made" ] || fail "cut trace: $end_calls calls + $end_lost lost, $made made"
 
+# The time-ordered merge (ctdump -t, the same code as the report's): the very calls of the file-order dump,
+# each once, decoded the same, their starts never going back.
+"$ctdump" -t "$tmp/rep.ctrace" >"$tmp/rep.merged" || fail "ctdump -t exit $?"
+grep -c . "$tmp/rep.merged" | grep -qx "$(grep -c '^call ' "$tmp/rep.dump")" || fail "ctdump -t: not every call once"
+sed 's/^file=0 //' "$tmp/rep.merged" | sort >"$tmp/rep.merged.sorted"
+grep '^call ' "$tmp/rep.dump" | sort | cmp -s - "$tmp/rep.merged.sorted" || fail "ctdump -t: calls differ from the dump"
+awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^t0=/) { t = substr($i, 4) + 0; if (t < last) bad = 1; last = t } }
+     END { exit bad }' "$tmp/rep.merged" || fail "ctdump -t: a start goes back in time"
+
 "$report" summary -f csv --section kernels "$tmp/rep.ctrace" >"$tmp/shapes.csv" || fail "summary exit $?"
 grep -q '^343,1 1 1,32 1 1,kernelA$' "$tmp/shapes.csv" || fail "summary: kernelA 1 1 1 ($(cat "$tmp/shapes.csv"))"
 grep -q '^4,2 1 1,32 1 1,kernelA$' "$tmp/shapes.csv" || fail "summary: kernelA 2 1 1"

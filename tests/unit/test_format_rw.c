@@ -9,7 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "format/decoder.h"
+#include "format/merge.h"
 #include "format/reader.h"
+#include "format/runs.h"
 #include "format/record.h"
 
 static char dir[] = "/tmp/ct-test-format-XXXXXX";
@@ -409,6 +412,7 @@ static void shaped_repeat(uint32_t tid, uint64_t seq, unsigned shape, unsigned g
 static size_t read_shaped(struct ct_reader *r, uint64_t *seq, uint64_t *function, uint64_t *bytes)
 {
     const struct ct_rec_hdr *h;
+    uint64_t off[16];
     size_t n = 0;
 
     while ((h = ct_reader_next(r))) {
@@ -429,10 +433,13 @@ static size_t read_shaped(struct ct_reader *r, uint64_t *seq, uint64_t *function
             CU_ASSERT_EQUAL(c->result, 2);
             CU_ASSERT_EQUAL(c->stack_id, 3);
         }
-        bytes[n] = ct_reader_end(r) - ct_reader_offset(r);
+        CU_ASSERT_FATAL(n < 16);
+        off[n] = ct_reader_offset(r);
         seq[n] = c->seq;
         function[n++] = pl->function;
     }
+    for (size_t i = 0; i < n; i++) /* the records are all calls: each ends where the next begins */
+        bytes[i] = (i + 1 < n ? off[i + 1] : shaped_len) - off[i];
     return n;
 }
 
@@ -484,14 +491,12 @@ static void test_clocks(void)
     r = ct_reader_open(path);
     CU_ASSERT_FATAL(r != NULL);
     for (int pass = 0; pass < 2; pass++) {
-        CU_ASSERT_PTR_NULL(ct_reader_clock(r));
         for (n = 0; (h = ct_reader_next(r)); n++) {
             const struct ct_rec_call *c = (const void *)h;
             CU_ASSERT_EQUAL_FATAL(h->type, CT_REC_CALL);
             CU_ASSERT_FATAL(n < nwant);
             CU_ASSERT_EQUAL(c->t0_ns, want_t0[n]);
             CU_ASSERT_EQUAL(c->t1_ns, want_t1[n]);
-            CU_ASSERT_EQUAL(ct_reader_clocks_read(r), n == 0 ? 0 : n < 5 ? 1 : 2);
         }
         CU_ASSERT_EQUAL(n, nwant);
         CU_ASSERT_EQUAL(ct_reader_status(r), CT_READ_OK);
@@ -626,7 +631,13 @@ static void test_launch_shorts(void)
     r = ct_reader_open(path);
     CU_ASSERT_FATAL(r != NULL);
     for (int pass = 0; pass < 2; pass++) { /* the second after a rewind */
+        uint64_t short_at = 0; /* where the last short repeat began, +1; 0: the last record was not one */
         for (n = 0; (h = ct_reader_next(r)); n++) {
+            if (short_at) { /* a short repeat takes 16 bytes of the file: the next record (or clock) is there */
+                const uint64_t gap = ct_reader_offset(r) - (short_at - 1);
+                CU_ASSERT(gap == 16 || gap == 16 + sizeof(struct ct_rec_clock));
+            }
+            short_at = ct_reader_file_type(r) == CT_REC_LAUNCH_SHORT ? ct_reader_offset(r) + 1 : 0;
             const struct ct_rec_call *c = (const void *)h;
             const struct ct_pl_launch *pl = (const void *)(c + 1);
             CU_ASSERT_EQUAL_FATAL(h->type, CT_REC_CALL);
@@ -639,12 +650,13 @@ static void test_launch_shorts(void)
             if (c->payload == CT_FAM_LAUNCH)
                 CU_ASSERT_EQUAL(pl->function, want[n].function);
             if (ct_reader_file_type(r) == CT_REC_LAUNCH_SHORT) {
-                CU_ASSERT_EQUAL(ct_reader_end(r) - ct_reader_offset(r), 16);
                 CU_ASSERT_EQUAL(c->result, 0);
                 CU_ASSERT_EQUAL(c->stack_id, 0);
             }
         }
         CU_ASSERT_EQUAL(n, nwant);
+        if (short_at)
+            CU_ASSERT_EQUAL(shaped_len - (short_at - 1), 16);
         CU_ASSERT_EQUAL(ct_reader_status(r), CT_READ_OK);
         CU_ASSERT_EQUAL(ct_reader_unknown_shapes(r), 4);
         if (pass == 0)
@@ -687,6 +699,117 @@ static void test_set(void)
     CU_ASSERT_EQUAL(ct_reader_status(ct_reader_set_file(s, 0)), CT_READ_OK);
     CU_ASSERT_EQUAL(ct_reader_status(ct_reader_set_file(s, 1)), CT_READ_TRUNCATED);
     ct_reader_set_close(s);
+    unlink(p2);
+}
+
+/* The time-ordered merge (merge.h): every call of several files once, in time order, each thread read from
+ * its own runs with the clock of each run, decoded exactly as the sequential reader decodes it. */
+static void merge_call(uint32_t tid, uint64_t seq, uint64_t t0, uint64_t t1)
+{
+    shaped_call(seq, t0, t1);
+    ((struct ct_rec_call *)(shaped + shaped_len) - 1)->h.tid = tid;
+}
+
+struct seen {
+    uint64_t t0, t1, function;
+    uint32_t tid;
+    unsigned family;
+};
+
+/* The calls of one file read in order, by sequence number (all below 16). */
+static size_t read_in_order(const char *p, struct seen *by_seq)
+{
+    struct ct_reader *r = ct_reader_open(p);
+    const struct ct_rec_hdr *h;
+    size_t n = 0;
+
+    CU_ASSERT_FATAL(r != NULL);
+    while ((h = ct_reader_next(r)))
+        if (h->type == CT_REC_CALL) {
+            const struct ct_call *c = (const void *)h;
+            CU_ASSERT_FATAL(c->c.seq < 16);
+            by_seq[c->c.seq] = (struct seen){c->c.t0_ns, c->c.t1_ns, c->pl.launch.function, h->tid, c->family};
+            n++;
+        }
+    ct_reader_close(r);
+    return n;
+}
+
+static void test_merge(void)
+{
+    struct ct_file_header *fh = (void *)shaped;
+    char p2[80];
+    const char *paths[2] = {path, p2};
+    struct seen want[2][16];
+    char err[256];
+    size_t total = 0, got = 0;
+
+    snprintf(p2, sizeof p2, "%s/b.ctrace", dir);
+    memset(want, 0, sizeof want);
+    shaped_len = sizeof *fh;
+    ct_file_header_init(fh, 123, 1, CT_FEAT_TIME_MONO, 1700000000000000000, 555);
+    merge_call(1, 1, 100, 110);
+    merge_call(1, 2, 300, 310);
+    merge_call(2, 3, 200, 210);  /* another thread: thread 1's run ends */
+    merge_call(1, 4, 400, 410);
+    shaped_clock(1000, 10000, 2.0);
+    shaped_full(1, 5, 2, 1, 0xa0); /* ticks 500..509: ns 9000..9018 */
+    shaped_repeat(1, 6, 2, 1);     /* ticks 600, 40 long: 9200..9280 */
+    shaped_short(1, 2, 50, 4);     /* ticks 650..654: 9300..9308, seq 7 */
+    merge_call(2, 8, 1100, 1110);  /* 10200 */
+    write_file(shaped, shaped_len);
+    total += read_in_order(path, want[0]);
+
+    shaped_len = sizeof *fh;
+    ct_file_header_init(fh, 124, 1, CT_FEAT_TIME_MONO, 1700000000000000000, 555);
+    merge_call(1, 1, 150, 160);
+    merge_call(1, 2, 350, 360);
+    merge_call(1, 3, 9100, 9110);
+    FILE *f = fopen(p2, "wb");
+    CU_ASSERT_FATAL(f != NULL);
+    fwrite(shaped, 1, shaped_len, f);
+    fclose(f);
+    total += read_in_order(p2, want[1]);
+    CU_ASSERT_EQUAL(total, 11);
+
+    struct ct_merge *m = ct_merge_open_paths(paths, 2, err, sizeof err);
+    CU_ASSERT_FATAL(m != NULL);
+    int64_t last = INT64_MIN;
+    for (const struct ct_merged *c; (c = ct_merge_next(m)); got++) {
+        const struct seen *w = &want[c->file][c->call.c.seq];
+        CU_ASSERT(c->t0 >= last);
+        last = c->t0;
+        CU_ASSERT_EQUAL(c->t0, (int64_t)w->t0);
+        CU_ASSERT_EQUAL(c->call.c.t0_ns, w->t0);
+        CU_ASSERT_EQUAL(c->call.c.t1_ns, w->t1);
+        CU_ASSERT_EQUAL(c->call.c.h.tid, w->tid);
+        CU_ASSERT_EQUAL(c->call.family, w->family);
+        if (c->call.family == CT_FAM_LAUNCH)
+            CU_ASSERT_EQUAL(c->call.pl.launch.function, 0xa0);
+    }
+    CU_ASSERT_EQUAL(got, total);
+    ct_merge_close(m);
+
+    /* The runs of the first file: thread 1 in three (cut by thread 2 and by the clock), thread 2 in two. */
+    struct ct_reader *r = ct_reader_open(path);
+    CU_ASSERT_FATAL(r != NULL);
+    CU_ASSERT_EQUAL(ct_reader_build_runs(r), 0);
+    while (ct_reader_next(r))
+        ;
+    struct ct_runs *x = ct_reader_take_runs(r);
+    ct_reader_close(r);
+    CU_ASSERT_FATAL(x != NULL && x->nthreads == 2);
+    CU_ASSERT_EQUAL(x->threads[0].tid, 1);
+    CU_ASSERT_EQUAL(x->threads[0].calls, 6);
+    CU_ASSERT_EQUAL(x->threads[0].nruns, 3);
+    CU_ASSERT_EQUAL(x->threads[1].tid, 2);
+    CU_ASSERT_EQUAL(x->threads[1].nruns, 2);
+    CU_ASSERT_EQUAL(x->nclocks, 1);
+    CU_ASSERT_EQUAL(x->threads[0].runs[2].clock, 1);
+    ct_runs_free(x);
+
+    CU_ASSERT_PTR_NULL(ct_merge_open_paths((const char *[]){"/nonexistent/t.ctrace"}, 1, err, sizeof err));
+    CU_ASSERT_STRING_EQUAL(err, "/nonexistent/t.ctrace: No such file or directory");
     unlink(p2);
 }
 
@@ -742,6 +865,7 @@ int main(void)
     CU_add_test(s, "clocks", test_clocks);
     CU_add_test(s, "missing file", test_missing_file);
     CU_add_test(s, "several files", test_set);
+    CU_add_test(s, "several files in time order", test_merge);
     CU_add_test(s, "length limits", test_limits);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();

@@ -1,0 +1,96 @@
+#include "config.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/decoder.h"
+#include "format/record.h"
+#include "format/shapes.h"
+
+/* &c.h must read as a call record followed by its payload. */
+_Static_assert(offsetof(struct ct_call, pl) == sizeof(struct ct_rec_call), "payload must follow the call");
+_Static_assert(offsetof(struct ct_launch_call, pl) == sizeof(struct ct_rec_call), "payload must follow the call");
+
+struct ct_decoder {
+    struct ct_shapes *shapes;
+    int have_clock;
+    struct ct_rec_clock clock;
+    uint64_t start_ns;
+    uint64_t unknown_shapes;
+};
+
+struct ct_decoder *ct_decoder_new(uint64_t start_ns)
+{
+    struct ct_decoder *d = calloc(1, sizeof *d);
+
+    if (!d || !(d->shapes = ct_shapes_new())) {
+        free(d);
+        return NULL;
+    }
+    d->start_ns = start_ns;
+    return d;
+}
+
+void ct_decoder_free(struct ct_decoder *d)
+{
+    if (d)
+        ct_shapes_free(d->shapes);
+    free(d);
+}
+
+void ct_decoder_reset(struct ct_decoder *d)
+{
+    ct_shapes_clear(d->shapes);
+    d->have_clock = 0;
+    d->unknown_shapes = 0;
+}
+
+void ct_decoder_use_clock(struct ct_decoder *d, const struct ct_rec_clock *c)
+{
+    d->have_clock = c != NULL;
+    if (c)
+        d->clock = *c;
+}
+
+uint64_t ct_decoder_unknown_shapes(const struct ct_decoder *d) { return d->unknown_shapes; }
+
+enum ct_decoded ct_decode(struct ct_decoder *d, const struct ct_rec_hdr *h, struct ct_call *out)
+{
+    int rc = 0;
+
+    switch (h->type) {
+    case CT_REC_CLOCK:
+        ct_decoder_use_clock(d, (const struct ct_rec_clock *)h);
+        return CT_DECODED_OTHER;
+    case CT_REC_CALL: {
+        const struct ct_rec_call *c = (const void *)h;
+        const size_t plsize = ct_payload_size(c->payload); /* present: the record was checked */
+        memcpy(&out->c, c, sizeof out->c);
+        memcpy(&out->pl, c + 1, plsize);
+        out->c.h.size = (uint16_t)(sizeof out->c + plsize);
+        out->family = plsize ? c->payload : CT_FAM_NONE;
+        rc = ct_shapes_note(d->shapes, c);
+        break;
+    }
+    case CT_REC_LAUNCH_REPEAT:
+    case CT_REC_LAUNCH_SHORT: {
+        /* What a repeat leaves out is in the file's units: expanded before its ticks become ns. */
+        struct ct_launch_call full;
+        rc = ct_shapes_expand(d->shapes, h, d->have_clock ? d->clock.base_ticks : d->start_ns, &full);
+        if (rc == 0)
+            d->unknown_shapes++;
+        out->c = full.c;
+        out->pl.launch = full.pl;
+        out->family = CT_FAM_LAUNCH;
+        break;
+    }
+    default:
+        return CT_DECODED_OTHER;
+    }
+    if (d->have_clock) {
+        out->c.t0_ns = ct_clock_ticks_to_ns(out->c.t0_ns, &d->clock);
+        out->c.t1_ns = ct_clock_ticks_to_ns(out->c.t1_ns, &d->clock);
+    }
+    return rc < 0 ? CT_DECODED_NOMEM : CT_DECODED_CALL;
+}

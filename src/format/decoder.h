@@ -1,0 +1,57 @@
+/* The one place that turns trace records into the calls they stand for.
+ *
+ * A decoder holds what a record of one thread may leave to the records before it: each thread's launch
+ * shapes and last call (shapes.h), the clock in effect (format.h, CT_REC_CLOCK) and the file's start.
+ * ct_decode takes the records of a file in the order each thread wrote them (every record, or only one
+ * thread's with the clock of each run set by ct_decoder_use_clock, as the merge does) and gives back each
+ * call, launch repeat or short repeat as a full call with its times in CLOCK_MONOTONIC ns.  The sequential
+ * reader (reader.h) and the time-ordered merge (merge.h) both decode through it; nothing else in the
+ * project knows a repeat or a tick. */
+#ifndef CT_FORMAT_DECODER_H
+#define CT_FORMAT_DECODER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cudatrace/format.h"
+
+union ct_payload {
+    struct ct_pl_alloc alloc;
+    struct ct_pl_free free;
+    struct ct_pl_launch launch;
+    struct ct_pl_copy copy;
+};
+
+/* A call as readers see it.  The payload follows the call record directly, as in the file, so &c.h reads
+ * as a CT_REC_CALL record of c.h.size bytes. */
+struct ct_call {
+    struct ct_rec_call c; /* times in ns; c.h.size is sizeof c plus the payload's size */
+    union ct_payload pl;
+    unsigned family;      /* which member of pl holds the payload (enum ct_family; CT_FAM_NONE: none) */
+};
+
+struct ct_decoder;
+
+/* start_ns: the file header's start_mono_ns, the base of a short repeat that has nothing before it. */
+struct ct_decoder *ct_decoder_new(uint64_t start_ns);
+void ct_decoder_free(struct ct_decoder *d);
+/* Forget every thread's shapes, the clock and the counts (a reader back at the first record). */
+void ct_decoder_reset(struct ct_decoder *d);
+/* The clock that converts the times of the records that follow (NULL: they are ns already).  ct_decode
+ * sets it itself from a CT_REC_CLOCK; a reader that skips those (the merge's per-thread cursors) sets the
+ * clock of each run. */
+void ct_decoder_use_clock(struct ct_decoder *d, const struct ct_rec_clock *c);
+
+enum ct_decoded {
+    CT_DECODED_NOMEM = -1, /* out of memory for the shapes: *out holds the call, its payload unknown */
+    CT_DECODED_OTHER = 0,  /* not a call: a CT_REC_CLOCK (now in effect) or a record to take as it is */
+    CT_DECODED_CALL = 1,   /* *out holds the call */
+};
+/* Decode one checked record (format/record.h, ct_rec_check). */
+enum ct_decoded ct_decode(struct ct_decoder *d, const struct ct_rec_hdr *h, struct ct_call *out);
+
+/* Launch repeats decoded so far whose payload was not known (the record that defined it was lost to a
+ * write error): they came back as launches of kind 0, never with an older payload. */
+uint64_t ct_decoder_unknown_shapes(const struct ct_decoder *d);
+
+#endif

@@ -1,0 +1,137 @@
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/runs.h"
+
+/* Room for n + 1 elements of `size` in *p (capacity *cap, doubling).  0, or -1 when out of memory. */
+static int room(void **p, size_t *cap, size_t n, size_t size)
+{
+    if (n < *cap)
+        return 0;
+    size_t nc = *cap ? *cap * 2 : 8;
+    void *q = realloc(*p, nc * size);
+    if (!q)
+        return -1;
+    *p = q;
+    *cap = nc;
+    return 0;
+}
+
+struct ct_runs *ct_runs_new(uint64_t start_ns)
+{
+    struct ct_runs *x = calloc(1, sizeof *x);
+    if (x)
+        x->start_ns = start_ns;
+    return x;
+}
+
+void ct_runs_free(struct ct_runs *x)
+{
+    if (!x)
+        return;
+    for (size_t i = 0; i < x->nthreads; i++)
+        free(x->threads[i].runs);
+    free(x->threads);
+    free(x->clocks);
+    free(x->map);
+    free(x);
+}
+
+static size_t home(uint32_t tid, size_t cap) { return (size_t)(tid * 2654435761u) & (cap - 1); }
+
+/* Keep the map under half full. */
+static int map_grow(struct ct_runs *x)
+{
+    size_t cap = x->map_cap ? x->map_cap * 2 : 64;
+    uint32_t *m = calloc(cap, sizeof *m);
+    if (!m)
+        return -1;
+    for (size_t i = 0; i < x->nthreads; i++) {
+        size_t j = home(x->threads[i].tid, cap);
+        while (m[j])
+            j = (j + 1) & (cap - 1);
+        m[j] = (uint32_t)i + 1;
+    }
+    free(x->map);
+    x->map = m;
+    x->map_cap = cap;
+    return 0;
+}
+
+/* The index of thread `tid`, made on first sight; -1 when out of memory. */
+static long thread_index(struct ct_runs *x, uint32_t tid)
+{
+    if ((x->nthreads + 1) * 2 > x->map_cap && map_grow(x) < 0)
+        return -1;
+    size_t j = home(tid, x->map_cap);
+    for (; x->map[j]; j = (j + 1) & (x->map_cap - 1))
+        if (x->threads[x->map[j] - 1].tid == tid)
+            return (long)x->map[j] - 1;
+    if (room((void **)&x->threads, &x->cap, x->nthreads, sizeof *x->threads) < 0)
+        return -1;
+    memset(&x->threads[x->nthreads], 0, sizeof x->threads[0]);
+    x->threads[x->nthreads].tid = tid;
+    x->map[j] = (uint32_t)++x->nthreads;
+    return (long)x->nthreads - 1;
+}
+
+int ct_runs_note_call(struct ct_runs *x, uint32_t tid, uint64_t begin, uint64_t end)
+{
+    struct ct_runs_thread *t;
+
+    if (x->in_run && x->threads[x->last].tid == tid) {
+        t = &x->threads[x->last];
+        t->runs[t->nruns - 1].end = end;
+    } else {
+        long i = thread_index(x, tid);
+        if (i < 0)
+            return -1;
+        t = &x->threads[i];
+        if (room((void **)&t->runs, &t->cap, t->nruns, sizeof *t->runs) < 0)
+            return -1;
+        t->runs[t->nruns++] = (struct ct_run){begin, end, x->nclocks};
+        x->last = (size_t)i;
+        x->in_run = 1;
+    }
+    t->calls++;
+    return 0;
+}
+
+int ct_runs_note_clock(struct ct_runs *x, const struct ct_rec_clock *c)
+{
+    if (room((void **)&x->clocks, &x->clocks_cap, x->nclocks, sizeof *x->clocks) < 0)
+        return -1;
+    x->clocks[x->nclocks++] = *c;
+    x->in_run = 0; /* a run has one clock */
+    return 0;
+}
+
+void ct_runs_note_other(struct ct_runs *x, uint32_t tid)
+{
+    if (tid != 0 && x->in_run && x->threads[x->last].tid != tid)
+        x->in_run = 0; /* a record of another thread ends the current run */
+}
+
+static int cmp_tid(const void *a, const void *b)
+{
+    uint32_t p = ((const struct ct_runs_thread *)a)->tid, q = ((const struct ct_runs_thread *)b)->tid;
+    return (p > q) - (p < q);
+}
+
+void ct_runs_finish(struct ct_runs *x)
+{
+    if (x->nthreads > 1)
+        qsort(x->threads, x->nthreads, sizeof *x->threads, cmp_tid);
+    free(x->map);
+    x->map = NULL;
+    x->map_cap = 0;
+    x->in_run = 0;
+}
+
+const struct ct_runs_thread *ct_runs_thread_of(const struct ct_runs *x, uint32_t tid)
+{
+    struct ct_runs_thread key = {.tid = tid};
+    return x->nthreads ? bsearch(&key, x->threads, x->nthreads, sizeof key, cmp_tid) : NULL;
+}
