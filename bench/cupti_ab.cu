@@ -1,4 +1,4 @@
-// The minimal CUPTI callback tracer of shared/facts/driver-entry-points.md (driver and runtime API domains,
+// The minimal CUPTI callback tracer of doc/driver-facts.md (driver and runtime API domains,
 // one timestamp per enter and per exit into a per-thread array), measured as `overhead -p` measures
 // cudatrace: inside one process, blocks of launches with its callbacks on and off alternating (off-on,
 // on-off, ...; "off" is CUPTI subscribed with its domains disabled, as cudatrace's "off" is the tracer

@@ -3,7 +3,7 @@
  * blocks through the driver's function itself, found in libcuda's dynamic symbol table so that no
  * interposition can get in between.  Both paths share the process, its context, its memory layout and the
  * machine's mood of the moment, which is what makes the difference measurable: between processes the
- * launch rate moves by ±10% (shared/facts/driver-entry-points.md).
+ * launch rate moves by ±20% (doc/driver-facts.md).
  *
  * Untraced, both paths are the driver's function and the difference is the method's own noise (an A/A run).
  * Usage: launch_ab [-a CPU] [ROUNDS [BLOCK]]   (default 100 rounds of 2 blocks each way, 2000 launches per

@@ -1,4 +1,4 @@
-/* A loader that reaches the driver as the CUDA runtime does (shared/facts/driver-entry-points.md):
+/* A loader that reaches the driver as the CUDA runtime does (doc/driver-facts.md):
  * dlopen("libcuda.so.1"), one dlsym of cuGetProcAddress_v2, the self-look-ups at 11030 and 12000, then every
  * request of the runtime's table through the 12000 pointer, then a few calls through what it got.
  *

@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/overhead-split.patch, the throwaway switches that "Where the overhead goes" (README) splits the
+# bench/overhead-split.patch, the throwaway switches that doc/performance.md ("Where the time goes") splits the
 # tracer's cost with, still applies to this tree: a change to the hot path must refresh it, not let it rot.
 command -v patch >/dev/null 2>&1 || { echo "SKIP: patch(1) is not installed"; exit 77; }
 out=$(patch --dry-run -p1 -d "$CT_TOP_SRCDIR" <"$CT_TOP_SRCDIR/bench/overhead-split.patch" 2>&1) || {
