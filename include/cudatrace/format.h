@@ -26,7 +26,7 @@
 
 /* Feature bits in ct_file_header.features. */
 #define CT_FEAT_STACKS   (1u << 0) /* CT_REC_STACK / CT_REC_MODULE records may appear, stack_id is meaningful */
-#define CT_FEAT_TIME_MONO (1u << 1) /* record times are CLOCK_MONOTONIC ns */
+#define CT_FEAT_TIME_MONO (1u << 1) /* record times are on CLOCK_MONOTONIC (ns, or ticks: CT_REC_CLOCK) */
 #define CT_FEAT_CAPTURE_RANGES (1u << 2) /* only the calls in cuProfilerStart..cuProfilerStop ranges were recorded */
 
 struct ct_file_header {
@@ -124,8 +124,10 @@ struct ct_rec_call {
     uint8_t shape;    /* launches: the thread's shape slot (1..CT_LAUNCH_SHAPES) this payload now fills, 0 none */
     int32_t result;   /* CUresult */
     uint64_t seq;     /* per-process call sequence number (correlation id), from 1 */
-    uint64_t t0_ns;   /* CLOCK_MONOTONIC before the call */
-    uint64_t t1_ns;   /* CLOCK_MONOTONIC after the call */
+    /* Before and after the call: CLOCK_MONOTONIC ns up to the file's first CT_REC_CLOCK, ticks of the clock
+     * in effect after one (format 3; the names are format 1's).  Readers convert (CT_REC_CLOCK below). */
+    uint64_t t0_ns;
+    uint64_t t1_ns;
     uint32_t stack_id; /* 0 = no stack */
     uint32_t shape_gen; /* with `shape`: how many payloads that slot has held (wraps), 0 when shape is 0 */
 }; /* 48 bytes */
@@ -150,9 +152,9 @@ struct ct_rec_launch_repeat {
     uint16_t api_id;
     uint8_t shape;     /* 1..CT_LAUNCH_SHAPES */
     uint8_t shape_gen; /* low 8 bits of the slot's shape_gen */
-    uint32_t dur_ns;   /* t1_ns - t0_ns (longer calls are written in full) */
+    uint32_t dur_ns;   /* t1_ns - t0_ns, in the same units (longer calls are written in full) */
     uint64_t seq;
-    uint64_t t0_ns;
+    uint64_t t0_ns;    /* ns or ticks, as ct_rec_call's */
 }; /* 32 bytes */
 
 /* CT_REC_LAUNCH_SHORT: the same as a CT_REC_LAUNCH_REPEAT, in half the bytes, for a launch that also

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "format/decoder.h"
 #include "format/merge.h"
 #include "format/reader.h"
 #include "format/record.h"

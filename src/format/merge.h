@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "format/decoder.h"
+#include "format/call.h"
 #include "format/runs.h"
 
 struct ct_merge_input {

@@ -77,25 +77,19 @@ static long thread_index(struct ct_runs *x, uint32_t tid)
     return (long)x->nthreads - 1;
 }
 
-int ct_runs_note_call(struct ct_runs *x, uint32_t tid, uint64_t begin, uint64_t end)
+int ct_runs_note_new_run(struct ct_runs *x, uint32_t tid, uint64_t begin, uint64_t end)
 {
-    struct ct_runs_thread *t;
-
-    if (x->in_run && x->threads[x->last].tid == tid) {
-        t = &x->threads[x->last];
-        t->runs[t->nruns - 1].end = end;
-    } else {
-        long i = thread_index(x, tid);
-        if (i < 0)
-            return -1;
-        t = &x->threads[i];
-        if (room((void **)&t->runs, &t->cap, t->nruns, sizeof *t->runs) < 0)
-            return -1;
-        t->runs[t->nruns++] = (struct ct_run){begin, end, x->nclocks};
-        x->last = (size_t)i;
-        x->in_run = 1;
-    }
+    long i = thread_index(x, tid);
+    if (i < 0)
+        return -1;
+    struct ct_runs_thread *t = &x->threads[i];
+    if (room((void **)&t->runs, &t->cap, t->nruns, sizeof *t->runs) < 0)
+        return -1;
+    t->runs[t->nruns++] = (struct ct_run){begin, end, x->nclocks};
     t->calls++;
+    x->last = (size_t)i;
+    x->last_tid = tid;
+    x->in_run = 1;
     return 0;
 }
 
@@ -110,7 +104,7 @@ int ct_runs_note_clock(struct ct_runs *x, const struct ct_rec_clock *c)
 
 void ct_runs_note_other(struct ct_runs *x, uint32_t tid)
 {
-    if (tid != 0 && x->in_run && x->threads[x->last].tid != tid)
+    if (tid != 0 && x->in_run && x->last_tid != tid)
         x->in_run = 0; /* a record of another thread ends the current run */
 }
 

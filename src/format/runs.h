@@ -32,14 +32,26 @@ struct ct_runs {
     uint64_t start_ns;              /* the file header's start_mono_ns */
     uint32_t *map;                  /* while building: tid -> 1 + index into threads (open addressing) */
     size_t map_cap;
-    size_t last;                    /* the thread of the last call noted, while its run goes on */
-    int in_run;
+    size_t last;                    /* the thread of the last call noted ... */
+    uint32_t last_tid;              /* ... its tid ... */
+    int in_run;                     /* ... and whether its run goes on */
 };
 
 struct ct_runs *ct_runs_new(uint64_t start_ns);
 void ct_runs_free(struct ct_runs *x);
-/* While reading in file order.  0, or -1 when out of memory. */
-int ct_runs_note_call(struct ct_runs *x, uint32_t tid, uint64_t begin, uint64_t end);
+/* While reading in file order.  0, or -1 when out of memory.  A call that goes on its thread's run (most
+ * do: a thread's records come in blocks) costs a test and two stores. */
+int ct_runs_note_new_run(struct ct_runs *x, uint32_t tid, uint64_t begin, uint64_t end);
+static inline int ct_runs_note_call(struct ct_runs *x, uint32_t tid, uint64_t begin, uint64_t end)
+{
+    if (x->in_run && x->last_tid == tid) {
+        struct ct_runs_thread *t = &x->threads[x->last];
+        t->runs[t->nruns - 1].end = end;
+        t->calls++;
+        return 0;
+    }
+    return ct_runs_note_new_run(x, tid, begin, end);
+}
 int ct_runs_note_clock(struct ct_runs *x, const struct ct_rec_clock *c);
 void ct_runs_note_other(struct ct_runs *x, uint32_t tid); /* any other record: another thread's cuts the run */
 /* Done reading: threads sorted by tid, the building map freed. */

@@ -13,7 +13,7 @@ void ct_hook_cuGetProcAddress_v11030(CUresult r, const char *symbol, void **pfn,
 void ct_hook_cuGetProcAddress_v12000(CUresult r, const char *symbol, void **pfn, int driverVersion, cuuint64_t flags,
                                      CUdriverProcAddressQueryResult *symbolFound);
 
-/* metadata.c: driver version and devices, written once after the first successful cuInit. */
+/* driver_info.c: driver version and devices, written once after the first successful cuInit. */
 void ct_hook_cuInit(CUresult r, unsigned int Flags);
 
 /* kernel_names.c: unloading code may free function handles that later ones reuse. */

@@ -5,7 +5,7 @@
  * own dlopen would; never promoting it to the global scope).  Its functions are looked up once with glibc's
  * dlsym on its handle, which searches libcuda itself and never reaches our exports of the same names.
  * A returned driver pointer is identified by address: every variant the driver hands out is the address of
- * its exported symbol (shared/facts/driver-entry-points.md). */
+ * its exported symbol (doc/driver-facts.md). */
 #include "config.h"
 
 #include "preload/capture.h"

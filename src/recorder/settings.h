@@ -1,5 +1,5 @@
-/* CUDATRACE_* configuration of the recorder: every variable is read and validated here (see
- * docs in README, "Configuration").  A bad value gives one "cudatrace:" warning and the default. */
+/* CUDATRACE_* configuration of the recorder: every variable is read and validated here (documented in
+ * README.md, "Environment variables").  A bad value gives one "cudatrace:" warning and the default. */
 #ifndef CT_RECORDER_SETTINGS_H
 #define CT_RECORDER_SETTINGS_H
 

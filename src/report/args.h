@@ -19,7 +19,7 @@ struct rp_kernel_names {
 const char *rp_kernel_name(struct rp_kernel_names *k, const struct rp_call *c);
 void rp_kernel_names_free(struct rp_kernel_names *k);
 
-/* The display name of the call's API (names.h rule) into buf. */
+/* The display name of the call's API (display_names.h rule) into buf. */
 const char *rp_call_api_name(const struct rp_call *c, char *buf, size_t size);
 /* The exported variant ("cuMemAlloc_v2"), "" if unknown. */
 const char *rp_call_variant(const struct rp_call *c);

@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "cudatrace/format.h"
-#include "format/decoder.h"
+#include "format/call.h"
 #include "format/reader.h"
 #include "format/runs.h"
 #include "report/stacktab.h"
@@ -100,7 +100,7 @@ struct rp_trace {
 int rp_trace_open(struct rp_trace *t, char *const *paths, size_t n);
 void rp_trace_close(struct rp_trace *t);
 
-/* Names of a file: the API's display name (names.h rule), a string, a thread's name. */
+/* Names of a file: the API's display name (display_names.h rule), a string, a thread's name. */
 const struct ct_api_info *rp_file_api(const struct rp_file *f, uint16_t api_id);
 const char *rp_file_string(const struct rp_file *f, uint32_t id); /* NULL if undefined */
 const struct rp_thread *rp_file_thread(const struct rp_file *f, uint32_t tid);

@@ -30,3 +30,7 @@ if !HAVE_CUNIT
 TESTS += tests/unit/no-cunit.sh
 endif
 EXTRA_DIST += tests/unit/no-cunit.sh
+
+# The layering of src/ and the loops it must not have (scripts/check-layers, over the built objects).
+TESTS += tests/unit/layers.sh
+EXTRA_DIST += tests/unit/layers.sh scripts/check-layers
