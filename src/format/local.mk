@@ -9,7 +9,7 @@ src_format_libctformat_la_SOURCES = \
 	src/format/call.h src/format/decoder.c src/format/decoder.h \
 	src/format/shapes.c src/format/shapes.h \
 	src/format/reader.c src/format/reader.h \
-	src/format/runs.c src/format/runs.h \
+	src/format/runs.c src/format/runs.h src/format/grow.h \
 	src/format/merge.c src/format/merge.h \
 	src/format/enum_names.c src/format/enum_names.h
 src_format_libctformat_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden

@@ -143,8 +143,7 @@ struct ct_reader *ct_reader_open(const char *path)
     r->fd = -1;
     r->path = strdup(path);
     r->buf = malloc(READ_BUF_SIZE);
-    r->dec = ct_decoder_new(0);
-    if (!r->path || !r->buf || !r->dec) {
+    if (!r->path || !r->buf) {
         ct_reader_close(r);
         return NULL;
     }
@@ -153,12 +152,10 @@ struct ct_reader *ct_reader_open(const char *path)
         fail(r, CT_READ_IO, "%s", strerror(errno));
     else
         read_header(r);
-    if (r->have_header) { /* the base of a short repeat with nothing before it */
-        ct_decoder_free(r->dec);
-        if (!(r->dec = ct_decoder_new((uint64_t)r->header.start_mono_ns))) {
-            ct_reader_close(r);
-            return NULL;
-        }
+    /* Made once the header is known: its start is the base of a short repeat with nothing before it. */
+    if (!(r->dec = ct_decoder_new(r->have_header ? (uint64_t)r->header.start_mono_ns : 0))) {
+        ct_reader_close(r);
+        return NULL;
     }
     return r;
 }

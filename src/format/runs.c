@@ -3,21 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/grow.h"
 #include "format/runs.h"
-
-/* Room for n + 1 elements of `size` in *p (capacity *cap, doubling).  0, or -1 when out of memory. */
-static int room(void **p, size_t *cap, size_t n, size_t size)
-{
-    if (n < *cap)
-        return 0;
-    size_t nc = *cap ? *cap * 2 : 8;
-    void *q = realloc(*p, nc * size);
-    if (!q)
-        return -1;
-    *p = q;
-    *cap = nc;
-    return 0;
-}
 
 struct ct_runs *ct_runs_new(uint64_t start_ns)
 {
@@ -69,8 +56,10 @@ static long thread_index(struct ct_runs *x, uint32_t tid)
     for (; x->map[j]; j = (j + 1) & (x->map_cap - 1))
         if (x->threads[x->map[j] - 1].tid == tid)
             return (long)x->map[j] - 1;
-    if (room((void **)&x->threads, &x->cap, x->nthreads, sizeof *x->threads) < 0)
+    struct ct_runs_thread *grown = ct_grow(x->threads, &x->cap, x->nthreads + 1, sizeof *grown);
+    if (!grown)
         return -1;
+    x->threads = grown;
     memset(&x->threads[x->nthreads], 0, sizeof x->threads[0]);
     x->threads[x->nthreads].tid = tid;
     x->map[j] = (uint32_t)++x->nthreads;
@@ -83,8 +72,10 @@ int ct_runs_note_new_run(struct ct_runs *x, uint32_t tid, uint64_t begin, uint64
     if (i < 0)
         return -1;
     struct ct_runs_thread *t = &x->threads[i];
-    if (room((void **)&t->runs, &t->cap, t->nruns, sizeof *t->runs) < 0)
+    struct ct_run *runs = ct_grow(t->runs, &t->cap, t->nruns + 1, sizeof *runs);
+    if (!runs)
         return -1;
+    t->runs = runs;
     t->runs[t->nruns++] = (struct ct_run){begin, end, x->nclocks};
     t->calls++;
     x->last = (size_t)i;
@@ -95,8 +86,10 @@ int ct_runs_note_new_run(struct ct_runs *x, uint32_t tid, uint64_t begin, uint64
 
 int ct_runs_note_clock(struct ct_runs *x, const struct ct_rec_clock *c)
 {
-    if (room((void **)&x->clocks, &x->clocks_cap, x->nclocks, sizeof *x->clocks) < 0)
+    struct ct_rec_clock *clocks = ct_grow(x->clocks, &x->clocks_cap, x->nclocks + 1, sizeof *clocks);
+    if (!clocks)
         return -1;
+    x->clocks = clocks;
     x->clocks[x->nclocks++] = *c;
     x->in_run = 0; /* a run has one clock */
     return 0;

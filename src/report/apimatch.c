@@ -6,14 +6,14 @@
 
 #include "report/apimatch.h"
 #include "report/args.h"
-#include "report/grow.h"
+#include "format/grow.h"
 
 const struct rp_api_entry *rp_apimatch_of(struct rp_apimatch *am, const struct rp_call *c)
 {
     struct rp_u64map_entry *m = rp_u64map_get(&am->ids, c->call->c.api_id, c->file_index);
     if (m)
         return &am->e[m->v1];
-    struct rp_api_entry *e = rp_grow(am->e, &am->cap, am->n + 1, sizeof *e);
+    struct rp_api_entry *e = ct_grow(am->e, &am->cap, am->n + 1, sizeof *e);
     if (!e)
         return NULL;
     am->e = e;

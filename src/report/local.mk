@@ -9,7 +9,6 @@ src_report_libctreport_la_SOURCES = \
 	src/report/text.c src/report/text.h \
 	src/report/table.c src/report/table.h \
 	src/report/map.c src/report/map.h \
-	src/report/grow.h \
 	src/report/memory.c src/report/memory.h \
 	src/report/args.c src/report/args.h \
 	src/report/summary.c \

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/grow.h"
+#include "format/grow.h"
 #include "report/sites.h"
 #include "report/symbolize.h"
 
@@ -22,7 +22,7 @@ struct rp_site *rp_site_of(struct rp_sites *s, const struct rp_trace *t, size_t 
     sprintf(key, "%s\n%s", label, skey);
     size_t i = rp_strmap_get(&s->by_key, key);
     if (i == (size_t)-1) {
-        struct rp_site *v = rp_grow(s->v, &s->cap, s->n + 1, sizeof *v);
+        struct rp_site *v = ct_grow(s->v, &s->cap, s->n + 1, sizeof *v);
         if (!v)
             goto out;
         s->v = v;

@@ -3,12 +3,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/grow.h"
+#include "format/grow.h"
 #include "report/stacktab.h"
 
 static int add_module(struct rp_stacktab *t, const struct ct_rec_module *r)
 {
-    struct rp_module *m = rp_grow(t->mods, &t->cmods, t->nmods + 1, sizeof *m);
+    struct rp_module *m = ct_grow(t->mods, &t->cmods, t->nmods + 1, sizeof *m);
     if (!m)
         return -1;
     t->mods = m;
@@ -30,7 +30,7 @@ static int add_stack(struct rp_stacktab *t, const struct ct_rec_stack *r)
 {
     if (rp_u64map_get(&t->ids, r->id, 0))
         return 0; /* written twice (a forked child's copy): the first stands */
-    struct rp_stack *s = rp_grow(t->stacks, &t->cap, t->n + 1, sizeof *s);
+    struct rp_stack *s = ct_grow(t->stacks, &t->cap, t->n + 1, sizeof *s);
     if (!s)
         return -1;
     t->stacks = s;

@@ -8,7 +8,7 @@
 
 #include "report/args.h"
 #include "report/cli.h"
-#include "report/grow.h"
+#include "format/grow.h"
 #include "report/map.h"
 #include "report/memory.h"
 #include "report/display_names.h"
@@ -76,7 +76,7 @@ static size_t named_row(void **rows, size_t *n, size_t *cap, size_t elem, struct
     size_t i = rp_strmap_get(map, name);
     if (i != (size_t)-1)
         return i;
-    void *r = rp_grow(*rows, cap, *n + 1, elem);
+    void *r = ct_grow(*rows, cap, *n + 1, elem);
     if (!r)
         return (size_t)-1;
     *rows = r;
@@ -137,7 +137,7 @@ static int add_shape(struct kernel_row *k, const struct ct_pl_launch *l)
             k->shapes[k->last = i].n++;
             return 0;
         }
-    struct shape *s = rp_grow(k->shapes, &k->cap, k->nshapes + 1, sizeof *s);
+    struct shape *s = ct_grow(k->shapes, &k->cap, k->nshapes + 1, sizeof *s);
     if (!s)
         return -1;
     k->shapes = s;
@@ -154,7 +154,7 @@ static int add_copy(struct agg *a, const struct rp_call *c)
     const char *op = rp_copy_operation(p->flags, p->src_kind, p->dst_kind);
     size_t i = rp_strmap_get(&a->copy_by_op, op);
     if (i == (size_t)-1) {
-        struct copy_row *r = rp_grow(a->copy, &a->ccopy, a->ncopy + 1, sizeof *r);
+        struct copy_row *r = ct_grow(a->copy, &a->ccopy, a->ncopy + 1, sizeof *r);
         if (!r)
             return -1;
         a->copy = r;
@@ -175,7 +175,7 @@ static int add_error(struct agg *a, size_t api, int32_t result)
         a->err[e->v1].n++;
         return 0;
     }
-    struct error_row *r = rp_grow(a->err, &a->cerr, a->nerr + 1, sizeof *r);
+    struct error_row *r = ct_grow(a->err, &a->cerr, a->nerr + 1, sizeof *r);
     if (!r)
         return -1;
     a->err = r;

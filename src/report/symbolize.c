@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "report/elfsym.h"
-#include "report/grow.h"
+#include "format/grow.h"
 #include "report/map.h"
 #include "report/display_names.h"
 #include "report/symbolize.h"
@@ -43,7 +43,7 @@ static int gather(struct work *w, struct rp_frame *fr)
         len += snprintf(key + len, sizeof key - (size_t)len, "%02x", fr->module->build_id[i]);
     size_t i = rp_strmap_get(&w->by_key, key);
     if (i == (size_t)-1) {
-        struct modfile *mf = rp_grow(w->m, &w->cap, w->n + 1, sizeof *mf);
+        struct modfile *mf = ct_grow(w->m, &w->cap, w->n + 1, sizeof *mf);
         if (!mf)
             return -1;
         w->m = mf;
@@ -53,7 +53,7 @@ static int gather(struct work *w, struct rp_frame *fr)
         w->m[w->n++] = (struct modfile){fr->module, NULL, 0, 0};
     }
     struct modfile *m = &w->m[i];
-    struct rp_frame **f = rp_grow(m->frames, &m->cap, m->n + 1, sizeof *f);
+    struct rp_frame **f = ct_grow(m->frames, &m->cap, m->n + 1, sizeof *f);
     if (!f)
         return -1;
     m->frames = f;

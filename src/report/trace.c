@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "format/merge.h"
-#include "report/grow.h"
+#include "format/grow.h"
 
 #define PROG "cudatrace-report"
 
@@ -72,7 +72,7 @@ static int take_record(struct rp_file *f, const struct ct_rec_hdr *h, unsigned f
     }
     case CT_REC_THREAD: {
         const struct ct_rec_thread *r = (const void *)h;
-        struct named *n = rp_grow(p1->named, &p1->ncap, p1->nnamed + 1, sizeof *n);
+        struct named *n = ct_grow(p1->named, &p1->ncap, p1->nnamed + 1, sizeof *n);
         if (!n)
             return -1;
         p1->named = n;
@@ -93,7 +93,7 @@ static int take_record(struct rp_file *f, const struct ct_rec_hdr *h, unsigned f
     }
     case CT_REC_DEVICE: {
         const struct ct_rec_device *r = (const void *)h;
-        struct rp_device *d = rp_grow(f->devices, &p1->dcap, f->ndevices + 1, sizeof *d);
+        struct rp_device *d = ct_grow(f->devices, &p1->dcap, f->ndevices + 1, sizeof *d);
         if (!d)
             return -1;
         f->devices = d;
@@ -113,7 +113,7 @@ static int take_record(struct rp_file *f, const struct ct_rec_hdr *h, unsigned f
                 f->untraced_syms[i].count += r->count;
                 return 0;
             }
-        struct rp_untraced *u = rp_grow(f->untraced_syms, &p1->ucap, f->nuntraced_syms + 1, sizeof *u);
+        struct rp_untraced *u = ct_grow(f->untraced_syms, &p1->ucap, f->nuntraced_syms + 1, sizeof *u);
         if (!u)
             return -1;
         f->untraced_syms = u;

@@ -1,13 +1,13 @@
-/* Growing an array by doubling: the one helper behind the report's tables. */
-#ifndef CT_REPORT_GROW_H
-#define CT_REPORT_GROW_H
+/* Growing an array by doubling: the one helper behind the format's indexes and the report's tables. */
+#ifndef CT_FORMAT_GROW_H
+#define CT_FORMAT_GROW_H
 
 #include <stdint.h>
 #include <stdlib.h>
 
 /* `p` (holding *cap elements of `elem` bytes) reallocated to hold at least `need`; *cap updated.  NULL when
  * out of memory, `p` then untouched and still the caller's. */
-static inline void *rp_grow(void *p, size_t *cap, size_t need, size_t elem)
+static inline void *ct_grow(void *p, size_t *cap, size_t need, size_t elem)
 {
     if (need <= *cap)
         return p;
