@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "recorder/output.h"
 
@@ -95,4 +96,17 @@ int ct_output_create(const char *name, unsigned mode, char *path, size_t len)
             return -1;
         }
     }
+}
+
+const char *ct_output_not_a_file(const char *name)
+{
+    struct stat st;
+
+    if (lstat(name, &st) != 0 || S_ISREG(st.st_mode) || S_ISLNK(st.st_mode))
+        return NULL;
+    return S_ISDIR(st.st_mode)    ? "a directory"
+           : S_ISCHR(st.st_mode)  ? "a character device"
+           : S_ISBLK(st.st_mode)  ? "a block device"
+           : S_ISFIFO(st.st_mode) ? "a FIFO"
+                                  : "a socket";
 }

@@ -17,4 +17,8 @@ int ct_output_alt_name(const char *name, unsigned n, char *out, size_t len);
  * the name used in `path`, or -1 with errno set. */
 int ct_output_create(const char *name, unsigned mode, char *path, size_t len);
 
+/* What `name` is when it exists and is neither a regular file nor a symbolic link ("a directory", "a
+ * character device", ...), else NULL.  Such a name is no trace file: not even its alternatives are tried. */
+const char *ct_output_not_a_file(const char *name);
+
 #endif

@@ -32,6 +32,7 @@ static struct {
     uint64_t lost;  /* sum of the LOST records in the file, plus write losses */
     uint64_t untraced; /* the counts of the CT_REC_UNTRACED records appended */
     int failed;     /* after a write error: only count */
+    int counting;   /* the file could not even take its header: there is none, the calls are only counted */
     uint64_t lost_off; /* where the write_error LOST record sits */
     uint64_t wlost, wfirst, wlast;
     struct { uint64_t off, count; uint8_t type; } hist[HIST]; /* circular */
@@ -283,12 +284,13 @@ void ct_tf_append_seen(const struct iovec *iov, int n, const struct ct_span_stat
     size_t total = 0, done;
     int err;
 
-    if (tf.fd < 0 || n <= 0)
+    if ((tf.fd < 0 && !tf.counting) || n <= 0)
         return;
     if (tf.failed) {
         for (int i = 0; i < n; i++)
             FOR_RECORDS(h, iov[i].iov_base, iov[i].iov_len) not_written(h);
-        put_lost_record();
+        if (tf.fd >= 0)
+            put_lost_record();
         return;
     }
     for (int i = 0; i < n; i++)
@@ -391,6 +393,12 @@ int ct_tf_open(const struct ct_settings *s, uint32_t features)
                 s->output, CT_DEFAULT_OUTPUT);
         ct_output_expand(CT_DEFAULT_OUTPUT, name, sizeof name, (long)getpid(), host);
     }
+    const char *what = ct_output_not_a_file(name);
+    if (what) { /* /dev/null keeps a program quiet: with CUDATRACE_QUIET, not a word */
+        if (!s->quiet || strcmp(name, "/dev/null") != 0)
+            ct_warn("%s is %s, not a file; tracing disabled (CUDATRACE_OUTPUT names the trace file)", name, what);
+        return -1;
+    }
     tf.fd = ct_output_create(name, s->file_mode, tf.path, sizeof tf.path);
     if (tf.fd < 0) {
         ct_warn("cannot create %s: %s; tracing disabled", name, strerror(errno));
@@ -400,25 +408,36 @@ int ct_tf_open(const struct ct_settings *s, uint32_t features)
     tf.pid = getpid();
     remember_identity(tf.fd);
     if (!(first = first_records(&len, host, features))) {
-        err = ENOMEM;
-    } else {
-        size_t done = write_all(&(struct iovec){first, len}, 1, &err);
-        if (done == len) {
-            tf.off = sizeof(struct ct_file_header);
-            FOR_RECORDS(h, first + tf.off, len - tf.off) {
-                in_file(h, tf.off);
-                tf.off += h->size;
-            }
-        }
-        free(first);
-    }
-    if (err) {
-        ct_warn("cannot write %s: %s; tracing disabled", tf.path, strerror(err));
+        ct_warn("cannot write %s: %s; tracing disabled", tf.path, strerror(ENOMEM));
         close(tf.fd);
         unlink(tf.path);
         tf.fd = -1;
         return -1;
     }
+    size_t done = write_all(&(struct iovec){first, len}, 1, &err);
+    if (done >= sizeof(struct ct_file_header)) {
+        /* A full disk keeps what fits: the records wholly written, then (write_failed) a cut-back that
+         * leaves room for the LOST and END records, and every later call counted. */
+        tf.off = sizeof(struct ct_file_header);
+        FOR_RECORDS(h, first + tf.off, len - tf.off) {
+            if (tf.off + h->size > done) {
+                not_written(h);
+                continue;
+            }
+            in_file(h, tf.off);
+            tf.off += h->size;
+        }
+        if (err)
+            write_failed(err, done);
+    } else {
+        /* Not even the header fits: no file to keep, but the calls are still counted, and said at exit. */
+        ct_warn("cannot write %s: %s; calls are counted, not recorded", tf.path, strerror(err));
+        close(tf.fd);
+        unlink(tf.path);
+        tf.fd = -1;
+        tf.failed = tf.counting = 1;
+    }
+    free(first);
     return 0;
 }
 
@@ -437,17 +456,19 @@ static char *put_u64(char *p, uint64_t v)
 
 static void summary(void)
 {
-    char line[PATH_MAX + 128], *p = line;
-    size_t pl = strlen(tf.path);
+    char line[4 * PATH_MAX + 128], *p = line;
 
-    memcpy(p, "cudatrace: wrote ", 17), p += 17;
-    memcpy(p, tf.path, pl), p += pl;
+    if (tf.counting)
+        memcpy(p, "cudatrace: could not write ", 27), p += 27;
+    else
+        memcpy(p, "cudatrace: wrote ", 17), p += 17;
+    p += ct_escape(tf.path, strlen(tf.path), p, 4 * PATH_MAX);
     *p++ = ':', *p++ = ' ';
     p = put_u64(p, tf.calls);
     memcpy(p, " calls, ", 8), p += 8;
     p = put_u64(p, tf.lost);
     memcpy(p, " lost\n", 6), p += 6;
-    (void)!write(STDERR_FILENO, line, (size_t)(p - line));
+    ct_say(line, (size_t)(p - line));
 }
 
 void ct_tf_close(int quiet)
@@ -456,6 +477,14 @@ void ct_tf_close(int quiet)
     size_t done;
     int err = 0;
 
+    if (tf.counting) { /* no file: the count goes to stderr only */
+        tf.lost += tf.wlost;
+        tf.wlost = 0;
+        if (!quiet)
+            summary();
+        tf.counting = 0;
+        return;
+    }
     if (tf.fd < 0)
         return;
     memset(&e, 0, sizeof e);
@@ -488,4 +517,5 @@ void ct_tf_abandon(void)
     if (tf.fd >= 0)
         close(tf.fd);
     tf.fd = -1;
+    tf.counting = 0;
 }

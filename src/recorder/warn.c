@@ -3,30 +3,99 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "recorder/warn.h"
 
+static struct {
+    int known; /* descriptor 2 was open at load */
+    dev_t dev;
+    ino_t ino;
+} err_file;
+
+/* At load, before the program can move its descriptors: the stderr it was started with. */
+__attribute__((constructor)) static void remember_stderr(void)
+{
+    struct stat st;
+
+    if (fstat(STDERR_FILENO, &st) == 0) {
+        err_file.dev = st.st_dev;
+        err_file.ino = st.st_ino;
+        err_file.known = 1;
+    }
+}
+
+static int stderr_is_original(void)
+{
+    struct stat st;
+
+    return err_file.known && fstat(STDERR_FILENO, &st) == 0 && st.st_dev == err_file.dev &&
+           st.st_ino == err_file.ino;
+}
+
+void ct_say(const char *msg, size_t len)
+{
+    int saved = errno;
+
+    if (stderr_is_original()) {
+        for (size_t off = 0; off < len;) {
+            ssize_t w = write(STDERR_FILENO, msg + off, len - off);
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w <= 0)
+                break;
+            off += (size_t)w;
+        }
+    }
+    errno = saved;
+}
+
+size_t ct_escape(const char *in, size_t n, char *out, size_t cap)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t o = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        const unsigned char c = (unsigned char)in[i];
+        char e[4];
+        size_t k = 0;
+        if (c >= 0x20 && c != 0x7f) {
+            e[k++] = (char)c;
+        } else {
+            e[k++] = '\\';
+            switch (c) {
+            case '\n': e[k++] = 'n'; break;
+            case '\t': e[k++] = 't'; break;
+            case '\r': e[k++] = 'r'; break;
+            case 0x1b: e[k++] = 'e'; break;
+            default:
+                e[k++] = 'x';
+                e[k++] = hex[c >> 4];
+                e[k++] = hex[c & 15];
+            }
+        }
+        if (o + k > cap)
+            break;
+        for (size_t j = 0; j < k; j++)
+            out[o++] = e[j];
+    }
+    return o;
+}
+
 void ct_warn(const char *fmt, ...)
 {
-    char buf[1024] = "cudatrace: ";
+    char raw[1024], buf[1400] = "cudatrace: ";
     size_t n = sizeof "cudatrace: " - 1;
     int saved = errno, k;
     va_list ap;
 
     va_start(ap, fmt);
-    k = vsnprintf(buf + n, sizeof buf - n - 1, fmt, ap);
+    k = vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
     if (k > 0)
-        n += (size_t)k < sizeof buf - n - 1 ? (size_t)k : sizeof buf - n - 2;
+        n += ct_escape(raw, (size_t)k < sizeof raw ? (size_t)k : sizeof raw - 1, buf + n, sizeof buf - n - 1);
     buf[n++] = '\n';
-    for (size_t off = 0; off < n;) {
-        ssize_t w = write(STDERR_FILENO, buf + off, n - off);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            break;
-        off += (size_t)w;
-    }
+    ct_say(buf, n);
     errno = saved;
 }

@@ -2,7 +2,8 @@
  * through tests/integration/recorder-variants.c, with their payloads), then it can fork, exec, wait for a signal or
  * exit in various ways, as the recorder-*.sh tests ask.
  *
- *   recorder-app [-t THREADS] [-n RECORDS] [-s NS] [-p] [-m] [-F] [-w READYFILE] [-k] [-x STATUS] [PROG ARGS...]
+ *   recorder-app [-t THREADS] [-n RECORDS] [-s NS] [-p] [-m] [-F] [-w READYFILE] [-k] [-x STATUS] [-2 FILE]
+ *                [PROG ARGS...]
  *     -s  make a record every NS nanoseconds (a busy wait), not as fast as possible
  *     -p  plain calls only (cuInit, no payload: 48 bytes each)
  *     -m  also intern a kernel name, note driver, device and an untraced symbol
@@ -14,6 +15,7 @@
  *         and execs /bin/true; the parent waits for it and makes N more records
  *     -C  after recording, close every descriptor above 2 (as daemons do), wait for a drain, make N more
  *     -x  exit status of main (and of the forked child)
+ *     -2  before recording, close descriptor 2 and open FILE there (a data file of its own), writing "data"
  *     -H  before recording, install a SIGHUP handler whose flags lack SA_RESTART and whose mask holds SIGUSR1;
  *         after recording, exit 68 unless SIGHUP's disposition still has those flags and that mask
  *     -E  how to exec PROG: v (execv, the default), l (execl), p (execlp), e (execle, with this environment),
@@ -150,10 +152,10 @@ int main(int argc, char **argv)
 {
     int threads = 1, do_fork = 0, do_vfork = 0, do_close = 0, keep = 0, status = 0, hup = 0, opt;
     long records = 1000;
-    const char *ready = NULL;
+    const char *ready = NULL, *data2 = NULL;
 
     char how = 'v';
-    while ((opt = getopt(argc, argv, "+t:n:s:pmFVCw:kx:HE:")) != -1) {
+    while ((opt = getopt(argc, argv, "+t:n:s:pmFVCw:kx:HE:2:")) != -1) {
         switch (opt) {
         case 't': threads = atoi(optarg); break;
         case 'n': records = atol(optarg); break;
@@ -168,6 +170,7 @@ int main(int argc, char **argv)
         case 'x': status = atoi(optarg); break;
         case 'H': hup = 1; break;
         case 'E': how = optarg[0]; break;
+        case '2': data2 = optarg; break;
         default: return 64;
         }
     }
@@ -175,6 +178,11 @@ int main(int argc, char **argv)
         return 64;
     if (hup)
         set_hup();
+    if (data2) {
+        close(2);
+        if (open(data2, O_WRONLY | O_CREAT | O_TRUNC, 0600) != 2 || write(2, "data\n", 5) != 5)
+            return 66;
+    }
     if (with_meta) {
         static const uint8_t uuid[16] = {0xde, 0xad, 0xbe, 0xef, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
         kernel_id = ct_rec_intern(CT_STR_KERNEL, "vecAdd");

@@ -16,3 +16,32 @@ c=$(calls "$1")
 expect "end calls" "$c" "$(end_field "$1" calls)"
 expect "calls + lost" 100000 "$((c + lost))"
 expect "end lost" "$lost" "$(end_field "$1" lost)"
+
+# A disk full from the start (the limit is below the metadata the file begins with: about 1 KB here): the file
+# keeps what fits, cut at a record boundary, and ends with a write_error LOST record counting every call
+# (and the metadata records cut away) and END; stderr says so.
+mkdir start && cd start || fail "mkdir"
+(ulimit -f 1 && exec "$APP" -n 1000 -x 5) 2>stderr
+expect "exit status (full at start)" 5 "$?"
+set -- cudatrace-*.ctrace
+[ -f "$1" ] || fail "no trace file left when the disk filled at start"
+[ "$(wc -c <"$1")" -le 1024 ] || fail "file is over the limit"
+grep -q "^cudatrace: cannot write $1: File too large; the rest of the trace is counted as lost\$" stderr ||
+    fail "message (full at start): $(cat stderr)"
+lost=$(sed -n "s/^cudatrace: wrote $1: 0 calls, \([0-9]*\) lost\$/\1/p" stderr)
+[ -n "$lost" ] && [ "$lost" -ge 1000 ] || fail "summary (full at start): $(cat stderr)"
+dump "$1"
+tail -2 "$1.txt" | head -1 | grep -q "^lost count=$lost reason=write_error tid=0\$" || fail "LOST (full at start): $(tail -2 "$1.txt")"
+expect "end lost (full at start)" "$lost" "$(end_field "$1" lost)"
+cd .. || fail "cd"
+
+# Not even the header fits: no file, and the calls are still counted on stderr.
+mkdir none && cd none || fail "mkdir"
+# (stderr through a pipe: a file there would be limited too)
+(ulimit -f 0 && exec "$APP" -n 1000 -x 5) 2>&1 | cat >stderr
+expect "exit status (no room)" 5 "${PIPESTATUS[0]}"
+[ -z "$(ls)" ] || [ "$(ls)" = stderr ] || fail "files left: $(ls)"
+grep -q "^cudatrace: cannot write cudatrace-[0-9]*\.ctrace: File too large; calls are counted, not recorded\$" stderr ||
+    fail "message (no room): $(cat stderr)"
+grep -q "^cudatrace: could not write cudatrace-[0-9]*\.ctrace: 0 calls, [0-9]*[0-9][0-9][0-9][0-9] lost\$" stderr ||
+    fail "summary (no room): $(cat stderr)"

@@ -9,3 +9,23 @@ expect "stderr lines" 1 "$(wc -l <stderr)"
 grep -q "^cudatrace: cannot create $WORK/no/such/dir/t-[0-9]*\.ctrace: No such file or directory; tracing disabled\$" stderr ||
     fail "message: $(cat stderr)"
 [ -z "$(find . -name '*.ctrace')" ] || fail "a trace file was created"
+
+# An output that names something other than a file: one line, tracing disabled, no name beside it tried
+# (no /dev/null.1, no ..1, no DIR.1).
+rm -f stdout stderr
+had_devnull1=$([ -e /dev/null.1 ] && echo yes)
+CUDATRACE_OUTPUT=/dev/null "$APP" -n 100 -x 7 >stdout 2>stderr
+expect "exit status (/dev/null)" 7 "$?"
+expect "stderr (/dev/null)" "cudatrace: /dev/null is a character device, not a file; tracing disabled (CUDATRACE_OUTPUT names the trace file)" "$(cat stderr)"
+[ -z "$had_devnull1" ] && [ -e /dev/null.1 ] && { rm -f /dev/null.1; fail "wrote /dev/null.1"; }
+CUDATRACE_OUTPUT=/dev/null CUDATRACE_QUIET=1 "$APP" -n 100 >stdout 2>stderr
+[ -s stderr ] && fail "CUDATRACE_QUIET=1 with /dev/null said: $(cat stderr)"
+mkdir -p out/dir && cd out/dir || fail "mkdir"
+for o in . "$WORK/out/dir" "$WORK/out/dir/"; do
+    CUDATRACE_OUTPUT=$o "$APP" -n 100 -x 7 >stdout 2>stderr
+    expect "exit status ($o)" 7 "$?"
+    expect "stderr lines ($o)" 1 "$(wc -l <stderr)"
+    grep -q "^cudatrace: $o is a directory, not a file; tracing disabled" stderr || fail "message ($o): $(cat stderr)"
+    expect "files beside the directory ($o)" "dir" "$(ls "$WORK/out")"
+done
+cd "$WORK" || fail "cd"

@@ -10,6 +10,7 @@ RECORDER_TESTS = \
 	tests/integration/recorder-threads.sh tests/integration/recorder-fork.sh \
 	tests/integration/recorder-exec.sh tests/integration/recorder-sigterm.sh \
 	tests/integration/recorder-unwritable.sh tests/integration/recorder-fsize.sh \
+	tests/integration/recorder-stderr.sh \
 	tests/integration/recorder-overflow.sh tests/integration/recorder-nudge.sh tests/integration/recorder-exit.sh \
 	tests/integration/recorder-fds.sh tests/integration/recorder-order.sh tests/integration/recorder-idle.sh \
 	tests/integration/recorder-grow.sh
