@@ -15,6 +15,7 @@ REPORT_TESTS = \
 	tests/integration/report-info.sh \
 	tests/integration/report-malformed.sh \
 	tests/integration/report-input.sh \
+	tests/integration/report-scale.sh \
 	tests/integration/stacks-memory.sh
 TESTS += $(REPORT_TESTS)
 EXTRA_DIST += $(REPORT_TESTS) tests/integration/report-lib.sh
