@@ -11,6 +11,7 @@
 
 #include "format/decoder.h"
 #include "format/enum_names.h"
+#include "format/input.h"
 #include "format/reader.h"
 #include "format/record.h"
 #include "format/runs.h"
@@ -20,6 +21,7 @@
 
 struct ct_reader {
     int fd;
+    int own_fd;          /* opened by ct_reader_open, closed with the reader */
     char *path;
     enum ct_read_status status;
     char msg[512];
@@ -63,7 +65,8 @@ static size_t ensure(struct ct_reader *r, size_t need)
         r->start = 0;
     }
     while (r->end < need) {
-        ssize_t got = read(r->fd, r->buf + r->end, READ_BUF_SIZE - r->end);
+        /* pread: the descriptor may be shared (the merge reads it too), its position is nobody's. */
+        ssize_t got = pread(r->fd, r->buf + r->end, READ_BUF_SIZE - r->end, (off_t)(r->buf_off + r->end));
         if (got < 0 && errno == EINTR)
             continue;
         if (got < 0) {
@@ -134,25 +137,27 @@ static void read_header(struct ct_reader *r)
     r->have_header = 1;
 }
 
-struct ct_reader *ct_reader_open(const char *path)
+static struct ct_reader *reader_new(int fd, const char *name)
 {
     struct ct_reader *r = calloc(1, sizeof *r);
 
     if (!r)
         return NULL;
-    r->fd = -1;
-    r->path = strdup(path);
+    r->fd = fd;
+    r->path = strdup(name);
     r->buf = malloc(READ_BUF_SIZE);
     if (!r->path || !r->buf) {
         ct_reader_close(r);
         return NULL;
     }
-    r->fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (r->fd < 0)
-        fail(r, CT_READ_IO, "%s", strerror(errno));
-    else
+    return r;
+}
+
+/* Made once the header is known: its start is the base of a short repeat with nothing before it. */
+static struct ct_reader *reader_start(struct ct_reader *r)
+{
+    if (r->fd >= 0)
         read_header(r);
-    /* Made once the header is known: its start is the base of a short repeat with nothing before it. */
     if (!(r->dec = ct_decoder_new(r->have_header ? (uint64_t)r->header.start_mono_ns : 0))) {
         ct_reader_close(r);
         return NULL;
@@ -160,11 +165,32 @@ struct ct_reader *ct_reader_open(const char *path)
     return r;
 }
 
+struct ct_reader *ct_reader_open(const char *path)
+{
+    struct ct_reader *r = reader_new(-1, ct_input_name(path));
+    char err[sizeof r->msg];
+
+    if (!r)
+        return NULL;
+    if ((r->fd = ct_input_open(path, err, sizeof err)) < 0) {
+        r->status = CT_READ_IO;
+        snprintf(r->msg, sizeof r->msg, "%s", err);
+    }
+    r->own_fd = 1;
+    return reader_start(r);
+}
+
+struct ct_reader *ct_reader_open_fd(int fd, const char *name)
+{
+    struct ct_reader *r = reader_new(fd, name);
+    return r ? reader_start(r) : NULL;
+}
+
 void ct_reader_close(struct ct_reader *r)
 {
     if (!r)
         return;
-    if (r->fd >= 0)
+    if (r->own_fd && r->fd >= 0)
         close(r->fd);
     free(r->buf);
     ct_decoder_free(r->dec);
@@ -269,7 +295,7 @@ int ct_reader_rewind(struct ct_reader *r)
         r->status = CT_READ_OK;
         r->msg[0] = '\0';
     }
-    if (r->status != CT_READ_OK || lseek(r->fd, (off_t)r->data_start, SEEK_SET) < 0)
+    if (r->status != CT_READ_OK)
         return -1;
     r->start = r->end = 0;
     r->buf_off = r->data_start;

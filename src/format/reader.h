@@ -35,7 +35,11 @@ enum ct_read_status {
 
 struct ct_reader;
 
+/* path "-" is standard input; input that cannot be read at an offset is copied first (input.h). */
 struct ct_reader *ct_reader_open(const char *path);
+/* Read the trace on `fd` (from offset 0, by pread: the descriptor may be shared; input.h makes one) under
+ * `name` in messages.  The descriptor stays the caller's. */
+struct ct_reader *ct_reader_open_fd(int fd, const char *name);
 void ct_reader_close(struct ct_reader *r);
 
 /* The next record, or NULL at the end of the data or where reading stopped (see ct_reader_status).  Every

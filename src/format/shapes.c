@@ -18,7 +18,8 @@ struct thread_shapes {
     uint32_t tid;
     int used;
     uint64_t last_seq, last_t0; /* of the thread's last call record */
-    struct slot slot[CT_LAUNCH_SHAPES];
+    struct slot *slot;          /* CT_LAUNCH_SHAPES of them, made at the thread's first launch that has one:
+                                   most threads of a program with many never launch */
 };
 
 /* Open addressing on the thread id; a program has few threads that launch, but it may have thousands. */
@@ -29,15 +30,24 @@ struct ct_shapes {
 
 struct ct_shapes *ct_shapes_new(void) { return calloc(1, sizeof(struct ct_shapes)); }
 
+static void free_slots(struct ct_shapes *s)
+{
+    for (size_t i = 0; i < s->cap; i++)
+        free(s->t[i].slot);
+}
+
 void ct_shapes_free(struct ct_shapes *s)
 {
-    if (s)
+    if (s) {
+        free_slots(s);
         free(s->t);
+    }
     free(s);
 }
 
 void ct_shapes_clear(struct ct_shapes *s)
 {
+    free_slots(s);
     free(s->t);
     s->t = NULL;
     s->cap = s->n = 0;
@@ -98,6 +108,14 @@ static struct thread_shapes *thread(struct ct_shapes *s, uint32_t tid)
     return t;
 }
 
+/* Slot i of a thread (0-based, < CT_LAUNCH_SHAPES); NULL when out of memory. */
+static struct slot *slot_of(struct thread_shapes *t, unsigned i)
+{
+    if (!t->slot && !(t->slot = calloc(CT_LAUNCH_SHAPES, sizeof *t->slot)))
+        return NULL;
+    return &t->slot[i];
+}
+
 int ct_shapes_note(struct ct_shapes *s, const struct ct_rec_call *c)
 {
     struct thread_shapes *t = s ? thread(s, c->h.tid) : NULL;
@@ -107,7 +125,9 @@ int ct_shapes_note(struct ct_shapes *s, const struct ct_rec_call *c)
     t->last_seq = c->seq;
     t->last_t0 = c->t0_ns;
     if (c->payload == CT_FAM_LAUNCH && c->shape != 0 && c->shape <= CT_LAUNCH_SHAPES) {
-        struct slot *sl = &t->slot[c->shape - 1];
+        struct slot *sl = slot_of(t, c->shape - 1u);
+        if (!sl)
+            return -1;
         sl->gen = c->shape_gen;
         sl->known = sl->seen = 1;
         sl->api_id = c->api_id;
@@ -122,7 +142,7 @@ int ct_shapes_expand(struct ct_shapes *s, const struct ct_rec_hdr *h, uint64_t b
     struct thread_shapes *t = s ? thread(s, h->tid) : NULL;
     struct slot *sl;
     uint64_t t0, dur;
-    int known;
+    int known, nomem = s && !t;
 
     memset(out, 0, sizeof *out);
     out->c.h = *h;
@@ -131,7 +151,8 @@ int ct_shapes_expand(struct ct_shapes *s, const struct ct_rec_hdr *h, uint64_t b
     out->c.payload = CT_FAM_LAUNCH;
     if (h->type == CT_REC_LAUNCH_REPEAT) {
         const struct ct_rec_launch_repeat *rep = (const void *)h;
-        sl = t && rep->shape - 1u < CT_LAUNCH_SHAPES ? &t->slot[rep->shape - 1] : NULL;
+        sl = t && rep->shape - 1u < CT_LAUNCH_SHAPES ? slot_of(t, rep->shape - 1u) : NULL;
+        nomem |= t && rep->shape - 1u < CT_LAUNCH_SHAPES && !sl;
         if (sl && (uint8_t)sl->gen != rep->shape_gen)
             sl->known = 0; /* a newer payload than the file holds: short repeats after this stand for it too */
         known = sl && sl->known;
@@ -141,7 +162,8 @@ int ct_shapes_expand(struct ct_shapes *s, const struct ct_rec_hdr *h, uint64_t b
         dur = rep->dur_ns;
     } else {
         const struct ct_rec_launch_short *sh = (const void *)h;
-        sl = t ? &t->slot[sh->dur_slot >> CT_SHORT_DUR_BITS] : NULL;
+        sl = t ? slot_of(t, sh->dur_slot >> CT_SHORT_DUR_BITS) : NULL;
+        nomem |= t && !sl;
         known = sl && sl->known;
         /* Not seen: the record that named the slot was lost; the api is unknown, the time near the last. */
         out->c.api_id = sl && sl->seen ? sl->api_id : UINT16_MAX;
@@ -162,5 +184,5 @@ int ct_shapes_expand(struct ct_shapes *s, const struct ct_rec_hdr *h, uint64_t b
         t->last_seq = out->c.seq;
         t->last_t0 = t0;
     }
-    return s && !t ? -1 : known;
+    return nomem ? -1 : known;
 }

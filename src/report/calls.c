@@ -147,6 +147,8 @@ static int run(int argc, char **argv)
             if (keep(&flt, c, api, rel))
                 line(out, fmt, &co.unit, c, api->name, rel, &k);
         }
+        if (rp_merge_failed(m))
+            rc = RP_EXIT_UNREADABLE;
         rc = rp_output_close(out, &co, rc);
     }
     rp_apimatch_free(&ac);

@@ -42,8 +42,9 @@ static int run(int argc, char **argv)
     int (*write)(FILE *, struct rp_trace *) = !strcmp(format, "chrome") ? rp_export_chrome
                                               : !strcmp(format, "csv")  ? rp_export_csv
                                                                         : rp_export_jsonl;
-    if (write(out, &tr) < 0)
-        rc = RP_EXIT_FAILED;
+    int wrc = write(out, &tr);
+    if (wrc != 0)
+        rc = wrc < 0 ? RP_EXIT_FAILED : wrc;
     rc = rp_output_close(out, &co, rc);
     rp_trace_close(&tr);
     return rc;

@@ -6,7 +6,8 @@
 
 #include "report/trace.h"
 
-/* Each writes every call of the trace, streaming (nothing per call is kept); 0, or -1 (message printed). */
+/* Each writes every call of the trace, streaming (nothing per call is kept); 0, -1 (message printed), or
+ * RP_EXIT_UNREADABLE when a file could not be read to its end (message printed). */
 int rp_export_chrome(FILE *out, struct rp_trace *t);
 int rp_export_csv(FILE *out, struct rp_trace *t);
 int rp_export_jsonl(FILE *out, struct rp_trace *t);

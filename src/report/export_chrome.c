@@ -112,13 +112,15 @@ int rp_export_chrome(FILE *out, struct rp_trace *t)
         if (mt->oom)
             rc = -1;
     }
+    if (rc == 0 && rp_merge_failed(m))
+        rc = RP_EXIT_UNREADABLE;
     fputs("\n]}\n", out);
     for (size_t i = 0; i < t->nfiles; i++)
         rp_memtrack_free(&mem[i]);
     free(mem);
     rp_kernel_names_free(&k);
     rp_merge_end(m);
-    if (rc)
+    if (rc < 0)
         fprintf(stderr, "cudatrace-report: out of memory\n");
     return rc;
 }

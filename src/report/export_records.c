@@ -90,9 +90,10 @@ int rp_export_csv(FILE *out, struct rp_trace *t)
     fputs(csv_columns, out);
     for (const struct rp_call *c; (c = rp_merge_next(m));)
         csv_call(out, c, t->start_ns, &k);
+    int rc = rp_merge_failed(m) ? RP_EXIT_UNREADABLE : 0;
     rp_kernel_names_free(&k);
     rp_merge_end(m);
-    return 0;
+    return rc;
 }
 
 /* One "file" object per trace file: header, process, driver, devices, threads, counts. */
@@ -144,7 +145,8 @@ int rp_export_jsonl(FILE *out, struct rp_trace *t)
         json_file(out, t, i);
     for (const struct rp_call *c; (c = rp_merge_next(m));)
         rp_call_json(out, c, c->t0 - t->start_ns, &rp_timeunit_ns, &k, "call");
+    int rc = rp_merge_failed(m) ? RP_EXIT_UNREADABLE : 0;
     rp_kernel_names_free(&k);
     rp_merge_end(m);
-    return 0;
+    return rc;
 }

@@ -14,16 +14,17 @@ static const struct rp_command *const commands[] = {&rp_cmd_summary, &rp_cmd_cal
 static void usage(FILE *out)
 {
     fputs("Usage: " RP_PROG " COMMAND [OPTION]... FILE...\n"
-          "Report on cudatrace trace files (written by LD_PRELOAD=libcudatrace.so PROGRAM).\n\n"
+          "Report on cudatrace trace files (written by LD_PRELOAD=libcudatrace.so PROGRAM).  A FILE of - is\n"
+          "standard input; a pipe or FIFO is copied to a temporary file in $TMPDIR (default /tmp) first.\n\n"
           "Commands:\n",
           out);
     for (size_t i = 0; i < NCOMMANDS; i++)
         fprintf(out, "  %-8s %s\n", commands[i]->name, commands[i]->summary);
     fputs("  help     help COMMAND: the options of a command\n\n"
           "  --help     this help          --version  the version\n\n"
-          "Exit status: 0 ok, 1 usage, 2 a file is missing, unreadable, not a trace or of an unsupported\n"
-          "format version, 3 a file is truncated or corrupt (what precedes the damage is reported, with a\n"
-          "warning), 4 out of memory or output error.  See cudatrace-report(1).\n",
+          "Exit status: 0 ok, 1 usage, 2 a file is missing, unreadable (a read error), not a trace or of an\n"
+          "unsupported format version, 3 a file is truncated or corrupt (what precedes the damage is\n"
+          "reported, with a warning), 4 out of memory or output error.  See cudatrace-report(1).\n",
           out);
 }
 

@@ -24,7 +24,8 @@ struct result {
 };
 
 /* Run the calls through a detailed tracker; stop after call number `stop` (0: all).  *peak_at gets the number
- * of the call that set the device peak. */
+ * of the call that set the device peak.  0, -1 out of memory, or RP_EXIT_UNREADABLE after a read error
+ * (message printed). */
 static int replay(struct rp_trace *t, struct rp_memtrack *m, uint64_t stop, uint64_t *peak_at)
 {
     struct rp_merge *mg = rp_merge_begin(t);
@@ -43,8 +44,9 @@ static int replay(struct rp_trace *t, struct rp_memtrack *m, uint64_t stop, uint
         if (m->oom || i == stop)
             break;
     }
+    int failed = rp_merge_failed(mg);
     rp_merge_end(mg);
-    return m->oom ? -1 : 0;
+    return m->oom ? -1 : failed ? RP_EXIT_UNREADABLE : 0;
 }
 
 /* The live bytes of a tracker's sites, grouped by call site. */
@@ -237,9 +239,14 @@ static int run(int argc, char **argv)
         r.stacks |= rp_file_has_stacks(&tr.files[i]);
         r.ranges |= rp_file_ranges_only(&tr.files[i]);
     }
-    if (rp_symbolize(&tr) < 0 || replay(&tr, &r.end, 0, &peak_at) < 0 ||
-        (peak_at && replay(&tr, &at_peak, peak_at, NULL) < 0) || group(&r.leaks, &tr, &r.end) < 0 ||
+    int rr = 0;
+    if (rp_symbolize(&tr) < 0 || (rr = replay(&tr, &r.end, 0, &peak_at)) != 0 ||
+        (peak_at && (rr = replay(&tr, &at_peak, peak_at, NULL)) != 0) || group(&r.leaks, &tr, &r.end) < 0 ||
         group(&r.peak, &tr, &at_peak) < 0) {
+        if (rr == RP_EXIT_UNREADABLE) {
+            rc = rr;
+            goto out;
+        }
         fprintf(stderr, RP_PROG ": out of memory\n");
         rc = RP_EXIT_FAILED;
         goto out;

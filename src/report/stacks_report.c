@@ -125,6 +125,10 @@ static int run(int argc, char **argv)
         if (d > s->max_ns)
             s->max_ns = d;
     }
+    if (rp_merge_failed(m)) {
+        rc = RP_EXIT_UNREADABLE;
+        goto out;
+    }
     FILE *f = rp_output_open(&co);
     if (!f) {
         rc = RP_EXIT_FAILED;

@@ -8,6 +8,8 @@
 
 static int add_module(struct rp_stacktab *t, const struct ct_rec_module *r)
 {
+    free(t->pieces); /* a module after the first look-up: the pieces are made again */
+    t->pieces = NULL;
     struct rp_module *m = ct_grow(t->mods, &t->cmods, t->nmods + 1, sizeof *m);
     if (!m)
         return -1;
@@ -65,12 +67,109 @@ const struct rp_stack *rp_stacktab_get(const struct rp_stacktab *t, uint32_t id)
     return e ? &t->stacks[e->v1] : NULL;
 }
 
-const struct rp_module *rp_stacktab_module(const struct rp_stacktab *t, uint64_t addr)
+static int cmp_u64(const void *a, const void *b)
 {
-    for (size_t i = t->nmods; i-- > 0;)
-        if (addr >= t->mods[i].lo && addr < t->mods[i].hi)
-            return &t->mods[i];
-    return NULL;
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+struct begin {
+    uint64_t lo;
+    size_t mod;
+};
+
+static int cmp_begin(const void *a, const void *b)
+{
+    return cmp_u64(&((const struct begin *)a)->lo, &((const struct begin *)b)->lo);
+}
+
+/* A max-heap of module indexes: the newest module of those begun so far on top. */
+static void heap_push(size_t *h, size_t *n, size_t v)
+{
+    size_t i = (*n)++;
+    for (; i && h[(i - 1) / 2] < v; i = (i - 1) / 2)
+        h[i] = h[(i - 1) / 2];
+    h[i] = v;
+}
+
+static void heap_pop(size_t *h, size_t *n)
+{
+    size_t v = h[--*n], i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= *n)
+            break;
+        if (c + 1 < *n && h[c + 1] > h[c])
+            c++;
+        if (h[c] <= v)
+            break;
+        h[i] = h[c];
+        i = c;
+    }
+    h[i] = v;
+}
+
+/* The pieces: a sweep over every module's start and end, keeping the modules begun whose end is not yet
+ * passed on a heap (ended ones leave it when they reach the top). */
+static int build_pieces(struct rp_stacktab *t)
+{
+    size_t n = t->nmods, nb = 0, nh = 0, next = 0, np = 0;
+    uint64_t *bounds = malloc((2 * n + 1) * sizeof *bounds);
+    struct begin *order = malloc((n + 1) * sizeof *order);
+    size_t *heap = malloc((n + 1) * sizeof *heap);
+    struct rp_modpiece *p = malloc((2 * n + 1) * sizeof *p);
+    if (!bounds || !order || !heap || !p) {
+        free(bounds);
+        free(order);
+        free(heap);
+        free(p);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (t->mods[i].lo < t->mods[i].hi) {
+            order[nb / 2] = (struct begin){t->mods[i].lo, i};
+            bounds[nb++] = t->mods[i].lo;
+            bounds[nb++] = t->mods[i].hi;
+        }
+    size_t nmods = nb / 2;
+    qsort(bounds, nb, sizeof *bounds, cmp_u64);
+    qsort(order, nmods, sizeof *order, cmp_begin);
+    for (size_t b = 0; b < nb; b++) {
+        if (b && bounds[b] == bounds[b - 1])
+            continue;
+        while (next < nmods && order[next].lo <= bounds[b])
+            heap_push(heap, &nh, order[next++].mod);
+        while (nh && t->mods[heap[0]].hi <= bounds[b])
+            heap_pop(heap, &nh);
+        long owner = nh ? (long)heap[0] : -1;
+        if (!np || p[np - 1].owner != owner)
+            p[np++] = (struct rp_modpiece){bounds[b], owner};
+    }
+    free(bounds);
+    free(order);
+    free(heap);
+    t->pieces = p;
+    t->npieces = np;
+    return 0;
+}
+
+const struct rp_module *rp_stacktab_module(struct rp_stacktab *t, uint64_t addr)
+{
+    if (!t->pieces && build_pieces(t) < 0) { /* no memory for the pieces: look at every module */
+        for (size_t i = t->nmods; i-- > 0;)
+            if (addr >= t->mods[i].lo && addr < t->mods[i].hi)
+                return &t->mods[i];
+        return NULL;
+    }
+    size_t lo = 0, hi = t->npieces; /* the last piece that starts at or before addr */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (t->pieces[mid].start <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo && t->pieces[lo - 1].owner >= 0 ? &t->mods[t->pieces[lo - 1].owner] : NULL;
 }
 
 void rp_stacktab_free(struct rp_stacktab *t)
@@ -86,6 +185,7 @@ void rp_stacktab_free(struct rp_stacktab *t)
         free(t->mods[i].path);
     free(t->stacks);
     free(t->mods);
+    free(t->pieces);
     rp_u64map_free(&t->ids);
     memset(t, 0, sizeof *t);
 }

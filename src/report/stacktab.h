@@ -32,9 +32,18 @@ struct rp_stack {
     struct rp_frame *frames;
 };
 
+/* Where the modules lie: the address space cut where a module begins or ends, each piece owned by the
+ * newest module that covers it (-1: none).  Piece i is [start, the next piece's start). */
+struct rp_modpiece {
+    uint64_t start;
+    long owner;
+};
+
 struct rp_stacktab {
     struct rp_module *mods;
     size_t nmods, cmods;
+    struct rp_modpiece *pieces; /* built at the first look-up, NULL until then */
+    size_t npieces;
     struct rp_stack *stacks;
     size_t n, cap;
     struct rp_u64map ids; /* stack id -> index */
@@ -45,8 +54,9 @@ struct rp_stacktab {
 int rp_stacktab_add(struct rp_stacktab *t, const struct ct_rec_hdr *h);
 /* The stack of `id`, NULL for 0 or an id whose record is missing. */
 const struct rp_stack *rp_stacktab_get(const struct rp_stacktab *t, uint32_t id);
-/* The module holding `addr` (the newest one where several did), NULL when none. */
-const struct rp_module *rp_stacktab_module(const struct rp_stacktab *t, uint64_t addr);
+/* The module holding `addr` (the newest one where several did), NULL when none.  The first look-up sorts
+ * the modules' ranges (after the last rp_stacktab_add); a binary search follows. */
+const struct rp_module *rp_stacktab_module(struct rp_stacktab *t, uint64_t addr);
 void rp_stacktab_free(struct rp_stacktab *t);
 
 #endif

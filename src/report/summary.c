@@ -46,11 +46,18 @@ struct error_row {
     uint64_t n;
 };
 
+/* A file's api_id -> row + 1 (0: not looked up yet), as large as its highest id seen: ids are the
+ * tracer's few hundred variants, and a job may bring thousands of files. */
+struct api_tab {
+    int32_t *row;
+    size_t cap;
+};
+
 struct agg {
     struct named_stats *api;
     size_t napi, capi;
     struct rp_strmap api_by_name;
-    int32_t **api_of_file; /* per file: api_id -> row + 1 (0: not looked up yet) */
+    struct api_tab *api_of_file;
 
     struct kernel_row *kern;
     size_t nkern, ckern;
@@ -91,10 +98,20 @@ static size_t named_row(void **rows, size_t *n, size_t *cap, size_t elem, struct
 
 static size_t api_row(struct agg *a, const struct rp_call *c)
 {
-    int32_t **tab = &a->api_of_file[c->file_index];
-    if (!*tab && !(*tab = calloc(65536, sizeof **tab)))
-        return (size_t)-1;
-    int32_t *slot = &(*tab)[c->call->c.api_id];
+    struct api_tab *tab = &a->api_of_file[c->file_index];
+    const uint16_t id = c->call->c.api_id;
+    if (id >= tab->cap) {
+        size_t cap = tab->cap ? tab->cap : 64;
+        while (cap <= id)
+            cap *= 2;
+        int32_t *row = realloc(tab->row, cap * sizeof *row);
+        if (!row)
+            return (size_t)-1;
+        memset(row + tab->cap, 0, (cap - tab->cap) * sizeof *row);
+        tab->row = row;
+        tab->cap = cap;
+    }
+    int32_t *slot = &tab->row[id];
     if (*slot)
         return (size_t)(*slot - 1);
     const struct ct_api_info *api = rp_file_api(c->file, c->call->c.api_id);
@@ -552,7 +569,7 @@ static void agg_free(struct agg *a, size_t nfiles)
         rp_stats_free(&a->copy[i].bytes);
     }
     for (size_t i = 0; a->api_of_file && i < nfiles; i++)
-        free(a->api_of_file[i]);
+        free(a->api_of_file[i].row);
     free(a->api_of_file);
     free(a->api);
     free(a->kern);
@@ -632,6 +649,10 @@ static int run(int argc, char **argv)
             rc = RP_EXIT_FAILED;
             goto out;
         }
+    if (rp_merge_failed(m)) {
+        rc = RP_EXIT_UNREADABLE;
+        goto out;
+    }
 
     FILE *f = rp_output_open(&co);
     if (!f) {

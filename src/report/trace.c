@@ -7,11 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
-#include "format/merge.h"
 #include "format/grow.h"
+#include "format/input.h"
+#include "format/merge.h"
 
 #define PROG "cudatrace-report"
 
@@ -174,16 +175,18 @@ static int make_threads(struct rp_file *f, const struct pass1 *p1)
 static int read_file(struct rp_file *f, const char *path)
 {
     memset(f, 0, sizeof *f);
-    f->path = path;
+    f->path = ct_input_name(path);
     f->first_t0 = UINT64_MAX;
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) { /* say so plainly rather than "read error" */
-        fprintf(stderr, PROG ": %s: is a directory, not a trace file\n", path);
+    char err[512];
+    if ((f->fd = ct_input_open(path, err, sizeof err)) < 0) {
+        int e = errno;
+        fprintf(stderr, PROG ": %s%s\n", err,
+                e == EMFILE ? " (each input file needs a descriptor: raise the limit with ulimit -n)" : "");
         return RP_EXIT_UNREADABLE;
     }
-    struct ct_reader *r = ct_reader_open(path);
+    struct ct_reader *r = ct_reader_open_fd(f->fd, f->path);
     if (!r || !(f->names = ct_names_new()) || ct_reader_build_runs(r) < 0) {
-        fprintf(stderr, PROG ": %s: out of memory\n", path);
+        fprintf(stderr, PROG ": %s: out of memory\n", f->path);
         ct_reader_close(r);
         return RP_EXIT_FAILED;
     }
@@ -200,14 +203,17 @@ static int read_file(struct rp_file *f, const char *path)
     int rc = RP_EXIT_OK;
     while ((h = ct_reader_next(r))) {
         if (take_record(f, h, ct_reader_file_type(r), &p1) < 0) {
-            fprintf(stderr, PROG ": %s: out of memory\n", path);
+            fprintf(stderr, PROG ": %s: out of memory\n", f->path);
             rc = RP_EXIT_FAILED;
             break;
         }
     }
     f->status = ct_reader_status(r);
     f->unknown_shapes = ct_reader_unknown_shapes(r);
-    if (rc == RP_EXIT_OK && f->status != CT_READ_OK) {
+    if (rc == RP_EXIT_OK && f->status == CT_READ_IO) { /* no damage to report around: nothing is reported */
+        fprintf(stderr, PROG ": %s\n", ct_reader_message(r));
+        rc = RP_EXIT_UNREADABLE;
+    } else if (rc == RP_EXIT_OK && f->status != CT_READ_OK) {
         f->message = strdup(ct_reader_message(r));
         fprintf(stderr, PROG ": warning: %s; the report covers the %llu calls before it\n",
                 ct_reader_message(r), (unsigned long long)f->calls);
@@ -221,7 +227,7 @@ static int read_file(struct rp_file *f, const char *path)
         f->cmdline = strdup("");
     if (!f->host || !f->cmdline || !f->runs || make_threads(f, &p1) < 0) {
         if (rc != RP_EXIT_FAILED)
-            fprintf(stderr, PROG ": %s: out of memory\n", path);
+            fprintf(stderr, PROG ": %s: out of memory\n", f->path);
         rc = RP_EXIT_FAILED;
     }
     free(p1.named);
@@ -230,6 +236,8 @@ static int read_file(struct rp_file *f, const char *path)
 
 static void free_file(struct rp_file *f)
 {
+    if (f->fd >= 0)
+        close(f->fd);
     ct_names_free(f->names);
     free(f->message);
     free(f->host);
@@ -271,9 +279,21 @@ static void align_clocks(struct rp_trace *t)
     }
 }
 
+/* Every file stays open for both passes: let the descriptors reach the hard limit when the soft one is
+ * too low for them (a job of thousands of ranks). */
+static void enough_descriptors(size_t n)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < n + 32) {
+        rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > n + 32 ? n + 32 : rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
+}
+
 int rp_trace_open(struct rp_trace *t, char *const *paths, size_t n)
 {
     memset(t, 0, sizeof *t);
+    enough_descriptors(n);
     if (!(t->files = calloc(n ? n : 1, sizeof *t->files))) {
         fprintf(stderr, PROG ": out of memory\n");
         return RP_EXIT_FAILED;
@@ -327,6 +347,7 @@ struct rp_merge {
     struct rp_trace *trace;
     struct ct_merge *m;
     struct rp_call out;
+    int failed;
 };
 
 struct rp_merge *rp_merge_begin(struct rp_trace *t)
@@ -342,7 +363,7 @@ struct rp_merge *rp_merge_begin(struct rp_trace *t)
         return NULL;
     }
     for (size_t i = 0; i < t->nfiles; i++)
-        in[i] = (struct ct_merge_input){t->files[i].path, t->files[i].runs, t->files[i].clock_offset};
+        in[i] = (struct ct_merge_input){t->files[i].fd, t->files[i].path, t->files[i].runs, t->files[i].clock_offset};
     m->trace = t;
     m->m = ct_merge_open(in, t->nfiles, err, sizeof err);
     free(in);
@@ -358,12 +379,19 @@ const struct rp_call *rp_merge_next(struct rp_merge *m)
 {
     const struct ct_merged *c = ct_merge_next(m->m);
 
-    if (!c)
+    if (!c) {
+        if (!m->failed && ct_merge_error(m->m)) {
+            fprintf(stderr, PROG ": %s\n", ct_merge_error(m->m));
+            m->failed = 1;
+        }
         return NULL;
+    }
     const struct rp_file *f = &m->trace->files[c->file];
     m->out = (struct rp_call){&c->call, c->t0, c->t1, c->file, f, &f->threads[f->thread_of_run[c->thread]]};
     return &m->out;
 }
+
+int rp_merge_failed(const struct rp_merge *m) { return m->failed; }
 
 void rp_merge_end(struct rp_merge *m)
 {

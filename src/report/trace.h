@@ -5,8 +5,10 @@
  * every record, decodes the calls and builds the index of where each thread's calls lie (format/runs.h);
  * the report keeps the names, the process metadata and the counts.  Pass 2 (struct rp_merge) is the
  * format's time-ordered merge of every (file, thread) (format/merge.h), with each call's file and thread
- * attached.  Memory: the names, one 24-byte run per block of records a thread wrote, a read buffer per
- * thread in pass 2; never a copy of the records. */
+ * attached.  Each file is opened once (format/input.h: "-" is standard input, a pipe or FIFO is copied to a
+ * temporary file first) and both passes read that descriptor.  Memory: the names, one 24-byte run per
+ * block of records a thread wrote, a cursor and a small read buffer per thread in pass 2; never a copy of
+ * the records. */
 #ifndef CT_REPORT_TRACE_H
 #define CT_REPORT_TRACE_H
 
@@ -48,7 +50,8 @@ struct rp_untraced {
 };
 
 struct rp_file {
-    const char *path;
+    const char *path;           /* as given; "standard input" for "-" */
+    int fd;                     /* open for both passes (format/input.h) */
     struct ct_file_header hdr;
     struct ct_names *names;
     enum ct_read_status status; /* CT_READ_OK, or how reading stopped */
@@ -115,10 +118,13 @@ struct rp_call {
 };
 
 struct rp_merge;
-/* Start the time-ordered pass over all calls (opens the files again).  NULL on failure (message printed). */
+/* Start the time-ordered pass over all calls.  NULL on failure (message printed). */
 struct rp_merge *rp_merge_begin(struct rp_trace *t);
-/* The next call in time order (ties: file, then sequence number), or NULL at the end. */
+/* The next call in time order (ties: file, then sequence number), or NULL at the end or at a read error
+ * (message printed; see rp_merge_failed). */
 const struct rp_call *rp_merge_next(struct rp_merge *m);
+/* The pass stopped at a read error before the end: leave with RP_EXIT_UNREADABLE, print no report. */
+int rp_merge_failed(const struct rp_merge *m);
 void rp_merge_end(struct rp_merge *m);
 
 #endif

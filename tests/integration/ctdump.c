@@ -261,6 +261,10 @@ static int dump_in_time_order(char **paths, int n)
         printf("file=%zu ", c->file);
         dump_record(&c->call.c.h, names[c->file]);
     }
+    if (ct_merge_error(m)) {
+        fprintf(stderr, "ctdump: %s\n", ct_merge_error(m));
+        rc = 2;
+    }
 out:
     ct_merge_close(m);
     for (int i = 0; names && i < n; i++)

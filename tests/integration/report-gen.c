@@ -10,6 +10,12 @@
  *                               launch a 16-byte repeat of the first
  *   report-gen child FILE       a child process of the same host (merged with the parent)
  *   report-gen big N FILE       N calls over 4 threads in blocks of 4096, a mix of every family (bench)
+ *   report-gen threads N FILE   N thread ids with one call each, every 16th a launch that fills a shape
+ *                               slot, in scrambled time order (a report's cost per thread)
+ *   report-gen stacks M S F FILE  M modules and S distinct stacks of F frames spread over them, one
+ *                               allocation per stack (the stacks report's cost per module and frame)
+ *   report-gen files N DIR      N small files DIR/rank-NNNNN.ctrace of one host, two threads of 64 calls
+ *                               each (a report's cost per file)
  */
 #include "config.h"
 
@@ -33,12 +39,14 @@ static void put(const void *rec, size_t size)
     }
 }
 
-static void header(uint32_t pid, uint32_t ppid, int64_t mono)
+static void header_with(uint32_t pid, uint32_t ppid, int64_t mono, uint32_t features)
 {
     struct ct_file_header h;
-    ct_file_header_init(&h, pid, ppid, CT_FEAT_TIME_MONO, START_WALL + (mono - START_MONO), mono);
+    ct_file_header_init(&h, pid, ppid, CT_FEAT_TIME_MONO | features, START_WALL + (mono - START_MONO), mono);
     put(&h, sizeof h);
 }
+
+static void header(uint32_t pid, uint32_t ppid, int64_t mono) { header_with(pid, ppid, mono, 0); }
 
 static void process(const char *host, const char *cmdline, size_t cmdlen)
 {
@@ -277,30 +285,160 @@ static void big(unsigned long long n)
     }
 }
 
+/* n thread ids (as a program that starts a thread per work item makes), one call each; thread i's call
+ * lies at a scrambled time so that the merge interleaves them all. */
+static void threads(unsigned long n)
+{
+    static const char cmd[] = "./spawner";
+    header(4000, 1, START_MONO);
+    process("benchhost", cmd, sizeof cmd);
+    api(0, "cuCtxSynchronize", "cuCtxSynchronize", 0, CT_FAM_NONE);
+    api(1, "cuLaunchKernel", "cuLaunchKernel", 0, CT_FAM_LAUNCH);
+    string(0, 1, CT_STR_KERNEL, "work");
+    for (unsigned long i = 0; i < n; i++) {
+        uint32_t tid = 100000 + (uint32_t)i;
+        int64_t t0 = (int64_t)((i * 7919) % n) * 100;
+        if (i % 16 == 0)
+            launch(tid, 1, t0, 50, 1, 1 + (uint32_t)(i % 64), 128, 1);
+        else
+            call(tid, 0, 0, t0, 50, CT_FAM_NONE, NULL, 0);
+    }
+}
+
+/* m modules of 1 MiB each (paths that do not exist: nothing to symbolize, only to look up), s stacks of f
+ * frames whose addresses fall in modules spread over the whole list, and one allocation per stack. */
+static void stacks(unsigned long m, unsigned long s, unsigned f)
+{
+    static const char cmd[] = "./deep";
+    enum { MOD_SIZE = 1 << 20 };
+    const uint64_t base = 0x7f0000000000ull;
+    header_with(5000, 1, START_MONO, CT_FEAT_STACKS);
+    process("benchhost", cmd, sizeof cmd);
+    api(0, "cuMemAlloc", "cuMemAlloc_v2", 0, CT_FAM_ALLOC);
+    for (unsigned long i = 0; i < m; i++) {
+        unsigned char rec[256];
+        char path[64];
+        uint8_t build_id[20] = {(uint8_t)i, (uint8_t)(i >> 8), (uint8_t)(i >> 16)};
+        int len = snprintf(path, sizeof path, "/nonexistent/lib/libmod%lu.so", i);
+        uint64_t lo = base + i * MOD_SIZE;
+        ct_put_module(rec, lo, lo, lo + MOD_SIZE, path, (size_t)len, build_id, sizeof build_id, 0);
+        put(rec, ct_size_module((size_t)len));
+    }
+    uint64_t *frames = calloc(f ? f : 1, sizeof *frames);
+    unsigned char *rec = malloc(ct_size_stack(f));
+    if (!frames || !rec) {
+        fprintf(stderr, "report-gen: out of memory\n");
+        exit(1);
+    }
+    for (unsigned long i = 0; i < s; i++) {
+        for (unsigned j = 0; j < f; j++) {
+            unsigned long mod = m ? (i * 131 + j * 7919) % m : 0;
+            frames[j] = base + mod * MOD_SIZE + 0x1000 + 16 * ((i + j) % 4096);
+        }
+        ct_put_stack(rec, 5000, (uint32_t)i + 1, frames, f, 0);
+        put(rec, ct_size_stack(f));
+        struct ct_pl_alloc a = {.bytes = 4096, .address = 0x7000000000ull + i * 4096, .kind = CT_MEM_DEVICE};
+        struct ct_rec_call c = {.api_id = 0, .payload = CT_FAM_ALLOC, .seq = ++seq,
+                                .t0_ns = (uint64_t)START_MONO + i * 1000, .t1_ns = (uint64_t)START_MONO + i * 1000 + 500,
+                                .stack_id = (uint32_t)i + 1};
+        unsigned char crec[sizeof c + sizeof a];
+        ct_put_hdr(&c.h, CT_REC_CALL, sizeof crec, 5000);
+        memcpy(crec, &c, sizeof c);
+        memcpy(crec + sizeof c, &a, sizeof a);
+        put(crec, sizeof crec);
+    }
+    free(frames);
+    free(rec);
+}
+
+/* One rank of a job: two threads of 64 calls each (allocations, copies, launches, frees). */
+static void rank(unsigned r)
+{
+    static const char cmd[] = "./rank";
+    header(10000 + r, 1, START_MONO + r);
+    process("clusterhost", cmd, sizeof cmd);
+    api(0, "cuMemAlloc", "cuMemAlloc_v2", 0, CT_FAM_ALLOC);
+    api(1, "cuMemFree", "cuMemFree_v2", 0, CT_FAM_FREE);
+    api(2, "cuMemcpyHtoD", "cuMemcpyHtoD_v2", 0, CT_FAM_COPY);
+    api(3, "cuLaunchKernel", "cuLaunchKernel", 0, CT_FAM_LAUNCH);
+    string(0, 1, CT_STR_KERNEL, "_Z4stepPfi");
+    seq = 0;
+    for (uint32_t t = 0; t < 2; t++)
+        for (unsigned i = 0; i < 64; i++) {
+            uint32_t tid = 10000 + r + t * 1000000;
+            int64_t t0 = (int64_t)(i * 1000 + t * 300 + r);
+            uint64_t addr = 0x7000000000ull + ((uint64_t)t << 32) + (i / 4) * 4096;
+            switch (i % 4) {
+            case 0: alloc(tid, 0, 0, t0, 100, 4096, addr, CT_MEM_DEVICE); break;
+            case 1: copy(tid, 2, t0, 200, 4096, CT_MEM_HOST, CT_MEM_DEVICE, 0); break;
+            case 2: launch(tid, 3, t0, 30, 1, 8, 256, 0); break;
+            default: mfree(tid, 1, t0, 60, addr, CT_MEM_DEVICE);
+            }
+        }
+    struct ct_rec_end end = {.calls = 128, .end_mono_ns = START_MONO + 70000 + r};
+    ct_put_hdr(&end.h, CT_REC_END, sizeof end, 0);
+    put(&end, sizeof end);
+}
+
+static int open_out(const char *path)
+{
+    if (!(out = fopen(path, "wb"))) {
+        perror(path);
+        return -1;
+    }
+    return 0;
+}
+
+static int close_out(const char *path)
+{
+    if (fclose(out) != 0) {
+        perror(path);
+        return -1;
+    }
+    return 0;
+}
+
+static int files(unsigned long n, const char *dir)
+{
+    for (unsigned long r = 0; r < n; r++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/rank-%05lu.ctrace", dir, r);
+        if (open_out(path) < 0)
+            return 1;
+        rank((unsigned)r);
+        if (close_out(path) < 0)
+            return 1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
-    if (argc < 3 || (!strcmp(argv[1], "big") && argc < 4)) {
-        fprintf(stderr, "usage: report-gen parent|child FILE | report-gen big N FILE\n");
+    const char *what = argc > 1 ? argv[1] : "";
+    int want = !strcmp(what, "stacks") ? 6 : !strcmp(what, "parent") || !strcmp(what, "child") ? 3 : 4;
+    if (argc != want) {
+        fprintf(stderr, "usage: report-gen parent|child FILE | report-gen big|threads N FILE | "
+                        "report-gen stacks MODULES STACKS FRAMES FILE | report-gen files N DIR\n");
         return 1;
     }
     const char *path = argv[argc - 1];
-    if (!(out = fopen(path, "wb"))) {
-        perror(path);
+    if (!strcmp(what, "files"))
+        return files(strtoul(argv[2], NULL, 10), path);
+    if (open_out(path) < 0)
         return 1;
-    }
-    if (!strcmp(argv[1], "parent"))
+    if (!strcmp(what, "parent"))
         parent();
-    else if (!strcmp(argv[1], "child"))
+    else if (!strcmp(what, "child"))
         child();
-    else if (!strcmp(argv[1], "big"))
+    else if (!strcmp(what, "big"))
         big(strtoull(argv[2], NULL, 10));
+    else if (!strcmp(what, "threads"))
+        threads(strtoul(argv[2], NULL, 10));
+    else if (!strcmp(what, "stacks"))
+        stacks(strtoul(argv[2], NULL, 10), strtoul(argv[3], NULL, 10), (unsigned)strtoul(argv[4], NULL, 10));
     else {
-        fprintf(stderr, "report-gen: unknown scenario %s\n", argv[1]);
+        fprintf(stderr, "report-gen: unknown scenario %s\n", what);
         return 1;
     }
-    if (fclose(out) != 0) {
-        perror(path);
-        return 1;
-    }
-    return 0;
+    return close_out(path) < 0;
 }

@@ -3,6 +3,10 @@
 check_PROGRAMS += tests/integration/report-gen
 tests_integration_report_gen_SOURCES = tests/integration/report-gen.c
 tests_integration_report_gen_LDADD = src/format/libctformat.la
+# report-input.sh preloads it to make pread fail
+check_LTLIBRARIES += tests/integration/libfailpread.la
+tests_integration_libfailpread_la_SOURCES = tests/integration/fail-pread.c
+tests_integration_libfailpread_la_LDFLAGS = -module -avoid-version -rpath /nowhere -no-undefined
 
 REPORT_TESTS = \
 	tests/integration/report-summary.sh \
@@ -10,6 +14,8 @@ REPORT_TESTS = \
 	tests/integration/report-export.sh \
 	tests/integration/report-info.sh \
 	tests/integration/report-malformed.sh \
+	tests/integration/report-input.sh \
+	tests/integration/report-scale.sh \
 	tests/integration/stacks-memory.sh
 TESTS += $(REPORT_TESTS)
 EXTRA_DIST += $(REPORT_TESTS) tests/integration/report-lib.sh

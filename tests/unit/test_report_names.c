@@ -1,5 +1,5 @@
 /* cudatrace-report names: demangling, the API display rule, CUresult names from cuda.h, copy operations,
- * time units and number formatting, CSV/JSON escaping, the hash maps. */
+ * time units and number formatting, CSV/JSON escaping, the hash maps, the module of an address. */
 #include "config.h"
 
 #include <CUnit/Basic.h>
@@ -8,8 +8,10 @@
 #include <string.h>
 
 #include "cudatrace/format.h"
+#include "format/record.h"
 #include "report/map.h"
 #include "report/display_names.h"
+#include "report/stacktab.h"
 #include "report/text.h"
 
 static void check_demangled(const char *in, const char *want)
@@ -163,6 +165,44 @@ static void test_maps(void)
     rp_u64map_free(&m);
 }
 
+static void add_module(struct rp_stacktab *t, uint64_t lo, uint64_t hi)
+{
+    unsigned char rec[128];
+    ct_put_module(rec, lo, lo, hi, "m", 1, NULL, 0, 0);
+    CU_ASSERT_EQUAL(rp_stacktab_add(t, (const struct ct_rec_hdr *)rec), 0);
+}
+
+/* The look-up by sorted pieces agrees with a scan from the newest module, on overlapping, nested, empty and
+ * touching ranges, and on modules added after a look-up. */
+static void test_module_lookup(void)
+{
+    struct rp_stacktab t = {0};
+    int bad = 0;
+    srand(7);
+    for (int round = 0; round < 300; round++) {
+        rp_stacktab_free(&t);
+        int n = 1 + rand() % 24;
+        for (int i = 0; i < n; i++) {
+            uint64_t lo = (uint64_t)(rand() % 200), len = (uint64_t)(rand() % 40);
+            add_module(&t, lo, lo + (round % 7 ? len : 0));
+            if (i == n / 2)
+                rp_stacktab_module(&t, 0);
+        }
+        for (uint64_t a = 0; a < 260; a++) {
+            const struct rp_module *want = NULL;
+            for (size_t i = t.nmods; i-- > 0 && !want;)
+                if (a >= t.mods[i].lo && a < t.mods[i].hi)
+                    want = &t.mods[i];
+            bad += rp_stacktab_module(&t, a) != want;
+        }
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    add_module(&t, UINT64_MAX - 10, UINT64_MAX);
+    CU_ASSERT_PTR_EQUAL(rp_stacktab_module(&t, UINT64_MAX - 1), &t.mods[t.nmods - 1]);
+    CU_ASSERT_PTR_NULL(rp_stacktab_module(&t, UINT64_MAX));
+    rp_stacktab_free(&t);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -175,6 +215,7 @@ int main(void)
     CU_add_test(suite, "time units and digits", test_units);
     CU_add_test(suite, "CSV and JSON escaping", test_escaping);
     CU_add_test(suite, "hash maps", test_maps);
+    CU_add_test(suite, "module of an address", test_module_lookup);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();

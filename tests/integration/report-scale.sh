@@ -1,0 +1,44 @@
+#!/bin/sh
+# What a job of many threads or many ranks brings: 200,000 thread ids in one trace and 1,000 trace files
+# are summarized within a memory limit (address space, ulimit -v) and a generous time bound.  The limits
+# are off for a sanitized build, whose runtime reserves address space of its own.
+. "$CT_TOP_SRCDIR/tests/integration/report-lib.sh"
+
+if [ -n "${CT_SANITIZED:-}" ] || grep -aq '__asan_init\|__tsan_init\|__msan_init' "$REPORT"; then
+    limit() { shift; "$@"; }
+else
+    limit() { (ulimit -v "$1" && shift && exec "$@"); }
+fi
+
+"$GEN" threads 200000 "$TMP/threads.ct" || { echo "report-gen failed" >&2; exit 99; }
+limit 524288 timeout 60 "$REPORT" summary -f json "$TMP/threads.ct" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+[ "$rc" = 0 ] || fail "200000 threads within 512 MiB: exit $rc (124: too slow): $(cat "$TMP/err")"
+py '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["header"]["Calls recorded"] == 200000, d["header"]
+assert {r["Name"]: r["Num Calls"] for r in d["api"]} == {"cuCtxSynchronize": 187500, "cuLaunchKernel": 12500}, d["api"]
+'
+
+mkdir "$TMP/job"
+"$GEN" files 1000 "$TMP/job" || { echo "report-gen failed" >&2; exit 99; }
+limit 65536 timeout 60 "$REPORT" summary -f json "$TMP"/job/rank-*.ctrace >"$TMP/out" 2>"$TMP/err"
+rc=$?
+[ "$rc" = 0 ] || fail "1000 files within 64 MiB: exit $rc: $(cat "$TMP/err")"
+py '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["header"]["Calls recorded"] == 128000, d["header"]
+assert {r["Name"]: r["Num Calls"] for r in d["api"]} == {"cuMemAlloc": 32000, "cuMemcpyHtoD": 32000,
+                                                      "cuLaunchKernel": 32000, "cuMemFree": 32000}, d["api"]
+'
+limit 65536 timeout 60 "$REPORT" calls -f csv "$TMP"/job/rank-*.ctrace >"$TMP/out" 2>"$TMP/err"
+rc=$?
+[ "$rc" = 0 ] && [ "$(wc -l <"$TMP/out")" = 128001 ] || fail "calls of 1000 files within 64 MiB: exit $rc: $(cat "$TMP/err")"
+
+# Each file needs a descriptor: too few is a clear error, not a crash or a short report.
+(ulimit -n 40 && exec "$REPORT" summary "$TMP"/job/rank-00*.ctrace) >"$TMP/out" 2>"$TMP/err"
+rc=$?
+[ "$rc" = 2 ] && grep -q 'ulimit -n' "$TMP/err" || fail "too few descriptors: exit $rc: $(cat "$TMP/err")"
+finish
