@@ -242,6 +242,12 @@ const char *ct_rec_check(const struct ct_rec_hdr *h, size_t avail)
             return "clock record with an impossible tick length";
         break;
     }
+    case CT_REC_END: {
+        const struct ct_rec_end *r = (const void *)h;
+        if (r->end_mono_ns < 0 || r->end_mono_ns > CT_MONO_NS_MAX)
+            return "end record with an impossible time";
+        break;
+    }
     case CT_REC_STACK: {
         const struct ct_rec_stack *r = (const void *)h;
         if (sizeof *r + (size_t)r->nframes * sizeof(uint64_t) > h->size)
