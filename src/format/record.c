@@ -148,7 +148,8 @@ void ct_put_module(void *rec, uint64_t base, uint64_t lo, uint64_t hi, const cha
     r->path_len = (uint16_t)path_len;
     r->build_id_len = (uint8_t)build_id_len;
     r->flags = (uint8_t)flags;
-    memcpy(r->build_id, build_id, build_id_len);
+    if (build_id_len) /* build_id may be NULL then, which memcpy does not allow */
+        memcpy(r->build_id, build_id, build_id_len);
     memcpy(r + 1, path, path_len);
 }
 
