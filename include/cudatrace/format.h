@@ -29,6 +29,13 @@
 #define CT_FEAT_TIME_MONO (1u << 1) /* record times are on CLOCK_MONOTONIC (ns, or ticks: CT_REC_CLOCK) */
 #define CT_FEAT_CAPTURE_RANGES (1u << 2) /* only the calls in cuProfilerStart..cuProfilerStop ranges were recorded */
 
+/* The times a reader accepts, in ns: on CLOCK_MONOTONIC (the header's start, calls once converted, the END
+ * record's end) 0 to CT_MONO_NS_MAX, 73 years of uptime; on CLOCK_REALTIME (the header's start) 0 to
+ * CT_WALL_NS_MAX, the year 2116.  A file with a time outside is corrupt.  Within them, a reader that puts
+ * files on one clock (a time plus its file's wall - mono) can subtract any two such times in int64_t. */
+#define CT_MONO_NS_MAX ((INT64_C(1) << 61) - 1)
+#define CT_WALL_NS_MAX ((INT64_C(1) << 62) - 1)
+
 struct ct_file_header {
     char magic[CT_MAGIC_LEN];
     uint32_t format_version;
@@ -37,8 +44,8 @@ struct ct_file_header {
     uint32_t features;     /* CT_FEAT_* */
     uint32_t pid;
     uint32_t ppid;
-    int64_t start_wall_ns; /* CLOCK_REALTIME at start */
-    int64_t start_mono_ns; /* CLOCK_MONOTONIC at the same moment: record times are on this clock */
+    int64_t start_wall_ns; /* CLOCK_REALTIME at start (0 to CT_WALL_NS_MAX) */
+    int64_t start_mono_ns; /* CLOCK_MONOTONIC at the same moment: record times are on this clock (0 to CT_MONO_NS_MAX) */
     char tracer_version[16]; /* cudatrace package version, NUL padded */
 }; /* 64 bytes */
 
@@ -187,7 +194,10 @@ struct ct_rec_clock {
 static inline uint64_t ct_clock_ticks_to_ns(uint64_t ticks, const struct ct_rec_clock *c)
 {
     /* Signed: a time read on another CPU a hair before the base pair must not wrap around. */
-    return c->base_ns + (uint64_t)(int64_t)((double)(int64_t)(ticks - c->base_ticks) * c->ns_per_tick);
+    double ns = (double)(int64_t)(ticks - c->base_ticks) * c->ns_per_tick;
+    if (!(ns > -9.2e18 && ns < 9.2e18)) /* corrupt: a time no reader accepts, not an undefined conversion */
+        return UINT64_MAX;
+    return c->base_ns + (uint64_t)(int64_t)ns;
 }
 
 /* Memory kinds, for allocations, frees and the two ends of a copy. */
@@ -308,7 +318,7 @@ struct ct_rec_end {
     uint64_t calls;    /* call records written */
     uint64_t lost;     /* records lost, all reasons */
     uint64_t untraced; /* pointers handed back untraced */
-    int64_t end_mono_ns;
+    int64_t end_mono_ns; /* 0 to CT_MONO_NS_MAX */
 }; /* 40 bytes */
 
 /* CT_REC_STACK: the call stack `id` (ct_rec_call.stack_id refers to it), written once, before or after the

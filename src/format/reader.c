@@ -125,6 +125,12 @@ static void read_header(struct ct_reader *r)
         fail(r, CT_READ_BAD_HEADER, "bad header size %u", h->header_size);
         return;
     }
+    if (h->start_wall_ns < 0 || h->start_wall_ns > CT_WALL_NS_MAX || h->start_mono_ns < 0 ||
+        h->start_mono_ns > CT_MONO_NS_MAX) {
+        fail(r, CT_READ_BAD_HEADER, "impossible start time (wall %" PRId64 " ns, monotonic %" PRId64 " ns)",
+             h->start_wall_ns, h->start_mono_ns);
+        return;
+    }
     avail = ensure(r, h->header_size);
     if (avail < h->header_size) {
         fail(r, CT_READ_TRUNCATED, "truncated at byte %zu (file header: %zu of %u bytes)", avail, avail,
@@ -251,6 +257,10 @@ const struct ct_rec_hdr *ct_reader_next(struct ct_reader *r)
         int rc = 0;
         if (d == CT_DECODED_NOMEM) {
             fail(r, CT_READ_NOMEM, "out of memory for the launch shapes at byte %" PRIu64, r->last);
+            return NULL;
+        }
+        if (d == CT_DECODED_CALL && (r->call.c.t0_ns > CT_MONO_NS_MAX || r->call.c.t1_ns > CT_MONO_NS_MAX)) {
+            fail(r, CT_READ_CORRUPT, "corrupt at byte %" PRIu64 " (call time out of range)", r->last);
             return NULL;
         }
         if (r->runs)

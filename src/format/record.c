@@ -148,7 +148,8 @@ void ct_put_module(void *rec, uint64_t base, uint64_t lo, uint64_t hi, const cha
     r->path_len = (uint16_t)path_len;
     r->build_id_len = (uint8_t)build_id_len;
     r->flags = (uint8_t)flags;
-    memcpy(r->build_id, build_id, build_id_len);
+    if (build_id_len) /* build_id may be NULL then, which memcpy does not allow */
+        memcpy(r->build_id, build_id, build_id_len);
     memcpy(r + 1, path, path_len);
 }
 
@@ -240,6 +241,12 @@ const char *ct_rec_check(const struct ct_rec_hdr *h, size_t avail)
         /* A tick between 1 ps and 1 ms: nothing real is outside, and NaN is not inside. */
         if (!(r->ns_per_tick >= 1e-3 && r->ns_per_tick <= 1e6))
             return "clock record with an impossible tick length";
+        break;
+    }
+    case CT_REC_END: {
+        const struct ct_rec_end *r = (const void *)h;
+        if (r->end_mono_ns < 0 || r->end_mono_ns > CT_MONO_NS_MAX)
+            return "end record with an impossible time";
         break;
     }
     case CT_REC_STACK: {

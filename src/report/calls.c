@@ -113,7 +113,9 @@ static int run(int argc, char **argv)
         case 'P':
             if (rp_parse_u64(cmd, opt == 'T' ? "--tid" : "--pid", optarg, &v) < 0)
                 return RP_EXIT_USAGE;
-            *(opt == 'T' ? &flt.tid : &flt.pid) = (int64_t)(v & 0xffffffffu);
+            if (v > UINT32_MAX) /* ids are 32-bit: a larger one would match another id's low bits */
+                return rp_usage_error(cmd, "%s %s is not a thread or process id", opt == 'T' ? "--tid" : "--pid", optarg);
+            *(opt == 'T' ? &flt.tid : &flt.pid) = (int64_t)v;
             break;
         case 'F':
         case 'E':

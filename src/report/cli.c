@@ -2,6 +2,7 @@
 
 #include "report/cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -98,7 +99,7 @@ int rp_parse_u64(const struct rp_command *cmd, const char *opt, const char *arg,
     char *end;
     errno = 0;
     *v = strtoull(arg, &end, 10);
-    if (errno || end == arg || *end || *arg == '-')
+    if (errno || !isdigit((unsigned char)*arg) || *end) /* strtoull takes " -1" as a huge number */
         return rp_usage_error(cmd, "%s wants a non-negative number, not '%s'", opt, arg), -1;
     return 0;
 }
@@ -109,7 +110,8 @@ int rp_parse_time(const struct rp_command *cmd, const char *opt, const char *arg
     struct rp_timeunit u = rp_timeunit_ns;
     errno = 0;
     double v = strtod(arg, &end);
-    if (errno || end == arg || v < 0 || (*end && rp_timeunit_parse(end, &u) < 0) || v * u.ns > 9e18)
+    /* Written so that NaN fails too: it compares false with everything. */
+    if (errno || end == arg || (*end && rp_timeunit_parse(end, &u) < 0) || !(v >= 0 && v * u.ns <= 9e18))
         return rp_usage_error(cmd, "%s wants a time such as 1500, 2.5us, 10ms or 1s, not '%s'", opt, arg), -1;
     *ns = (int64_t)(v * u.ns + 0.5);
     return 0;

@@ -70,7 +70,8 @@ static void sort(struct rp_sites *s, int (*cmp)(const void *, const void *))
 {
     rp_u64map_free(&s->of_id);
     rp_strmap_free(&s->by_key);
-    qsort(s->v, s->n, sizeof *s->v, cmp);
+    if (s->n > 1) /* qsort's base must not be NULL, even for no element */
+        qsort(s->v, s->n, sizeof *s->v, cmp);
 }
 void rp_sites_sort_bytes(struct rp_sites *s) { sort(s, by_bytes); }
 void rp_sites_sort_time(struct rp_sites *s) { sort(s, by_time); }

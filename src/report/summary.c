@@ -316,7 +316,8 @@ static void print_api(struct out *o, struct agg *a)
     uint64_t all = 0;
     if (stats_table(&t, "api", "CUDA API summary", "Num Calls#", NULL, o->unit) < 0)
         return;
-    qsort(a->api, a->napi, sizeof *a->api, cmp_named);
+    if (a->napi > 1) /* qsort's base must not be NULL, even for no element (likewise below) */
+        qsort(a->api, a->napi, sizeof *a->api, cmp_named);
     for (size_t i = 0; i < a->napi; i++)
         all += a->api[i].st.total;
     for (size_t i = 0; i < a->napi && (!o->top || i < o->top); i++) {
@@ -348,7 +349,8 @@ static void print_kernels(struct out *o, struct agg *a)
     if (stats_table(&t, "kernels", "Kernel launches (host launch time)", "Launches#", "Shapes#", o->unit) < 0 ||
         rp_table_init(&s, "kernel_shapes", "Kernel launch shapes", 4, stitles) < 0)
         return;
-    qsort(a->kern, a->nkern, sizeof *a->kern, cmp_kernel);
+    if (a->nkern > 1)
+        qsort(a->kern, a->nkern, sizeof *a->kern, cmp_kernel);
     for (size_t i = 0; i < a->nkern; i++)
         all += a->kern[i].ns.st.total;
     for (size_t i = 0; i < a->nkern && (!o->top || i < o->top); i++) {
@@ -361,7 +363,8 @@ static void print_kernels(struct out *o, struct agg *a)
         row[8] = u64s(nshapes, k->nshapes);
         row[9] = k->ns.name;
         rp_table_row(&t, row);
-        qsort(k->shapes, k->nshapes, sizeof *k->shapes, cmp_shape);
+        if (k->nshapes > 1)
+            qsort(k->shapes, k->nshapes, sizeof *k->shapes, cmp_shape);
         for (size_t j = 0; j < k->nshapes; j++) {
             char n[24], g[48], b[48];
             const uint32_t *gr = k->shapes[j].grid, *bl = k->shapes[j].block;
@@ -392,7 +395,8 @@ static void print_copies(struct out *o, struct agg *a)
                             unit_title(b[2], 48, "Med", o->unit), "Operation"};
     if (rp_table_init(&t, "copies", "Copies and sets (bytes, host time)", 9, titles) < 0)
         return;
-    qsort(a->copy, a->ncopy, sizeof *a->copy, cmp_copy);
+    if (a->ncopy > 1)
+        qsort(a->copy, a->ncopy, sizeof *a->copy, cmp_copy);
     for (size_t i = 0; i < a->ncopy && (!o->top || i < o->top); i++) {
         struct copy_row *r = &a->copy[i];
         char c[8][48];
@@ -467,7 +471,8 @@ static void print_errors(struct out *o, struct agg *a)
     const char *titles[] = {"Count#", "Result!", "Result Name", "Name"};
     if (rp_table_init(&t, "errors", "Calls that did not return CUDA_SUCCESS", 4, titles) < 0)
         return;
-    qsort(a->err, a->nerr, sizeof *a->err, cmp_error);
+    if (a->nerr > 1)
+        qsort(a->err, a->nerr, sizeof *a->err, cmp_error);
     for (size_t i = 0; i < a->nerr && (!o->top || i < o->top); i++) {
         char n[24], r[24], buf[48];
         snprintf(r, sizeof r, "%d", (int)a->err[i].result);

@@ -64,7 +64,7 @@ expect_count bad 26 "$launch "
 [ "$(grep -c 'CUDATRACE_CAPTURE="sometimes" is not all or profiler; using all' "$tmp/bad.traced.err")" = 1 ] ||
     fail "bad value: $(cat "$tmp/bad.traced.err")"
 # ... and nothing from a process that never calls the driver.
-out=$(LD_PRELOAD=$CT_PRELOAD CUDATRACE_OUTPUT=$tmp/none.ctrace sh -c 'echo hello' 2>&1)
+out=$(LD_PRELOAD=${CT_TEST_PRELOAD_PREFIX:+$CT_TEST_PRELOAD_PREFIX:}$CT_PRELOAD CUDATRACE_OUTPUT=$tmp/none.ctrace sh -c 'echo hello' 2>&1)
 [ "$out" = hello ] || fail "a program without CUDA: '$out'"
 
 # A library's constructor opens a range before the tracer's constructor runs (capture-early over

@@ -14,7 +14,7 @@ expect_count entrypoint 0 '^untraced '
 # No runtime loaded: a weak reference binds to our export only when traced, which must fail cleanly.
 LD_LIBRARY_PATH=$CT_SIMDRIVER_DIR "$bin/interpose-noruntime" >"$tmp/none.plain" || fail "noruntime untraced"
 grep -q '^no cudaGetDriverEntryPointByVersion$' "$tmp/none.plain" || fail "noruntime untraced: $(cat "$tmp/none.plain")"
-CUDATRACE_OUTPUT=$tmp/none.ctrace LD_LIBRARY_PATH=$CT_SIMDRIVER_DIR LD_PRELOAD=$CT_PRELOAD \
+CUDATRACE_OUTPUT=$tmp/none.ctrace LD_LIBRARY_PATH=$CT_SIMDRIVER_DIR LD_PRELOAD=${CT_TEST_PRELOAD_PREFIX:+$CT_TEST_PRELOAD_PREFIX:}$CT_PRELOAD \
     "$bin/interpose-noruntime" >"$tmp/none.traced" || fail "noruntime traced: exit $?"
 grep -q '^e=3 p=NULL status=1$' "$tmp/none.traced" || fail "noruntime traced: $(cat "$tmp/none.traced")"
 exit 0

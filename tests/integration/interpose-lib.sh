@@ -22,7 +22,7 @@ run_pair() {
     shift
     LD_LIBRARY_PATH=$CT_SIMDRIVER_DIR "$@" >"$tmp/$name.plain" 2>"$tmp/$name.plain.err" ||
         fail "$name untraced: exit $? ($(cat "$tmp/$name.plain.err"))"
-    CUDATRACE_OUTPUT=$tmp/$name.ctrace LD_LIBRARY_PATH=$CT_SIMDRIVER_DIR LD_PRELOAD=$CT_PRELOAD \
+    CUDATRACE_OUTPUT=$tmp/$name.ctrace LD_LIBRARY_PATH=$CT_SIMDRIVER_DIR LD_PRELOAD=${CT_TEST_PRELOAD_PREFIX:+$CT_TEST_PRELOAD_PREFIX:}$CT_PRELOAD \
         "$@" >"$tmp/$name.traced" 2>"$tmp/$name.traced.err" ||
         fail "$name traced: exit $? ($(cat "$tmp/$name.traced.err"))"
     diff -u "$tmp/$name.plain" "$tmp/$name.traced" || fail "$name: output differs traced"

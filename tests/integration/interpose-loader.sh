@@ -6,7 +6,7 @@
 requests=$CT_TOP_SRCDIR/tests/data/cudart-13.0-entry-point-requests.txt
 ptx=$CT_TOP_SRCDIR/tests/samples/vectoradd_kernel.ptx
 
-LD_LIBRARY_PATH=$CT_SIMDRIVER_DIR LD_PRELOAD=$CT_PRELOAD CUDATRACE_OUTPUT=$tmp/exact.ctrace \
+LD_LIBRARY_PATH=$CT_SIMDRIVER_DIR LD_PRELOAD=${CT_TEST_PRELOAD_PREFIX:+$CT_TEST_PRELOAD_PREFIX:}$CT_PRELOAD CUDATRACE_OUTPUT=$tmp/exact.ctrace \
     "$bin/interpose-loader" "$requests" "$ptx" "$CT_PRELOAD" >"$tmp/exact" 2>&1 ||
     fail "pointers are not the trampolines of their variants: $(grep -v ' exact=yes$' "$tmp/exact" | head -20)"
 run_pair loader "$bin/interpose-loader" "$requests" "$ptx"

@@ -59,7 +59,7 @@ grep -q 'unknown' "$tmp/calls.csv" && fail "calls: a launch of unknown shape"
 made=$(sed -n 's/^end calls=\([0-9]*\) lost=0 .*/\1/p' "$tmp/rep.dump")
 [ -n "$made" ] || fail "no END record with lost=0 in the complete trace"
 (ulimit -f 52 && CUDATRACE_OUTPUT=$tmp/cut.ctrace CUDATRACE_QUIET=1 LD_LIBRARY_PATH=$CT_SIMDRIVER_DIR \
-    LD_PRELOAD=$CT_PRELOAD exec "$CT_TOP_BUILDDIR/tests/samples/launch_repeat_drv") >/dev/null 2>&1 ||
+    LD_PRELOAD=${CT_TEST_PRELOAD_PREFIX:+$CT_TEST_PRELOAD_PREFIX:}$CT_PRELOAD exec "$CT_TOP_BUILDDIR/tests/samples/launch_repeat_drv") >/dev/null 2>&1 ||
     fail "launch_repeat_drv under ulimit -f: exit $?"
 "$ctdump" "$tmp/cut.ctrace" >"$tmp/cut.dump" || fail "ctdump of the cut trace: exit $?"
 in_file=$(grep -c '^call ' "$tmp/cut.dump")

@@ -52,6 +52,20 @@ grep -q 'kernel=vecAdd kind=kernel grid=8,1,1 block=128,1,1' "$TMP/out" || fail 
 # usage errors
 run_report 1 calls --from soon "$TMP/parent.ct"
 run_report 1 calls --tid -3 "$TMP/parent.ct"
+# numbers that are no time or id: NaN (which compares false with any bound), infinities, overflow, signs
+for opt in --from --to; do
+    for bad in nan NaN -nan nanms inf -inf 1e400 1e19 -1 ' -1' ''; do
+        run_report 1 calls "$opt=$bad" "$TMP/parent.ct"
+        grep -q -- "$opt wants a time" "$TMP/err" || fail "$opt=$bad: message: $(cat "$TMP/err")"
+        [ -s "$TMP/out" ] && fail "$opt=$bad: printed calls"
+    done
+done
+for bad in 4294967296 18446744073709551616 ' -1' ' 5' '+5' 1e3 nan; do
+    run_report 1 calls --tid "$bad" "$TMP/parent.ct"
+    run_report 1 calls --pid "$bad" "$TMP/parent.ct"
+    [ "$bad" = 4294967296 ] || run_report 1 summary --top "$bad" "$TMP/parent.ct"
+done
+run_report 0 calls --tid 4294967295 "$TMP/parent.ct"
 run_report 0 calls --help
 grep -q -- '--errors' "$TMP/out" || fail "calls --help"
 finish

@@ -98,9 +98,57 @@ while off < len(data):
     off += size
 open(sys.argv[2], "wb").write(data)
 ' "$good" "$TMP/device.ct" || fail "could not write device.ct"
-(ulimit -v 1000000 2>/dev/null; "$REPORT" memory -f json "$TMP/device.ct" >"$TMP/out" 2>"$TMP/err")
+# (No address-space limit for an ASan-built report: its shadow memory alone exceeds it.)
+asan=$( (ldd "$REPORT"; ldd "$CT_TOP_BUILDDIR/src/report/.libs/cudatrace-report") 2>/dev/null | grep -c libasan)
+(if [ "$asan" = 0 ]; then ulimit -v 1000000 2>/dev/null; fi
+ "$REPORT" memory -f json "$TMP/device.ct" >"$TMP/out" 2>"$TMP/err")
 expect_eq "memory of a damaged device ordinal: exit" 0 "$?"
 py 'import json, sys; d = json.load(open(sys.argv[1])); assert {m["device"] for m in d["memory"]} == {-1}, d["memory"]'
+
+# Impossible times (format.h: CT_MONO_NS_MAX, CT_WALL_NS_MAX), which the report's time arithmetic would
+# overflow on: in the header, refused (exit 2); in a call, a clock or the end record, corrupt (exit 3).
+patch "$TMP/mono.ct" 47 '\100'    # start_mono_ns >= 2^62
+expect_refused "$TMP/mono.ct" "impossible monotonic start"
+grep -q 'impossible start time' "$TMP/err" || fail "start time message: $(cat "$TMP/err")"
+patch "$TMP/wall.ct" 39 '\200'    # start_wall_ns < 0
+expect_refused "$TMP/wall.ct" "negative wall clock start"
+# set_field OUT TYPE NTH OFFSET FORMAT VALUE: in the NTH record of TYPE, a field (struct module syntax)
+set_field() {
+    "$PY" -c '
+import struct, sys
+data = bytearray(open(sys.argv[1], "rb").read())
+typ, nth, at, fmt = int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), sys.argv[6]
+value = float(sys.argv[7]) if fmt in "dD" else int(sys.argv[7], 0)
+off, seen = 64, 0
+while off < len(data):
+    size = struct.unpack_from("<H", data, off + 2)[0]
+    if data[off + 1] == typ:
+        seen += 1
+        if seen == nth:
+            struct.pack_into("<" + fmt, data, off + at, value)
+            break
+    off += size
+assert seen == nth, "record not found"
+open(sys.argv[2], "wb").write(data)
+' "$good" "$@" || fail "could not write $1"
+}
+for t in 0x7fffffffffffffff 0xffffffffffffffff 0x2000000000000000; do
+    set_field "$TMP/t0.ct" 4 1 24 Q "$t"    # the first call's t0
+    run_report 3 summary -f json "$TMP/t0.ct"
+    grep -q 'call time out of range' "$TMP/err" || fail "call t0 $t: warning: $(cat "$TMP/err")"
+    set_field "$TMP/t1.ct" 4 3 32 Q "$t"    # the third call's t1
+    for cmd in summary calls "export --format chrome" "export --format csv" memory; do
+        # shellcheck disable=SC2086
+        run_report 3 $cmd -o "$TMP/out" "$TMP/t1.ct"
+    done
+done
+# the clock's base ticks 2^63 away from every call's: times that no int64_t holds, in ns or in ticks
+set_field "$TMP/clock.ct" 14 1 8 Q 0x8000000000000000
+run_report 3 calls -f csv "$TMP/clock.ct"
+grep -q 'out of range' "$TMP/err" || fail "clock base: warning: $(cat "$TMP/err")"
+set_field "$TMP/end.ct" 10 1 32 q -5    # the end record's end_mono_ns
+run_report 3 summary -f json "$TMP/end.ct"
+grep -q 'end record with an impossible time' "$TMP/err" || fail "end time: warning: $(cat "$TMP/err")"
 
 # A module record naming a FIFO (a damaged or crafted path): symbolizing neither opens it for reading nor
 # runs addr2line on it, either of which waits for a writer for ever.

@@ -12,7 +12,7 @@ SAMPLE=$CT_TOP_BUILDDIR/tests/samples/leak_drv
 trace() {
     name=$1
     shift
-    env "$@" CUDATRACE_OUTPUT="$TMP/$name.ct" CUDATRACE_QUIET=1 LD_PRELOAD="$CT_PRELOAD" \
+    env "$@" CUDATRACE_OUTPUT="$TMP/$name.ct" CUDATRACE_QUIET=1 LD_PRELOAD="${CT_TEST_PRELOAD_PREFIX:+$CT_TEST_PRELOAD_PREFIX:}$CT_PRELOAD" \
         LD_LIBRARY_PATH="$CT_SIMDRIVER_DIR" "$SAMPLE" >"$TMP/$name.out" 2>"$TMP/$name.err" ||
         fail "leak_drv traced ($*) failed: $(cat "$TMP/$name.err")"
     expect_eq "leak_drv output ($*)" "leak_drv: PASSED" "$(cat "$TMP/$name.out")"

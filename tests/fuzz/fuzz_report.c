@@ -1,0 +1,91 @@
+/* libFuzzer target: the bytes are one trace file, and every cudatrace-report command reads it (the format's
+ * reader, decoder, runs and merge, then each command's aggregation and output), as the program would, with
+ * the output going to /dev/null.  Built with clang -fsanitize=fuzzer by scripts/fuzz; the same file, linked
+ * with replay.c instead of libFuzzer, replays the committed corpus in `make check`. */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "report/cli.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The input as a file the report can open twice (pass 1 and the merge), without touching the disk. */
+static int fd = -1;
+static char path[64];
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    /* Module paths come from the input: read no symbols through addr2line, spawn nothing. */
+    setenv("CUDATRACE_ADDR2LINE", "", 1);
+    fd = memfd_create("ct-fuzz", 0);
+    if (fd < 0) {
+        perror("memfd_create");
+        abort();
+    }
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    return 0;
+}
+
+/* Each command with each output format that has code of its own; the two-file run merges two processes. */
+#define F path
+static char *const runs[][9] = {
+    {"summary", "-f", "json", F, NULL},
+    {"summary", "-f", "table", "-u", "us", F, F, NULL},
+    {"summary", "-f", "csv", "-t", "1", F, NULL},
+    {"calls", "-f", "json", F, F, NULL},
+    {"calls", "-f", "table", "--errors", "--from=1us", "--to=1s", F, NULL},
+    {"calls", "-f", "csv", "--api=cu*Alloc*", F, NULL},
+    {"memory", "-f", "json", F, NULL},
+    {"memory", "-f", "table", F, NULL},
+    {"memory", "-f", "csv", F, NULL},
+    {"stacks", "-f", "json", F, NULL},
+    {"stacks", "-f", "table", "-t", "0", F, NULL},
+    {"export", "-f", "chrome", F, F, NULL},
+    {"export", "-f", "csv", F, NULL},
+    {"export", "-f", "json", F, NULL},
+    {"info", "-f", "json", F, NULL},
+    {"info", "-f", "table", F, NULL},
+};
+#undef F
+
+static const struct rp_command *command(const char *name)
+{
+    static const struct rp_command *const all[] = {&rp_cmd_summary, &rp_cmd_calls, &rp_cmd_memory,
+                                                   &rp_cmd_stacks, &rp_cmd_export, &rp_cmd_info};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        if (!strcmp(all[i]->name, name))
+            return all[i];
+    abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (fd < 0)
+        LLVMFuzzerInitialize(NULL, NULL);
+    if (ftruncate(fd, 0) != 0 || pwrite(fd, data, size, 0) != (ssize_t)size)
+        abort();
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        char *argv[12] = {NULL};
+        int argc = 0;
+        char prog[64];
+        snprintf(prog, sizeof prog, "%s", runs[i][0]);
+        argv[argc++] = prog;
+        for (int j = 1; runs[i][j]; j++)
+            argv[argc++] = runs[i][j] == (char *)path ? path : runs[i][j];
+        argv[argc++] = "-o";
+        argv[argc++] = "/dev/null";
+        optind = 0; /* glibc: start getopt afresh */
+        int rc = command(runs[i][0])->run(argc, argv);
+        if (rc == 1) /* a usage error: the table above is wrong, not the input */
+            abort();
+    }
+    return 0;
+}
