@@ -281,15 +281,20 @@ def emit_trampoline(w, v):
     w('    %s real = (%s)CT_REAL(%s);\n' % (v.pfn, v.pfn, vid))
     w('    if (__builtin_expect(real == NULL, 0) && (real = (%s)ct_resolve(%s)) == NULL)\n' % (v.pfn, vid))
     w('        return ct_missing(%s);\n' % vid)
-    # The tracer's own calls (ct_guard) pass untouched; outside a capture range (capture.h) a call is not
-    # timed either, but its hook still runs.  Without a hook the two cases are one test.
+    # A call made while the thread is inside the tracer (ct_guard: the tracer's own calls, or a signal
+    # handler's that interrupted a trampoline's recording) passes untouched, counted (ct_guard_passed);
+    # outside a capture range (capture.h) a call is not timed either, but its hook still runs.  Without a
+    # hook the two cases are one test.
     if v.hook:
-        w('    if (__builtin_expect(ct_guard, 0))\n        return real(%s);\n' % args)
+        w('    if (__builtin_expect(ct_guard, 0)) {\n        ct_guard_passed();\n        return real(%s);\n    }\n' % args)
         w('    if (__builtin_expect(ct_capture_off, 0)) {\n        CUresult r = real(%s);\n' % args)
         w('        ct_hook_%s(r%s);\n        return r;\n    }\n' % (v.hook, comma_args))
     else:
-        w('    if (__builtin_expect(ct_guard | ct_capture_off, 0))\n        return real(%s);\n' % args)
+        w('    if (__builtin_expect(ct_guard | ct_capture_off, 0)) {\n        ct_guard_passed();\n'
+          '        return real(%s);\n    }\n' % args)
+    # From the call's return to its record's commit the thread is inside the tracer (trampoline.h).
     w('    uint64_t t0 = ct_now();\n    CUresult r = real(%s);\n    uint64_t t1 = ct_now();\n' % args)
+    w('    ct_busy_enter();\n')
     if v.hook:
         w('    ct_hook_%s(r%s);\n' % (v.hook, comma_args))
     if v.decoder and v.family == 'launch':
@@ -303,7 +308,7 @@ def emit_trampoline(w, v):
         w('        if (!ct_rec_launch_again(%s, r, t0, t1, &pl, name_gen)) {\n' % vid)
         w('            pl.name_id = ct_launch_name_id(&pl);\n')
         w('            ct_rec_launch(%s, r, t0, t1, &pl, ct_stack_id(CT_FAM_LAUNCH), name_gen);\n' % vid)
-        w('        }\n    }\n    return r;\n}\n\n')
+        w('        }\n    }\n    ct_busy_leave();\n    return r;\n}\n\n')
         return
     if v.decoder:
         size = 'sizeof(struct ct_rec_call) + sizeof(struct ct_pl_%s)' % v.family
@@ -314,7 +319,7 @@ def emit_trampoline(w, v):
         w('    struct ct_rec_call *c = ct_rec_call_begin(sizeof *c, %s, CT_FAM_NONE, r, t0, t1);\n' % vid)
         w('    if (c) {\n')
     emit_stack_hook(w, v)
-    w('        ct_rec_commit(c);\n    }\n    return r;\n}\n\n')
+    w('        ct_rec_commit(c);\n    }\n    ct_busy_leave();\n    return r;\n}\n\n')
 
 
 def emit_stack_hook(w, v):

@@ -268,8 +268,10 @@ struct ct_pl_copy {
     int32_t dst_device;
 }; /* 72 bytes */
 
-/* Why records were lost (ct_rec_lost.reason). */
-enum ct_lost_reason { CT_LOST_BUFFER_FULL = 1, CT_LOST_WRITE_ERROR = 2, CT_LOST_SHUTDOWN = 3 };
+/* Why records were lost (ct_rec_lost.reason).  NESTED: calls a thread made while it was inside the tracer
+ * (from a signal handler that interrupted the recording of a call), which the tracer passed through
+ * unrecorded. */
+enum ct_lost_reason { CT_LOST_BUFFER_FULL = 1, CT_LOST_WRITE_ERROR = 2, CT_LOST_SHUTDOWN = 3, CT_LOST_NESTED = 4 };
 
 /* CT_REC_LOST: `count` records of thread h.tid were dropped for `reason` between t_first and t_last. */
 struct ct_rec_lost {

@@ -34,7 +34,7 @@ const char *ct_name_str_kind(unsigned kind)
 
 const char *ct_name_lost_reason(unsigned reason)
 {
-    static const char *const n[] = {NULL, "buffer_full", "write_error", "shutdown"};
+    static const char *const n[] = {NULL, "buffer_full", "write_error", "shutdown", "nested"};
     return PICK(n, reason);
 }
 

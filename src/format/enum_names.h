@@ -9,7 +9,7 @@ const char *ct_name_family(unsigned family);        /* none alloc free launch co
 const char *ct_name_mem_kind(unsigned kind);        /* unknown device host pinned managed async vmm vmm_map array */
 const char *ct_name_launch_kind(unsigned kind);     /* kernel cooperative host_func graph */
 const char *ct_name_str_kind(unsigned kind);        /* kernel thread other */
-const char *ct_name_lost_reason(unsigned reason);   /* buffer_full write_error shutdown */
+const char *ct_name_lost_reason(unsigned reason);   /* buffer_full write_error shutdown nested */
 const char *ct_name_record_type(unsigned type);     /* process string api call ... */
 
 /* Flag sets as words joined by `sep` ("none" when empty): CT_VARIANT_* and CT_COPY_*. Returns buf. */

@@ -21,9 +21,35 @@
 extern void *ct_real[];
 #define CT_REAL(id) __atomic_load_n(&ct_real[id], __ATOMIC_ACQUIRE)
 
-/* Non-zero while this thread runs tracer code that calls the driver or dlsym: such calls are passed
- * through untraced.  initial-exec: the library is preloaded, so its TLS is static and a read is one load. */
+/* Non-zero while this thread runs tracer code: a trampoline's recording (from the driver's return to the
+ * record's commit), or tracer code that calls the driver or dlsym.  A driver call made meanwhile on the
+ * same thread passes through untraced: the tracer's own, or a signal handler's that interrupted the tracer,
+ * which must not touch the half-made record, the thread's launch shapes or a lock its thread holds (the
+ * recorder counts it lost instead).  initial-exec: the library is preloaded, so its TLS is static and a
+ * read is one load. */
 extern __thread int ct_guard __attribute__((tls_model("initial-exec")));
+
+/* The trampoline's recording window.  The signal fences keep the compiler from moving the recording's
+ * loads and stores out of it (a handler runs on this thread between any two instructions). */
+static inline __attribute__((always_inline)) void ct_busy_enter(void)
+{
+    ct_guard++;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+static inline __attribute__((always_inline)) void ct_busy_leave(void)
+{
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    ct_guard--;
+}
+
+/* A call that found ct_guard set (or a capture range closed) and passes through: inside a capture range a
+ * call the tracer could not record, counted lost (reason nested).  The tracer's own calls go to the real
+ * driver functions, not to trampolines, so what comes here is a program's call from a signal handler. */
+static inline void ct_guard_passed(void)
+{
+    if (ct_guard && !ct_capture_off)
+        ct_rec_nested();
+}
 
 /* Slow path of a trampoline whose real function is not known yet: find the driver, then return the real
  * function of variant `id`, or NULL when the driver cannot be loaded or does not export it. */

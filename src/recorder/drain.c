@@ -51,6 +51,24 @@ static void write_pending_loss(struct ct_ring *r)
     ct_tf_append(&(struct iovec){&l, sizeof l}, 1);
 }
 
+/* Calls made inside the tracer on their own thread since the last drain (rings.h). */
+static void write_nested_loss(void)
+{
+    struct ct_rec_lost l;
+    uint32_t tid = 0;
+    uint64_t first = 0, last = 0, n = ct_rings_take_nested(&tid, &first, &last);
+
+    if (n == 0)
+        return;
+    memset(&l, 0, sizeof l);
+    ct_put_hdr(&l.h, CT_REC_LOST, sizeof l, tid);
+    l.count = n;
+    l.t_first_ns = ct_clock_ns(first);
+    l.t_last_ns = ct_clock_ns(last);
+    l.reason = CT_LOST_NESTED;
+    ct_tf_append(&(struct iovec){&l, sizeof l}, 1);
+}
+
 /* Write every ring up to `last`, in list order.  *clock: the clock record still to write ahead of the first
  * call times (ticks) of this drain, or NULL; an idle drain writes none. */
 static void drain_upto(struct ct_ring *last, int final, struct ct_rec_clock **clock)
@@ -98,6 +116,7 @@ void ct_drain_all(int final, int in_signal)
         drain_upto(upto, final, &clock);
         last = ct_rings_last();
     } while (final && last != upto);
+    write_nested_loss();
     if (!in_signal)
         ct_rings_free_dead();
 }

@@ -176,6 +176,12 @@ uint32_t ct_rec_intern(enum ct_str_kind kind, const char *s)
     return s && started() ? ct_intern(kind, s, my_tid()) : 0;
 }
 
+void ct_rec_nested(void)
+{
+    if (atomic_load_explicit(&ct_state, memory_order_relaxed) == CT_ST_ON)
+        ct_rings_note_nested(my_tid(), ct_now());
+}
+
 void ct_rec_untraced(const char *symbol)
 {
     struct ct_rec_untraced u;

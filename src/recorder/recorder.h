@@ -68,6 +68,10 @@ void ct_rec_launch(uint16_t api_id, int32_t result, uint64_t t0, uint64_t t1, co
  * Not for the per-call path: callers cache the id (e.g. per CUfunction). Returns 0 if tracing is off. */
 uint32_t ct_rec_intern(enum ct_str_kind kind, const char *s);
 
+/* A traced call the calling thread made while it was inside the tracer (a signal handler's call that
+ * interrupted a call's recording): not recorded, counted lost (CT_LOST_NESTED).  Async-signal-safe. */
+void ct_rec_nested(void);
+
 /* Note that a pointer for `symbol` was handed back untraced (written as CT_REC_UNTRACED). */
 void ct_rec_untraced(const char *symbol);
 

@@ -22,6 +22,35 @@ struct ct_ring *ct_rings_first(void) { return atomic_load_explicit(&rings, memor
 
 struct ct_ring *ct_rings_last(void) { return atomic_load_explicit(&rings_last, memory_order_acquire); }
 
+static struct {
+    _Atomic uint64_t count, first, last; /* first, last: ticks; first 0 while none is counted */
+    _Atomic uint32_t tid;
+} nested;
+
+void ct_rings_note_nested(uint32_t tid, uint64_t ticks)
+{
+    uint64_t none = 0;
+
+    atomic_compare_exchange_strong(&nested.first, &none, ticks);
+    atomic_store(&nested.last, ticks);
+    atomic_store(&nested.tid, tid);
+    atomic_fetch_add(&nested.count, 1);
+}
+
+uint64_t ct_rings_take_nested(uint32_t *tid, uint64_t *first_ticks, uint64_t *last_ticks)
+{
+    uint64_t n = atomic_exchange(&nested.count, 0);
+
+    if (n) { /* a call counted meanwhile may lend its times to this record: only the count must be exact */
+        *first_ticks = atomic_exchange(&nested.first, 0);
+        *last_ticks = atomic_load(&nested.last);
+        *tid = atomic_load(&nested.tid);
+        if (*first_ticks == 0 || *first_ticks > *last_ticks)
+            *first_ticks = *last_ticks;
+    }
+    return n;
+}
+
 uint64_t ct_rings_seq_block(void)
 {
     return atomic_fetch_add_explicit(&seq_counter, CT_SEQ_BLOCK, memory_order_relaxed);
@@ -150,4 +179,6 @@ void ct_rings_after_fork_child(void)
     atomic_store(&rings, mine);
     atomic_store(&rings_last, mine);
     atomic_store(&seq_counter, 1);
+    atomic_store(&nested.count, 0);
+    atomic_store(&nested.first, 0);
 }

@@ -34,6 +34,12 @@ struct ct_ring *ct_rings_last(void);
 /* Unlink and free the rings of exited threads that are fully drained (not from a signal handler). */
 void ct_rings_free_dead(void);
 
+/* Calls made inside the tracer on their own thread (recorder.h, ct_rec_nested): counted with lock-free
+ * atomics, as a signal handler may make them; the drain takes the count and writes it as a LOST record
+ * (reason nested) of the thread that made the last of them.  0 when there were none. */
+void ct_rings_note_nested(uint32_t tid, uint64_t ticks);
+uint64_t ct_rings_take_nested(uint32_t *tid, uint64_t *first_ticks, uint64_t *last_ticks);
+
 #define CT_SEQ_BLOCK 256 /* sequence numbers a thread takes at a time: one atomic add per block */
 /* The first of CT_SEQ_BLOCK call sequence numbers for the calling thread (recorder_hot.h). */
 uint64_t ct_rings_seq_block(void);

@@ -15,14 +15,14 @@ static struct {
 } err_file;
 
 /* At load, before the program can move its descriptors: the stderr it was started with. */
-__attribute__((constructor)) static void remember_stderr(void)
+__attribute__((constructor)) void ct_warn_take_stderr(void)
 {
     struct stat st;
 
-    if (fstat(STDERR_FILENO, &st) == 0) {
+    err_file.known = fstat(STDERR_FILENO, &st) == 0;
+    if (err_file.known) {
         err_file.dev = st.st_dev;
         err_file.ino = st.st_ino;
-        err_file.known = 1;
     }
 }
 

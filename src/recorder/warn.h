@@ -16,6 +16,9 @@ void ct_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * Async-signal-safe. */
 void ct_say(const char *msg, size_t len);
 
+/* Take descriptor 2 as it is now for the program's stderr: done at load; again by tests that redirect it. */
+void ct_warn_take_stderr(void);
+
 /* Copy n bytes of `in` to `out` (at most cap bytes), control characters written as \n, \t, \r, \e or \xHH;
  * returns the bytes written.  Async-signal-safe. */
 size_t ct_escape(const char *in, size_t n, char *out, size_t cap);

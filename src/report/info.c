@@ -88,7 +88,7 @@ static void counts_table(struct out *o, const struct rp_file *f)
     const char *titles[] = {"Count#", "What"};
     if (rp_table_init(&t, "counts", "Calls, losses and untraced pointers", 2, titles) < 0)
         return;
-    char n[9][24];
+    char n[10][24];
     const char *rows[][2] = {
         {u64s(n[0], f->calls), "calls recorded"},
         {u64s(n[1], f->has_end ? f->end.calls : 0), "calls the writer counted (end record)"},
@@ -96,8 +96,9 @@ static void counts_table(struct out *o, const struct rp_file *f)
         {u64s(n[3], f->lost_by_reason[CT_LOST_BUFFER_FULL]), "lost: buffer_full"},
         {u64s(n[4], f->lost_by_reason[CT_LOST_WRITE_ERROR]), "lost: write_error"},
         {u64s(n[5], f->lost_by_reason[CT_LOST_SHUTDOWN]), "lost: shutdown"},
-        {u64s(n[6], f->untraced), "pointers handed back untraced"},
-        {u64s(n[7], f->unknown_shapes), "launch repeats of unknown shape (the record naming it was lost)"},
+        {u64s(n[6], f->lost_by_reason[CT_LOST_NESTED]), "lost: nested"},
+        {u64s(n[7], f->untraced), "pointers handed back untraced"},
+        {u64s(n[8], f->unknown_shapes), "launch repeats of unknown shape (the record naming it was lost)"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
         rp_table_row(&t, rows[i]);

@@ -83,7 +83,7 @@ static int take_record(struct rp_file *f, const struct ct_rec_hdr *h, unsigned f
     case CT_REC_LOST: {
         const struct ct_rec_lost *r = (const void *)h;
         f->lost += r->count;
-        f->lost_by_reason[r->reason < 4 ? r->reason : 0] += r->count;
+        f->lost_by_reason[r->reason <= CT_LOST_NESTED ? r->reason : 0] += r->count;
         return 0;
     }
     case CT_REC_DRIVER: {

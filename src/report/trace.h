@@ -67,7 +67,7 @@ struct rp_file {
 
     uint64_t rec_count[CT_REC_TYPE_LAST + 2]; /* by type as in the file; the last slot counts unknown types */
     uint64_t unknown_shapes; /* launch repeats read back with an unknown payload (format.h) */
-    uint64_t calls, lost, lost_by_reason[4], untraced;
+    uint64_t calls, lost, lost_by_reason[CT_LOST_NESTED + 1], untraced;
     struct rp_untraced *untraced_syms;
     size_t nuntraced_syms;
     int has_end;

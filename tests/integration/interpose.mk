@@ -3,11 +3,12 @@
 # tests/integration/ctdump.  interpose-lib.sh holds what the scripts share.
 TESTS += tests/integration/interpose-exports.sh tests/integration/interpose-loader.sh \
 	tests/integration/interpose-dlsym.sh tests/integration/interpose-entrypoint.sh \
-	tests/integration/interpose-drv.sh tests/integration/interpose-repeats.sh tests/integration/capture.sh
+	tests/integration/interpose-drv.sh tests/integration/interpose-repeats.sh tests/integration/capture.sh \
+	tests/integration/interpose-signals.sh
 EXTRA_DIST += tests/integration/interpose-lib.sh tests/integration/interpose-exports.sh \
 	tests/integration/interpose-loader.sh tests/integration/interpose-dlsym.sh \
 	tests/integration/interpose-entrypoint.sh tests/integration/interpose-drv.sh \
-	tests/integration/interpose-repeats.sh tests/integration/capture.sh
+	tests/integration/interpose-repeats.sh tests/integration/capture.sh tests/integration/interpose-signals.sh
 
 # -no-install: real executables, no libtool wrapper script (which would run a shell under the preload).
 CT_INTERPOSE_LINK = -no-install
@@ -58,3 +59,9 @@ check_PROGRAMS += tests/integration/capture-early
 tests_integration_capture_early_SOURCES = tests/integration/capture-early.c
 tests_integration_capture_early_LDFLAGS = $(CT_INTERPOSE_LINK) -L$(CUDA_STUBS_DIR)
 tests_integration_capture_early_LDADD = tests/integration/libcapturector.la -lcuda
+
+# A signal handler's driver calls on a thread inside traced calls.
+check_PROGRAMS += tests/integration/interpose-signals
+tests_integration_interpose_signals_SOURCES = tests/integration/interpose-signals.c
+tests_integration_interpose_signals_LDFLAGS = $(CT_INTERPOSE_LINK) -L$(CUDA_STUBS_DIR)
+tests_integration_interpose_signals_LDADD = -lcuda

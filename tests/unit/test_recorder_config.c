@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "recorder/output.h"
+#include "recorder/warn.h"
 #include "recorder/settings.h"
 
 static char dir[] = "/tmp/ct-test-config-XXXXXX";
@@ -87,8 +88,10 @@ static int load(struct ct_settings *s)
     snprintf(log, sizeof log, "%s/stderr", dir);
     fd = open(log, O_RDWR | O_CREAT | O_TRUNC, 0600);
     dup2(fd, STDERR_FILENO);
+    ct_warn_take_stderr(); /* messages go only to the stderr the program started with */
     ct_settings_load(s);
     dup2(saved, STDERR_FILENO);
+    ct_warn_take_stderr();
     close(saved);
     lseek(fd, 0, SEEK_SET);
     n = read(fd, buf, sizeof buf - 1);

@@ -1,0 +1,94 @@
+/* Driver calls from a signal handler that interrupts the program's own traced calls on the same thread.
+ *
+ *   interpose-signals SIGNALS COUNTFILE
+ *
+ * The main thread makes driver calls in a loop (a copy, a set, two queries) while a second thread sends it
+ * SIGNALS SIGUSR1s; the handler makes two driver calls of its own, which the simulated driver serves
+ * without its lock or malloc (a handler that interrupted either and took it again would hang untraced
+ * too).  At the end COUNTFILE gets the number of driver calls the program made (and of those the handler's), for the test to
+ * compare with what the trace recorded plus what it counted lost.  Exits 1 if any call failed.  Prints one
+ * line that does not depend on timing. */
+#include "config.h"
+
+#include <cuda.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static _Atomic long handler_calls, failures;
+static _Atomic int sender_done;
+static long signals;
+
+static void on_usr1(int sig)
+{
+    const char *name;
+    int v;
+    (void)sig;
+    if (cuDriverGetVersion(&v) != CUDA_SUCCESS || cuGetErrorName(CUDA_ERROR_INVALID_VALUE, &name) != CUDA_SUCCESS)
+        failures++;
+    handler_calls += 2;
+}
+
+static void *sender(void *arg)
+{
+    pthread_t target = *(pthread_t *)arg;
+    for (long i = 0; i < signals; i++) {
+        pthread_kill(target, SIGUSR1);
+        for (volatile int spin = 0; spin < 2000; spin++) {
+        }
+    }
+    sender_done = 1;
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    static char host[256];
+    long calls = 0;
+    CUdevice dev;
+    CUcontext ctx;
+    pthread_t self = pthread_self(), th;
+    struct sigaction sa;
+
+    if (argc != 3)
+        return 64;
+    signals = atol(argv[1]);
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_usr1;
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGUSR1, &sa, NULL);
+    if (cuInit(0) != CUDA_SUCCESS || cuDeviceGet(&dev, 0) != CUDA_SUCCESS || cuCtxCreate(&ctx, NULL, 0, dev) != CUDA_SUCCESS)
+        return 1;
+    calls += 3;
+    if (pthread_create(&th, NULL, sender, &self) != 0)
+        return 1;
+    CUdeviceptr p;
+    if (cuMemAlloc(&p, sizeof host) != CUDA_SUCCESS)
+        return 1;
+    calls++;
+    while (!sender_done) {
+        CUdevice d;
+        int v;
+        if (cuMemcpyHtoD(p, host, sizeof host) != CUDA_SUCCESS || cuMemsetD8(p, 1, sizeof host) != CUDA_SUCCESS ||
+            cuCtxGetDevice(&d) != CUDA_SUCCESS || cuDriverGetVersion(&v) != CUDA_SUCCESS)
+            failures++;
+        calls += 4;
+    }
+    pthread_join(th, NULL);
+    /* Block the signal before the last calls: a late one must not add calls after the count is taken. */
+    sigset_t s;
+    sigemptyset(&s);
+    sigaddset(&s, SIGUSR1);
+    pthread_sigmask(SIG_BLOCK, &s, NULL);
+    if (cuMemFree(p) != CUDA_SUCCESS || cuCtxDestroy(ctx) != CUDA_SUCCESS)
+        failures++;
+    calls += 2;
+    FILE *f = fopen(argv[2], "w");
+    if (!f || fprintf(f, "%ld %ld\n", calls + handler_calls, (long)handler_calls) < 0 || fclose(f) != 0)
+        return 1;
+    printf("interpose-signals: %s\n", failures ? "FAILED" : "PASSED");
+    return failures ? 1 : 0;
+}
