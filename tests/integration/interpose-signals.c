@@ -12,6 +12,7 @@
 
 #include <cuda.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -32,13 +33,16 @@ static void on_usr1(int sig)
     handler_calls += 2;
 }
 
+/* One signal at a time, each sent once the previous one was handled, so that none merges into another
+ * pending one: every signal runs the handler. */
 static void *sender(void *arg)
 {
     pthread_t target = *(pthread_t *)arg;
     for (long i = 0; i < signals; i++) {
+        long before = handler_calls;
         pthread_kill(target, SIGUSR1);
-        for (volatile int spin = 0; spin < 2000; spin++) {
-        }
+        while (handler_calls == before)
+            sched_yield();
     }
     sender_done = 1;
     return NULL;
