@@ -32,6 +32,8 @@ int ct_drain_acquire(int wait_ms)
 
 void ct_drain_release(void) { atomic_store(&holder, 0); }
 
+int ct_drain_mine(void) { return atomic_load(&holder) == (int)gettid(); }
+
 void ct_drain_reset(void) { atomic_store(&holder, 0); }
 
 /* A thread's drops not yet reported in its ring (it exited, or this is the last drain). */

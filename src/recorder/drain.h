@@ -8,6 +8,8 @@
  * wait_ms passed (wait_ms < 0: wait as long as needed). */
 int ct_drain_acquire(int wait_ms);
 void ct_drain_release(void);
+/* Does the calling thread hold the drain (a signal handler that interrupted its own thread's drain)? */
+int ct_drain_mine(void);
 /* The child of a fork: no thread holds the drain. */
 void ct_drain_reset(void);
 /* Write the queued metadata and every ring; at a final drain also each thread's pending loss, and passes

@@ -88,14 +88,41 @@ void ct_rec_shutdown(void)
     ct_drain_release();
 }
 
+#define SIGNAL_WAIT_MS 200 /* a drainer that writes nothing for this long is stuck */
+#define SIGNAL_WAIT_MAX 50 /* ... and one still writing is waited for at most this many times as long */
+
+/* The drain, for a signal handler: waited for while its holder makes progress, never when the holder is
+ * the interrupted thread itself. */
+static int acquire_in_signal(void)
+{
+    uint64_t seen = ct_tf_progress();
+
+    for (int i = 0; i < SIGNAL_WAIT_MAX && !ct_drain_mine(); i++) {
+        if (ct_drain_acquire(SIGNAL_WAIT_MS))
+            return 1;
+        const uint64_t now = ct_tf_progress();
+        if (now == seen)
+            break;
+        seen = now;
+    }
+    return 0;
+}
+
 /* Final flush from a signal handler (async-signal-safe): `last` when the signal's default action follows
  * (the file is closed and nothing is written after). */
 static void signal_flush(int last)
 {
     int on = CT_ST_ON;
 
-    if (atomic_load(&ct_state) != CT_ST_ON || !ct_drain_acquire(200))
-        return; /* the drainer is this very thread, or stuck: do not deadlock */
+    if (atomic_load(&ct_state) != CT_ST_ON)
+        return;
+    if (!acquire_in_signal()) {
+        /* The drainer is this very thread, or stuck: never wait on it.  Before the process dies, end the
+         * file at its last whole record, with what was not written counted lost. */
+        if (last && atomic_compare_exchange_strong(&ct_state, &on, CT_ST_DONE))
+            ct_tf_give_up(ct_rings_unwritten(), cfg.quiet);
+        return;
+    }
     if (!last) {
         ct_drain_all(0, 1);
         ct_drain_release();

@@ -125,6 +125,25 @@ void *ct_ring_reserve(struct ct_ring *r, size_t size)
     return r->buf;
 }
 
+uint64_t ct_ring_unwritten(const struct ct_ring *r)
+{
+    uint64_t pos = atomic_load_explicit(&r->tail, memory_order_acquire);
+    uint64_t head = atomic_load_explicit(&r->head_pub, memory_order_acquire);
+    uint64_t n = atomic_load_explicit(&r->lost, memory_order_relaxed);
+
+    while (pos < head) {
+        const struct ct_rec_hdr *h = (const void *)(r->buf + (pos & r->mask));
+        if (h->size == 0)
+            break;
+        if (ct_rec_is_call(h->type))
+            n++;
+        else if (h->type == CT_REC_LOST)
+            n += ((const struct ct_rec_lost *)h)->count;
+        pos += h->size;
+    }
+    return n;
+}
+
 /* A LOST record made by the thread itself holds ticks; the file has ns in every LOST record. */
 static void lost_to_ns(struct ct_rec_lost *l)
 {

@@ -116,6 +116,11 @@ struct ct_span_stats {
     uint64_t at[CT_SPAN_LAST];   /* record i starts at byte at[i % CT_SPAN_LAST] of the spans, joined */
 };
 
+/* What a writer that gives up would lose of this ring: the published records not yet released (calls and
+ * the counts of LOST records among them) plus the drops not yet reported.  Reads only: safe while another
+ * thread holds the drain. */
+uint64_t ct_ring_unwritten(const struct ct_ring *r);
+
 /* Consumer: the published records as at most 3 contiguous spans of whole records (pads left out); *end is
  * the position to pass to ct_ring_release once they are written.  Call times stay ticks (the file's
  * CT_REC_CLOCK converts them); a LOST record's become ns here.  Returns the span count. */

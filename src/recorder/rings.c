@@ -51,6 +51,15 @@ uint64_t ct_rings_take_nested(uint32_t *tid, uint64_t *first_ticks, uint64_t *la
     return n;
 }
 
+uint64_t ct_rings_unwritten(void)
+{
+    uint64_t n = atomic_load(&nested.count);
+
+    for (struct ct_ring *r = ct_rings_first(); r; r = atomic_load_explicit(&r->next, memory_order_acquire))
+        n += ct_ring_unwritten(r);
+    return n;
+}
+
 uint64_t ct_rings_seq_block(void)
 {
     return atomic_fetch_add_explicit(&seq_counter, CT_SEQ_BLOCK, memory_order_relaxed);

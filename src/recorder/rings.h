@@ -40,6 +40,10 @@ void ct_rings_free_dead(void);
 void ct_rings_note_nested(uint32_t tid, uint64_t ticks);
 uint64_t ct_rings_take_nested(uint32_t *tid, uint64_t *first_ticks, uint64_t *last_ticks);
 
+/* The calls and losses no drain has written yet, in every ring (ct_ring_unwritten) and among the nested
+ * calls: what a flush that gives up counts lost.  Reads only. */
+uint64_t ct_rings_unwritten(void);
+
 #define CT_SEQ_BLOCK 256 /* sequence numbers a thread takes at a time: one atomic add per block */
 /* The first of CT_SEQ_BLOCK call sequence numbers for the calling thread (recorder_hot.h). */
 uint64_t ct_rings_seq_block(void);

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,7 @@ static struct {
     unsigned hist_i;   /* where the next one goes */
 } tf = {.fd = -1};
 
+static _Atomic uint64_t progress; /* write calls returned: a signal flush waits while this moves */
 static __thread int thread_blocks_signals;
 
 void ct_tf_thread_blocks_signals(void) { thread_blocks_signals = 1; }
@@ -89,6 +91,7 @@ static size_t write_all(const struct iovec *in, int n, int *err)
     guard_on(&g);
     while (i < n) {
         ssize_t w = writev(tf.fd, iov + i, n - i);
+        atomic_fetch_add_explicit(&progress, 1, memory_order_relaxed);
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0) {
@@ -504,6 +507,50 @@ void ct_tf_close(int quiet)
         put_lost_record();
         pwrite_quiet(&e, sizeof e, tf.lost_off + sizeof(struct ct_rec_lost));
     }
+    tf.lost += tf.wlost;
+    tf.wlost = 0;
+    close(tf.fd);
+    tf.fd = -1;
+    if (!quiet)
+        summary();
+}
+
+uint64_t ct_tf_progress(void) { return atomic_load_explicit(&progress, memory_order_relaxed); }
+
+void ct_tf_give_up(uint64_t unwritten, int quiet)
+{
+    struct ct_rec_lost l;
+    struct ct_rec_end e;
+
+    tf.wlost += unwritten;
+    if (tf.fd < 0) { /* no file (counting only) or already closed: the count reaches stderr, if anything */
+        ct_tf_close(quiet);
+        return;
+    }
+    /* The holder may have written part of a record past tf.off (or be writing still, stuck): cut there. */
+    const uint64_t at = tf.failed ? tf.lost_off : tf.off;
+    size_t len = 0;
+    unsigned char tail[sizeof l + sizeof e];
+    if (tf.wlost) {
+        memset(&l, 0, sizeof l);
+        ct_put_hdr(&l.h, CT_REC_LOST, sizeof l, 0);
+        l.count = tf.wlost;
+        l.t_first_ns = tf.wfirst ? ct_clock_ns(tf.wfirst) : 0;
+        l.t_last_ns = tf.wlast ? ct_clock_ns(tf.wlast) : 0;
+        l.reason = tf.failed ? CT_LOST_WRITE_ERROR : CT_LOST_SHUTDOWN;
+        memcpy(tail, &l, sizeof l);
+        len = sizeof l;
+    }
+    memset(&e, 0, sizeof e);
+    ct_put_hdr(&e.h, CT_REC_END, sizeof e, 0);
+    e.untraced = tf.untraced;
+    e.end_mono_ns = (int64_t)ct_now_ns();
+    e.calls = tf.calls;
+    e.lost = tf.lost + tf.wlost;
+    memcpy(tail + len, &e, sizeof e);
+    len += sizeof e;
+    pwrite_quiet(tail, len, at);
+    (void)!ftruncate(tf.fd, (off_t)(at + len)); /* if it fails, a reader still stops at END */
     tf.lost += tf.wlost;
     tf.wlost = 0;
     close(tf.fd);

@@ -31,6 +31,14 @@ void ct_tf_close(int quiet);
 int ct_tf_mine(void);
 /* Before a drain: make sure the descriptor still refers to our file (programs close descriptors). */
 void ct_tf_verify(void);
+/* How many write calls have returned so far: a waiting signal flush tells a slow drain from a stuck one. */
+uint64_t ct_tf_progress(void);
+/* A last flush from a signal handler that cannot have the drain (its holder is stuck, or is the very thread
+ * the signal interrupted): end the file at the last whole record written (tf.off), with a LOST record
+ * (reason shutdown) counting `unwritten` and whatever else was not written, then END; close; print the
+ * summary unless quiet.  Async-signal-safe.  The holder's half-done write is cut off; a holder stuck in the
+ * kernel may still finish its write before the process dies. */
+void ct_tf_give_up(uint64_t unwritten, int quiet);
 /* The child of a fork: close the parent's file without writing to it. */
 void ct_tf_abandon(void);
 /* This thread blocks every signal (the writer): no SIGXFSZ guard needed around its writes. */

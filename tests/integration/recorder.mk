@@ -6,6 +6,11 @@ tests_integration_recorder_app_LDADD = src/recorder/librecorder.la $(DL_LIBS)
 tests_integration_recorder_order_SOURCES = tests/integration/recorder-order.c tests/integration/recorder-variants.c
 tests_integration_recorder_order_LDADD = src/recorder/librecorder.la $(DL_LIBS)
 
+# recorder-sigterm.sh preloads it to stall the writer thread in the middle of a write
+check_LTLIBRARIES += tests/integration/libstallwriter.la
+tests_integration_libstallwriter_la_SOURCES = tests/integration/stall-writer.c
+tests_integration_libstallwriter_la_LDFLAGS = -module -avoid-version -rpath /nowhere -no-undefined
+
 RECORDER_TESTS = \
 	tests/integration/recorder-threads.sh tests/integration/recorder-fork.sh \
 	tests/integration/recorder-exec.sh tests/integration/recorder-sigterm.sh \
