@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdalign.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,7 +42,9 @@ static struct {
     unsigned hist_i;   /* where the next one goes */
 } tf = {.fd = -1};
 
-static _Atomic uint64_t progress; /* write calls returned: a signal flush waits while this moves */
+/* Write calls begun and returned: a signal flush waits while this moves.  Release before each write, so that
+ * a flush giving up on a stuck holder (acquire) sees the file's bookkeeping as it was when that write began. */
+static _Atomic uint64_t progress;
 static __thread int thread_blocks_signals;
 
 void ct_tf_thread_blocks_signals(void) { thread_blocks_signals = 1; }
@@ -90,8 +93,9 @@ static size_t write_all(const struct iovec *in, int n, int *err)
     *err = 0;
     guard_on(&g);
     while (i < n) {
+        atomic_fetch_add_explicit(&progress, 1, memory_order_release);
         ssize_t w = writev(tf.fd, iov + i, n - i);
-        atomic_fetch_add_explicit(&progress, 1, memory_order_relaxed);
+        atomic_fetch_add_explicit(&progress, 1, memory_order_release);
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0) {
@@ -229,16 +233,33 @@ static void not_written(const struct ct_rec_hdr *h)
     }
 }
 
+/* The LOST record of what was not written (tf.wlost). */
+static void make_lost_record(struct ct_rec_lost *l, unsigned reason)
+{
+    memset(l, 0, sizeof *l);
+    ct_put_hdr(&l->h, CT_REC_LOST, sizeof *l, 0);
+    l->count = tf.wlost;
+    l->t_first_ns = tf.wfirst ? ct_clock_ns(tf.wfirst) : 0; /* call times are ticks (clock.h) */
+    l->t_last_ns = tf.wlast ? ct_clock_ns(tf.wlast) : 0;
+    l->reason = reason;
+}
+
 static void put_lost_record(void)
 {
     struct ct_rec_lost l;
-    memset(&l, 0, sizeof l);
-    ct_put_hdr(&l.h, CT_REC_LOST, sizeof l, 0);
-    l.count = tf.wlost;
-    l.t_first_ns = tf.wfirst ? ct_clock_ns(tf.wfirst) : 0; /* call times are ticks (clock.h) */
-    l.t_last_ns = tf.wlast ? ct_clock_ns(tf.wlast) : 0;
-    l.reason = CT_LOST_WRITE_ERROR;
+    make_lost_record(&l, CT_LOST_WRITE_ERROR);
     pwrite_quiet(&l, sizeof l, tf.lost_off);
+}
+
+/* The END record with the totals as they are now. */
+static void make_end_record(struct ct_rec_end *e)
+{
+    memset(e, 0, sizeof *e);
+    ct_put_hdr(&e->h, CT_REC_END, sizeof *e, 0);
+    e->untraced = tf.untraced;
+    e->end_mono_ns = (int64_t)ct_now_ns();
+    e->calls = tf.calls;
+    e->lost = tf.lost + tf.wlost;
 }
 
 /* Walk the records of a span. */
@@ -474,89 +495,63 @@ static void summary(void)
     ct_say(line, (size_t)(p - line));
 }
 
+/* The file is complete: the write losses join the total, the descriptor closes, the summary line. */
+static void closed(int quiet)
+{
+    tf.lost += tf.wlost;
+    tf.wlost = 0;
+    if (tf.fd >= 0)
+        close(tf.fd);
+    tf.fd = -1;
+    if (!quiet)
+        summary();
+    tf.counting = 0;
+}
+
 void ct_tf_close(int quiet)
 {
     struct ct_rec_end e;
-    size_t done;
     int err = 0;
 
-    if (tf.counting) { /* no file: the count goes to stderr only */
-        tf.lost += tf.wlost;
-        tf.wlost = 0;
-        if (!quiet)
-            summary();
-        tf.counting = 0;
+    if (tf.fd < 0 && !tf.counting)
         return;
-    }
-    if (tf.fd < 0)
-        return;
-    memset(&e, 0, sizeof e);
-    ct_put_hdr(&e.h, CT_REC_END, sizeof e, 0);
-    e.untraced = tf.untraced;
-    e.end_mono_ns = (int64_t)ct_now_ns();
-    if (!tf.failed) {
-        e.calls = tf.calls;
-        e.lost = tf.lost + tf.wlost;
-        done = write_all(&(struct iovec){&e, sizeof e}, 1, &err);
+    if (tf.fd >= 0 && !tf.failed) {
+        make_end_record(&e);
+        size_t done = write_all(&(struct iovec){&e, sizeof e}, 1, &err);
         if (done != sizeof e)
             write_failed(err, tf.off + done);
     }
-    if (tf.failed) { /* the LOST record with the final count, then END right after it */
-        e.calls = tf.calls;
-        e.lost = tf.lost + tf.wlost;
+    if (tf.fd >= 0 && tf.failed) { /* the LOST record with the final count, then END right after it */
+        make_end_record(&e);
         put_lost_record();
         pwrite_quiet(&e, sizeof e, tf.lost_off + sizeof(struct ct_rec_lost));
     }
-    tf.lost += tf.wlost;
-    tf.wlost = 0;
-    close(tf.fd);
-    tf.fd = -1;
-    if (!quiet)
-        summary();
+    closed(quiet); /* without a file (counting only) the count reaches stderr only */
 }
 
-uint64_t ct_tf_progress(void) { return atomic_load_explicit(&progress, memory_order_relaxed); }
+uint64_t ct_tf_progress(void) { return atomic_load_explicit(&progress, memory_order_acquire); }
 
 void ct_tf_give_up(uint64_t unwritten, int quiet)
 {
-    struct ct_rec_lost l;
-    struct ct_rec_end e;
-
-    tf.wlost += unwritten;
-    if (tf.fd < 0) { /* no file (counting only) or already closed: the count reaches stderr, if anything */
-        ct_tf_close(quiet);
-        return;
-    }
-    /* The holder may have written part of a record past tf.off (or be writing still, stuck): cut there. */
-    const uint64_t at = tf.failed ? tf.lost_off : tf.off;
+    alignas(8) unsigned char tail[sizeof(struct ct_rec_lost) + sizeof(struct ct_rec_end)];
     size_t len = 0;
-    unsigned char tail[sizeof l + sizeof e];
-    if (tf.wlost) {
-        memset(&l, 0, sizeof l);
-        ct_put_hdr(&l.h, CT_REC_LOST, sizeof l, 0);
-        l.count = tf.wlost;
-        l.t_first_ns = tf.wfirst ? ct_clock_ns(tf.wfirst) : 0;
-        l.t_last_ns = tf.wlast ? ct_clock_ns(tf.wlast) : 0;
-        l.reason = tf.failed ? CT_LOST_WRITE_ERROR : CT_LOST_SHUTDOWN;
-        memcpy(tail, &l, sizeof l);
-        len = sizeof l;
+
+    if (tf.fd < 0 && !tf.counting)
+        return;
+    tf.wlost += unwritten;
+    if (tf.fd >= 0) {
+        /* The holder may have written part of a record past tf.off (or be writing still, stuck): cut there. */
+        const uint64_t at = tf.failed ? tf.lost_off : tf.off;
+        if (tf.wlost) {
+            make_lost_record((struct ct_rec_lost *)tail, tf.failed ? CT_LOST_WRITE_ERROR : CT_LOST_SHUTDOWN);
+            len = sizeof(struct ct_rec_lost);
+        }
+        make_end_record((struct ct_rec_end *)(tail + len));
+        len += sizeof(struct ct_rec_end);
+        pwrite_quiet(tail, len, at);
+        (void)!ftruncate(tf.fd, (off_t)(at + len)); /* if it fails, a reader still stops at END */
     }
-    memset(&e, 0, sizeof e);
-    ct_put_hdr(&e.h, CT_REC_END, sizeof e, 0);
-    e.untraced = tf.untraced;
-    e.end_mono_ns = (int64_t)ct_now_ns();
-    e.calls = tf.calls;
-    e.lost = tf.lost + tf.wlost;
-    memcpy(tail + len, &e, sizeof e);
-    len += sizeof e;
-    pwrite_quiet(tail, len, at);
-    (void)!ftruncate(tf.fd, (off_t)(at + len)); /* if it fails, a reader still stops at END */
-    tf.lost += tf.wlost;
-    tf.wlost = 0;
-    close(tf.fd);
-    tf.fd = -1;
-    if (!quiet)
-        summary();
+    closed(quiet);
 }
 
 void ct_tf_abandon(void)

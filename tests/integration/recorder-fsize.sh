@@ -35,7 +35,9 @@ tail -2 "$1.txt" | head -1 | grep -q "^lost count=$lost reason=write_error tid=0
 expect "end lost (full at start)" "$lost" "$(end_field "$1" lost)"
 cd .. || fail "cd"
 
-# Not even the header fits: no file, and the calls are still counted on stderr.
+# Not even the header fits: no file, and the calls are still counted on stderr.  (Not under TSan, whose
+# runtime writes a file of its own at start-up, which the limit of 0 kills.)
+grep -aq __tsan_init "$APP" && exit 0
 mkdir none && cd none || fail "mkdir"
 # (stderr through a pipe: a file there would be limited too)
 (ulimit -f 0 && exec "$APP" -n 1000 -x 5) 2>&1 | cat >stderr

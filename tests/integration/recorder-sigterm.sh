@@ -28,7 +28,7 @@ stall=$CT_TOP_BUILDDIR/tests/integration/.libs/libstallwriter.so
 [ -f "$stall" ] || fail "$stall not built"
 mkdir stalled && cd stalled || fail "mkdir"
 start=$(date +%s)
-CUDATRACE_FLUSH_MS=20 LD_PRELOAD=$stall "$APP" -t 2 -n 5000 -w ready 2>stderr &
+CUDATRACE_FLUSH_MS=20 LD_PRELOAD=${CT_TEST_PRELOAD_PREFIX:+$CT_TEST_PRELOAD_PREFIX:}$stall "$APP" -t 2 -n 5000 -w ready 2>stderr &
 pid=$!
 i=0
 while [ ! -f ready ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
