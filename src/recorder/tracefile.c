@@ -495,14 +495,11 @@ static void summary(void)
     ct_say(line, (size_t)(p - line));
 }
 
-/* The file is complete: the write losses join the total, the descriptor closes, the summary line. */
-static void closed(int quiet)
+/* The file is complete: the write losses join the total, the summary line. */
+static void completed(int quiet)
 {
     tf.lost += tf.wlost;
     tf.wlost = 0;
-    if (tf.fd >= 0)
-        close(tf.fd);
-    tf.fd = -1;
     if (!quiet)
         summary();
     tf.counting = 0;
@@ -526,7 +523,10 @@ void ct_tf_close(int quiet)
         put_lost_record();
         pwrite_quiet(&e, sizeof e, tf.lost_off + sizeof(struct ct_rec_lost));
     }
-    closed(quiet); /* without a file (counting only) the count reaches stderr only */
+    completed(quiet); /* without a file (counting only) the count reaches stderr only */
+    if (tf.fd >= 0)
+        close(tf.fd);
+    tf.fd = -1;
 }
 
 uint64_t ct_tf_progress(void) { return atomic_load_explicit(&progress, memory_order_acquire); }
@@ -551,7 +551,8 @@ void ct_tf_give_up(uint64_t unwritten, int quiet)
         pwrite_quiet(tail, len, at);
         (void)!ftruncate(tf.fd, (off_t)(at + len)); /* if it fails, a reader still stops at END */
     }
-    closed(quiet);
+    /* The descriptor stays open: a stuck holder is still in a write on it, and the process dies next. */
+    completed(quiet);
 }
 
 void ct_tf_abandon(void)

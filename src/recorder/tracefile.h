@@ -35,9 +35,10 @@ void ct_tf_verify(void);
 uint64_t ct_tf_progress(void);
 /* A last flush from a signal handler that cannot have the drain (its holder is stuck, or is the very thread
  * the signal interrupted): end the file at the last whole record written (tf.off), with a LOST record
- * (reason shutdown) counting `unwritten` and whatever else was not written, then END; close; print the
- * summary unless quiet.  Async-signal-safe.  The holder's half-done write is cut off; a holder stuck in the
- * kernel may still finish its write before the process dies. */
+ * (reason shutdown) counting `unwritten` and whatever else was not written, then END; print the summary
+ * unless quiet.  The descriptor is left open (the holder may be using it) for the process's death, which
+ * follows.  Async-signal-safe.  The holder's half-done write is cut off; a holder stuck in the kernel may
+ * still finish its write before the process dies. */
 void ct_tf_give_up(uint64_t unwritten, int quiet);
 /* The child of a fork: close the parent's file without writing to it. */
 void ct_tf_abandon(void);
