@@ -288,7 +288,8 @@ def emit_trampoline(w, v):
     if v.hook:
         w('    if (__builtin_expect(ct_guard, 0)) {\n        ct_guard_passed();\n        return real(%s);\n    }\n' % args)
         w('    if (__builtin_expect(ct_capture_off, 0)) {\n        CUresult r = real(%s);\n' % args)
-        w('        ct_hook_%s(r%s);\n        return r;\n    }\n' % (v.hook, comma_args))
+        w('        ct_busy_enter();\n        ct_hook_%s(r%s);\n        ct_busy_leave();\n        return r;\n    }\n'
+          % (v.hook, comma_args))
     else:
         w('    if (__builtin_expect(ct_guard | ct_capture_off, 0)) {\n        ct_guard_passed();\n'
           '        return real(%s);\n    }\n' % args)

@@ -78,7 +78,8 @@ static cudaError_t forward(int which, const char *symbol, void **funcPtr, unsign
     cudaError_t e = which == EP || which == EP_PTSZ
                         ? ((entry_fn)fn)(symbol, funcPtr, flags, status)
                         : ((entry_ver_fn)fn)(symbol, funcPtr, version, flags, status);
-    if (e == cudaSuccess && funcPtr && symbol) {
+    /* Not from a signal handler that interrupted the tracer (ct_guard): ct_wrap may take its locks. */
+    if (e == cudaSuccess && funcPtr && symbol && !ct_guard) {
         ct_driver(0);
         *funcPtr = ct_wrap(*funcPtr, symbol, version, (flags & cudaEnablePerThreadDefaultStream) != 0);
     }

@@ -67,8 +67,9 @@ void ct_rec_flush(void)
 {
     if (atomic_load(&ct_state) != CT_ST_ON || !ct_tf_mine() || !ct_drain_acquire(-1))
         return;
+    /* As in a signal handler (exec is async-signal-safe, and so may come from one): no free, no lock. */
     if (atomic_load(&ct_state) == CT_ST_ON)
-        ct_drain_all(0, 0);
+        ct_drain_all(0, 1);
     ct_drain_release();
 }
 
@@ -88,20 +89,23 @@ void ct_rec_shutdown(void)
     ct_drain_release();
 }
 
-#define SIGNAL_WAIT_MS 200 /* a drainer that writes nothing for this long is stuck */
-#define SIGNAL_WAIT_MAX 50 /* ... and one still writing is waited for at most this many times as long */
+#define SIGNAL_WAIT_MS 200   /* a drainer that starts or ends no write for this long, between writes, is stuck */
+#define SIGNAL_WAIT_WRITE 10 /* one write is given this many times as long (a big one to a slow disk) */
+#define SIGNAL_WAIT_MAX 50   /* a drainer still writing is waited for at most this many times as long */
 
 /* The drain, for a signal handler: waited for while its holder makes progress, never when the holder is
- * the interrupted thread itself. */
+ * the interrupted thread itself.  ct_tf_progress is odd while a write is in the kernel. */
 static int acquire_in_signal(void)
 {
     uint64_t seen = ct_tf_progress();
+    int same = 0;
 
     for (int i = 0; i < SIGNAL_WAIT_MAX && !ct_drain_mine(); i++) {
         if (ct_drain_acquire(SIGNAL_WAIT_MS))
             return 1;
         const uint64_t now = ct_tf_progress();
-        if (now == seen)
+        same = now == seen ? same + 1 : 0;
+        if (same > 0 && (!(now & 1) || same >= SIGNAL_WAIT_WRITE))
             break;
         seen = now;
     }

@@ -42,7 +42,7 @@ static struct {
     unsigned hist_i;   /* where the next one goes */
 } tf = {.fd = -1};
 
-/* Write calls begun and returned: a signal flush waits while this moves.  Release before each write, so that
+/* Write calls begun and returned (odd while one is in the kernel): a signal flush waits while this moves.  Release before each write, so that
  * a flush giving up on a stuck holder (acquire) sees the file's bookkeeping as it was when that write began. */
 static _Atomic uint64_t progress;
 static __thread int thread_blocks_signals;
@@ -480,7 +480,8 @@ static char *put_u64(char *p, uint64_t v)
 
 static void summary(void)
 {
-    char line[4 * PATH_MAX + 128], *p = line;
+    static char line[4 * PATH_MAX + 128]; /* once per process, maybe on a small signal stack: not there */
+    char *p = line;
 
     if (tf.counting)
         memcpy(p, "cudatrace: could not write ", 27), p += 27;

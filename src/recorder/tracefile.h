@@ -31,7 +31,8 @@ void ct_tf_close(int quiet);
 int ct_tf_mine(void);
 /* Before a drain: make sure the descriptor still refers to our file (programs close descriptors). */
 void ct_tf_verify(void);
-/* How many write calls have returned so far: a waiting signal flush tells a slow drain from a stuck one. */
+/* Write calls begun plus write calls returned (odd while a write is in the kernel): a waiting signal flush
+ * tells a slow drain from a stuck one. */
 uint64_t ct_tf_progress(void);
 /* A last flush from a signal handler that cannot have the drain (its holder is stuck, or is the very thread
  * the signal interrupted): end the file at the last whole record written (tf.off), with a LOST record

@@ -9,18 +9,20 @@
 #include "recorder/warn.h"
 
 static struct {
-    int known; /* descriptor 2 was open at load */
+    int taken; /* 0: not yet (a message before our constructor ran), 1: open then, -1: closed then */
     dev_t dev;
     ino_t ino;
 } err_file;
 
-/* At load, before the program can move its descriptors: the stderr it was started with. */
+/* At load, before the program can move its descriptors: the stderr it was started with.  Another library's
+ * constructor may call the driver before ours runs (a preloaded library is initialized after the program's
+ * others): then the first message takes it. */
 __attribute__((constructor)) void ct_warn_take_stderr(void)
 {
     struct stat st;
 
-    err_file.known = fstat(STDERR_FILENO, &st) == 0;
-    if (err_file.known) {
+    err_file.taken = fstat(STDERR_FILENO, &st) == 0 ? 1 : -1;
+    if (err_file.taken == 1) {
         err_file.dev = st.st_dev;
         err_file.ino = st.st_ino;
     }
@@ -30,7 +32,9 @@ static int stderr_is_original(void)
 {
     struct stat st;
 
-    return err_file.known && fstat(STDERR_FILENO, &st) == 0 && st.st_dev == err_file.dev &&
+    if (err_file.taken == 0)
+        ct_warn_take_stderr();
+    return err_file.taken == 1 && fstat(STDERR_FILENO, &st) == 0 && st.st_dev == err_file.dev &&
            st.st_ino == err_file.ino;
 }
 

@@ -29,3 +29,12 @@ for o in . "$WORK/out/dir" "$WORK/out/dir/"; do
     expect "files beside the directory ($o)" "dir" "$(ls "$WORK/out")"
 done
 cd "$WORK" || fail "cd"
+
+# A link to a device (/dev/stdout, here a pipe): no file either, and no /dev/stdout.1.
+had_stdout1=$([ -e /dev/stdout.1 ] && echo yes)
+CUDATRACE_OUTPUT=/dev/stdout "$APP" -n 100 -x 7 2>stderr | cat >stdout
+expect "exit status (/dev/stdout)" 7 "${PIPESTATUS[0]}"
+expect "stderr (/dev/stdout)" "cudatrace: /dev/stdout is a FIFO, not a file; tracing disabled (CUDATRACE_OUTPUT names the trace file)" "$(cat stderr)"
+[ -s stdout ] && fail "wrote to stdout: $(head -c 100 stdout)"
+[ -z "$had_stdout1" ] && [ -e /dev/stdout.1 ] && { rm -f /dev/stdout.1; fail "wrote /dev/stdout.1"; }
+true
