@@ -318,7 +318,7 @@ struct ct_rec_untraced {
 struct ct_rec_end {
     struct ct_rec_hdr h;
     uint64_t calls;    /* call records written */
-    uint64_t lost;     /* records lost, all reasons */
+    uint64_t lost;     /* calls lost, all reasons */
     uint64_t untraced; /* pointers handed back untraced */
     int64_t end_mono_ns; /* 0 to CT_MONO_NS_MAX */
 }; /* 40 bytes */

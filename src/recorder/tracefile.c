@@ -210,11 +210,11 @@ static void in_file(const struct ct_rec_hdr *h, uint64_t off)
     remember(h, off);
 }
 
-/* How many records a record that does not reach the file stands for: a LOST record, the losses it
- * reported; a clock, none; any other, itself. */
+/* How many calls a record that does not reach the file stands for: a LOST record, the losses it reported;
+ * a call record, one; metadata (names, stacks, the API table), none: "N calls, M lost" counts calls. */
 static uint64_t weight(unsigned type, uint64_t lost_count)
 {
-    return type == CT_REC_LOST ? lost_count : type == CT_REC_CLOCK ? 0 : 1; /* a clock is no data of its own */
+    return type == CT_REC_LOST ? lost_count : ct_rec_is_call(type) ? 1 : 0;
 }
 
 /* A record that will not be in the file counts as a write loss. */
