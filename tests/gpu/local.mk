@@ -27,7 +27,7 @@ GPU_EXPECTATIONS = \
 	tests/gpu/expect/py_jax.sh \
 	tests/gpu/expect/py_triton.sh \
 	tests/gpu/expect/py_numba.sh
-EXTRA_DIST += tests/gpu/run-gpu-tests tests/gpu/checks.sh tests/gpu/tracequery.py $(GPU_EXPECTATIONS) \
+EXTRA_DIST += tests/gpu/run-gpu-tests tests/gpu/run-signals tests/gpu/checks.sh tests/gpu/tracequery.py $(GPU_EXPECTATIONS) \
 	scripts/gpu-bundle tests/integration/harness-sim.sh
 
 .PHONY: check-gpu
