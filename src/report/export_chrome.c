@@ -61,11 +61,12 @@ static void stack_arg(FILE *out, const struct rp_call *c)
     if (!s)
         return;
     fputs(",\"stack\":[", out);
-    for (unsigned i = 0; i < s->nframes; i++) {
-        if (i)
-            putc(',', out);
-        rp_json_string(out, rp_frame_text(&s->frames[i], buf, sizeof buf));
-    }
+    for (unsigned i = 0; i < s->nframes; i++)
+        for (unsigned l = 0; l <= s->frames[i].ninlined; l++) {
+            if (i || l)
+                putc(',', out);
+            rp_json_string(out, rp_frame_text(&s->frames[i], l, buf, sizeof buf));
+        }
     putc(']', out);
 }
 

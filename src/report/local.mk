@@ -18,14 +18,20 @@ src_report_libctreport_la_SOURCES = \
 	src/report/export_records.c \
 	src/report/info.c \
 	src/report/stacktab.c src/report/stacktab.h \
-	src/report/elfsym.c src/report/elfsym.h \
-	src/report/symbolize.c src/report/symbolize.h \
+	src/report/symbolize.c src/report/symbolize.h src/report/symbols.h \
 	src/report/sites.c src/report/sites.h \
 	src/report/apimatch.c src/report/apimatch.h \
 	src/report/memory_report.c \
 	src/report/stacks_report.c
+# The symbolization back end (symbols.h): elfutils libdw, else the ELF symbol tables read by hand.
+if HAVE_LIBDW
+src_report_libctreport_la_SOURCES += src/report/symbols_dw.c
+else
+src_report_libctreport_la_SOURCES += src/report/symbols_elf.c src/report/elfsym.c src/report/elfsym.h
+endif
 nodist_src_report_libctreport_la_SOURCES = src/report/results.c
-src_report_libctreport_la_LIBADD = src/format/libctformat.la $(DL_LIBS) -lm
+src_report_libctreport_la_CFLAGS = $(AM_CFLAGS) $(LIBDW_CFLAGS)
+src_report_libctreport_la_LIBADD = src/format/libctformat.la $(LIBDW_LIBS) $(DL_LIBS) -lm
 
 # CUresult names, generated from the toolkit's cuda.h (never a hand-kept copy).
 src/report/results.c: $(srcdir)/src/report/gen-results.py $(CUDA_DIR)/include/cuda.h

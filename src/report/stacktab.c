@@ -176,8 +176,14 @@ void rp_stacktab_free(struct rp_stacktab *t)
 {
     for (size_t i = 0; i < t->n; i++) {
         for (unsigned j = 0; j < t->stacks[i].nframes; j++) {
-            free(t->stacks[i].frames[j].function);
-            free(t->stacks[i].frames[j].srcfile);
+            struct rp_frame *fr = &t->stacks[i].frames[j];
+            for (unsigned k = 0; k < fr->ninlined; k++) {
+                free(fr->inlined[k].function);
+                free(fr->inlined[k].srcfile);
+            }
+            free(fr->inlined);
+            free(fr->function);
+            free(fr->srcfile);
         }
         free(t->stacks[i].frames);
     }

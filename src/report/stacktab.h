@@ -16,14 +16,23 @@ struct rp_module {
     uint8_t build_id_len, flags;
 };
 
+/* A function inlined at a frame's address: shown as a frame of its own, before the frame. */
+struct rp_inlined {
+    char *function; /* demangled */
+    char *srcfile;  /* NULL when the debug info names none */
+    unsigned line;
+};
+
 /* One frame: a return address, and what symbolization found (NULL/0 where nothing). */
 struct rp_frame {
     uint64_t addr;
     const struct rp_module *module;
     char *function;   /* demangled */
     uint64_t offset;  /* from the function's start (from the module's base when no function) */
-    char *srcfile;    /* from the debug info */
+    char *srcfile;    /* from the debug info: in the function itself (the call site of its outermost inline) */
     unsigned line;
+    struct rp_inlined *inlined; /* the functions inlined at addr, innermost first */
+    unsigned ninlined;
 };
 
 struct rp_stack {

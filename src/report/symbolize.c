@@ -1,25 +1,16 @@
 #include "config.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include "report/elfsym.h"
 #include "format/grow.h"
 #include "report/map.h"
-#include "report/display_names.h"
 #include "report/symbolize.h"
+#include "report/symbols.h"
 #include "report/text.h"
 
-extern char **environ;
-
-/* The frames of one module file, gathered across the trace so its symbols are read and addr2line runs once. */
+/* The frames of one module file, gathered across the trace so the file is read once. */
 struct modfile {
     const struct rp_module *mod;
     struct rp_frame **frames;
@@ -31,9 +22,6 @@ struct work {
     struct modfile *m;
     size_t n, cap;
 };
-
-/* The address looked up: the call instruction before the return address. */
-static uint64_t file_addr(const struct rp_frame *fr) { return fr->addr - fr->module->base - 1; }
 
 static int gather(struct work *w, struct rp_frame *fr)
 {
@@ -61,91 +49,66 @@ static int gather(struct work *w, struct rp_frame *fr)
     return 0;
 }
 
-static int functions(struct modfile *m)
+static int cmp_file_addr(const void *a, const void *b)
 {
-    int mismatch;
-    struct rp_elfsyms *s = rp_elfsyms_load(m->mod->path, m->mod->build_id, m->mod->build_id_len, &mismatch);
-    if (mismatch)
-        fprintf(stderr, "cudatrace-report: %s changed since the trace (another build id): its frames are not "
-                        "symbolized\n", m->mod->path);
-    for (size_t i = 0; i < m->n; i++) {
-        struct rp_frame *fr = m->frames[i];
-        uint64_t off = 0;
-        const char *name = rp_elfsyms_find(s, file_addr(fr), &off);
-        fr->offset = name ? off + 1 : fr->addr - fr->module->base;
-        if (name && !(fr->function = rp_demangle(name))) {
-            rp_elfsyms_free(s);
-            return -1;
-        }
-        char *at = fr->function ? strchr(fr->function, '@') : NULL; /* a symbol version: memcpy@GLIBC_2.14 */
-        if (at && at != fr->function)
-            *at = '\0';
-    }
-    rp_elfsyms_free(s);
-    return 0;
+    uint64_t x = rp_frame_file_addr(*(struct rp_frame *const *)a), y = rp_frame_file_addr(*(struct rp_frame *const *)b);
+    return (x > y) - (x < y);
 }
 
-/* Source lines by addr2line: the addresses go in through a temporary file, one "FILE:LINE" comes back each. */
-static void lines(struct modfile *m, const char *prog)
+static char *dup_or_null(const char *s, int *oom)
 {
-    char tmpl[] = "/tmp/cudatrace-report-XXXXXX";
-    int in, pipefd[2] = {-1, -1};
-    FILE *f = NULL;
-    pid_t pid = 0;
-    struct stat st;
+    char *d = s ? strdup(s) : NULL;
+    *oom |= s && !d;
+    return d;
+}
 
-    /* Nothing to read in a missing file; a FIFO named in a (damaged) trace would block addr2line for ever. */
-    if (stat(m->mod->path, &st) != 0 || !S_ISREG(st.st_mode) || (in = mkstemp(tmpl)) < 0)
-        return;
-    unlink(tmpl);
+/* dst, at the same file address as src (another stack, or another process's load of the file), gets src's
+ * symbols. */
+static int copy_symbols(struct rp_frame *dst, const struct rp_frame *src)
+{
+    int oom = 0;
+    dst->offset = src->offset; /* from the function, or the module's base: the same at one file address */
+    dst->function = dup_or_null(src->function, &oom);
+    dst->srcfile = dup_or_null(src->srcfile, &oom);
+    dst->line = src->line;
+    if (src->ninlined && !(dst->inlined = calloc(src->ninlined, sizeof *dst->inlined)))
+        return -1;
+    dst->ninlined = src->ninlined;
+    for (unsigned i = 0; i < src->ninlined; i++) {
+        dst->inlined[i].function = dup_or_null(src->inlined[i].function, &oom);
+        dst->inlined[i].srcfile = dup_or_null(src->inlined[i].srcfile, &oom);
+        dst->inlined[i].line = src->inlined[i].line;
+    }
+    return oom ? -1 : 0;
+}
+
+/* One module file: its frames sorted by file address, each distinct address resolved once. */
+static int resolve_module(struct modfile *m)
+{
+    size_t nu = 0;
+    qsort(m->frames, m->n, sizeof *m->frames, cmp_file_addr);
+    struct rp_frame **uniq = malloc(m->n * sizeof *uniq);
+    if (!uniq)
+        return -1;
     for (size_t i = 0; i < m->n; i++)
-        dprintf(in, "0x%" PRIx64 "\n", file_addr(m->frames[i]));
-    lseek(in, 0, SEEK_SET);
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    if (pipe(pipefd) == 0) {
-        posix_spawn_file_actions_adddup2(&fa, in, 0);
-        posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
-        posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-        char *argv[] = {(char *)prog, "-e", m->mod->path, NULL};
-        if (posix_spawnp(&pid, prog, &fa, NULL, argv, environ) != 0)
-            pid = 0;
-        close(pipefd[1]);
-        if (pid)
-            f = fdopen(pipefd[0], "r");
+        if (!i || rp_frame_file_addr(m->frames[i]) != rp_frame_file_addr(m->frames[i - 1]))
+            uniq[nu++] = m->frames[i];
+    int rc = rp_symbols_resolve(m->mod, uniq, nu);
+    free(uniq);
+    for (size_t i = 1, first = 0; i < m->n && rc == 0; i++) {
+        if (rp_frame_file_addr(m->frames[i]) != rp_frame_file_addr(m->frames[first]))
+            first = i;
         else
-            close(pipefd[0]);
+            rc = copy_symbols(m->frames[i], m->frames[first]);
     }
-    posix_spawn_file_actions_destroy(&fa);
-    close(in);
-    char line[4096];
-    for (size_t i = 0; f && i < m->n && fgets(line, sizeof line, f); i++) {
-        char *colon = strrchr(line, ':');
-        line[strcspn(line, "\n")] = '\0';
-        char *disc = strstr(line, " (discriminator");
-        if (disc)
-            *disc = '\0';
-        if (!colon || line[0] == '?' || colon[1] == '?' || atoi(colon + 1) <= 0)
-            continue;
-        *colon = '\0';
-        m->frames[i]->line = (unsigned)atoi(colon + 1);
-        m->frames[i]->srcfile = strdup(line);
-    }
-    if (f)
-        fclose(f);
-    if (pid)
-        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {
-        }
+    return rc;
 }
 
 int rp_symbolize(struct rp_trace *t)
 {
     struct work w = {0};
     int rc = 0;
-    const char *prog = getenv("CUDATRACE_ADDR2LINE");
 
-    if (!prog)
-        prog = "addr2line";
     for (size_t i = 0; i < t->nfiles && rc == 0; i++) {
         struct rp_stacktab *st = &t->files[i].stacks;
         if (st->resolved)
@@ -160,9 +123,7 @@ int rp_symbolize(struct rp_trace *t)
     }
     for (size_t i = 0; i < w.n; i++) {
         if (rc == 0)
-            rc = functions(&w.m[i]);
-        if (rc == 0 && *prog)
-            lines(&w.m[i], prog);
+            rc = resolve_module(&w.m[i]);
         free(w.m[i].frames);
     }
     free(w.m);
@@ -178,24 +139,35 @@ static const char *basename_of(const char *path)
     return s ? s + 1 : path;
 }
 
-const char *rp_frame_text(const struct rp_frame *fr, char *buf, size_t size)
+const char *rp_frame_text(const struct rp_frame *fr, unsigned level, char *buf, size_t size)
 {
+    const struct rp_inlined *in = level < fr->ninlined ? &fr->inlined[level] : NULL;
+    const char *src = in ? in->srcfile : fr->srcfile;
+    unsigned line = in ? in->line : fr->line;
     int n;
-    if (fr->function)
+    if (in)
+        n = snprintf(buf, size, "%s (inlined)", in->function);
+    else if (fr->function)
         n = snprintf(buf, size, "%s+0x%" PRIx64, fr->function, fr->offset);
     else
         n = snprintf(buf, size, "0x%" PRIx64, fr->addr);
-    if (fr->srcfile && n >= 0 && (size_t)n < size)
-        n += snprintf(buf + n, size - (size_t)n, " (%s:%u)", basename_of(fr->srcfile), fr->line);
+    if (src && n >= 0 && (size_t)n < size)
+        n += snprintf(buf + n, size - (size_t)n, " (%s:%u)", basename_of(src), line);
     if (n >= 0 && (size_t)n < size)
         snprintf(buf + n, size - (size_t)n, " [%s]", fr->module ? basename_of(fr->module->path) : "?");
     return buf;
 }
 
-void rp_frame_json(FILE *out, const struct rp_frame *fr)
+void rp_frame_json(FILE *out, const struct rp_frame *fr, unsigned level)
 {
+    const struct rp_inlined *in = level < fr->ninlined ? &fr->inlined[level] : NULL;
+    const char *src = in ? in->srcfile : fr->srcfile;
     fprintf(out, "{\"address\":\"0x%" PRIx64 "\"", fr->addr);
-    if (fr->function) {
+    if (in) {
+        fputs(",\"function\":", out);
+        rp_json_string(out, in->function);
+        fputs(",\"inlined\":true", out);
+    } else if (fr->function) {
         fputs(",\"function\":", out);
         rp_json_string(out, fr->function);
         fprintf(out, ",\"offset\":%" PRIu64, fr->offset);
@@ -204,22 +176,25 @@ void rp_frame_json(FILE *out, const struct rp_frame *fr)
         fputs(",\"module\":", out);
         rp_json_string(out, fr->module->path);
     }
-    if (fr->srcfile) {
+    if (src) {
         fputs(",\"file\":", out);
-        rp_json_string(out, fr->srcfile);
-        fprintf(out, ",\"line\":%u", fr->line);
+        rp_json_string(out, src);
+        fprintf(out, ",\"line\":%u", in ? in->line : fr->line);
     }
     putc('}', out);
 }
 
 void rp_stack_json(FILE *out, const struct rp_stack *s)
 {
+    int first = 1;
     putc('[', out);
-    for (unsigned i = 0; s && i < s->nframes; i++) {
-        if (i)
-            putc(',', out);
-        rp_frame_json(out, &s->frames[i]);
-    }
+    for (unsigned i = 0; s && i < s->nframes; i++)
+        for (unsigned l = 0; l <= s->frames[i].ninlined; l++) {
+            if (!first)
+                putc(',', out);
+            first = 0;
+            rp_frame_json(out, &s->frames[i], l);
+        }
     putc(']', out);
 }
 
@@ -243,10 +218,12 @@ char *rp_stack_key(const struct rp_stack *s)
 void rp_stack_text(FILE *out, const struct rp_stack *s, const char *indent)
 {
     char buf[1024];
+    unsigned shown = 0;
     if (!s || !s->nframes)
         fprintf(out, "%s(no call stack recorded)\n", indent);
     for (unsigned i = 0; s && i < s->nframes; i++)
-        fprintf(out, "%s#%u %s\n", indent, i, rp_frame_text(&s->frames[i], buf, sizeof buf));
+        for (unsigned l = 0; l <= s->frames[i].ninlined; l++)
+            fprintf(out, "%s#%u %s\n", indent, shown++, rp_frame_text(&s->frames[i], l, buf, sizeof buf));
 }
 
 char *rp_stack_line(const struct rp_stack *s)
@@ -257,17 +234,18 @@ char *rp_stack_line(const struct rp_stack *s)
     if (!line)
         return NULL;
     line[0] = '\0';
-    for (unsigned i = 0; s && i < s->nframes; i++) {
-        size_t l = strlen(rp_frame_text(&s->frames[i], buf, sizeof buf)) + 3;
-        if (len + l + 1 > cap) {
-            char *n = realloc(line, cap = (len + l + 1) * 2);
-            if (!n) {
-                free(line);
-                return NULL;
+    for (unsigned i = 0; s && i < s->nframes; i++)
+        for (unsigned lv = 0; lv <= s->frames[i].ninlined; lv++) {
+            size_t l = strlen(rp_frame_text(&s->frames[i], lv, buf, sizeof buf)) + 3;
+            if (len + l + 1 > cap) {
+                char *n = realloc(line, cap = (len + l + 1) * 2);
+                if (!n) {
+                    free(line);
+                    return NULL;
+                }
+                line = n;
             }
-            line = n;
+            len += (size_t)sprintf(line + len, "%s%s", len ? " | " : "", buf);
         }
-        len += (size_t)sprintf(line + len, "%s%s", i ? " | " : "", buf);
-    }
     return line;
 }

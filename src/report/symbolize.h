@@ -1,7 +1,8 @@
-/* Symbolization of the call stacks of a trace: each frame's module (from the trace's module map), function
- * (the module file's ELF symbols, demangled) and source line (addr2line from binutils, one run per module,
- * when it is installed and the module has debug info; CUDATRACE_ADDR2LINE names another program, or is set
- * empty to skip source lines).  Modules that changed since the trace (another build id) are not symbolized. */
+/* Symbolization of the call stacks of a trace: each frame's module (from the trace's module map), then from
+ * the module's file (symbols.h: libdw, or the ELF symbol tables without it) its function (demangled), source
+ * line and the functions inlined at the address.  Modules that changed since the trace (another build id)
+ * are not symbolized.  An inlined function is shown as a frame of its own, before the frame it is in: a
+ * frame shows as ninlined + 1 lines, its levels 0..ninlined. */
 #ifndef CT_REPORT_SYMBOLIZE_H
 #define CT_REPORT_SYMBOLIZE_H
 
@@ -14,10 +15,13 @@
  * memory (message printed). */
 int rp_symbolize(struct rp_trace *t);
 
-/* "vecAlloc+0x1d (leak_drv.c:42) [leak_drv]": one line of a printed stack, into buf. */
-const char *rp_frame_text(const struct rp_frame *fr, char *buf, size_t size);
-/* {"address":"0x..","function":"..","offset":N,"module":"..","file":"..","line":N} (absent parts left out). */
-void rp_frame_json(FILE *out, const struct rp_frame *fr);
+/* Level `level` of a frame as one line of a printed stack, into buf: "vecAlloc+0x1d (leak_drv.c:42)
+ * [leak_drv]" for the frame itself (level ninlined), "fill (inlined) (leak_drv.c:30) [leak_drv]" for an
+ * inlined function (level < ninlined). */
+const char *rp_frame_text(const struct rp_frame *fr, unsigned level, char *buf, size_t size);
+/* {"address":"0x..","function":"..","offset":N,"module":"..","file":"..","line":N} (absent parts left out);
+ * an inlined level has "inlined":true and no offset. */
+void rp_frame_json(FILE *out, const struct rp_frame *fr, unsigned level);
 /* A stack as a JSON array of frames. */
 void rp_stack_json(FILE *out, const struct rp_stack *s);
 

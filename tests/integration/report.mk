@@ -16,6 +16,7 @@ REPORT_TESTS = \
 	tests/integration/report-malformed.sh \
 	tests/integration/report-input.sh \
 	tests/integration/report-scale.sh \
-	tests/integration/stacks-memory.sh
+	tests/integration/stacks-memory.sh \
+	tests/integration/report-symbols.sh
 TESTS += $(REPORT_TESTS)
 EXTRA_DIST += $(REPORT_TESTS) tests/integration/report-lib.sh

@@ -44,7 +44,7 @@ assert leak["stack"][1]["function"] == "main", leak["stack"]
 assert r["leak_summary"] == {"bytes": 3145728, "allocations": 3, "sites": 1}, r["leak_summary"]
 assert r["unknown_frees"] == 0
 '
-    if command -v addr2line >/dev/null 2>&1; then
+    if grep -q '^#define HAVE_LIBDW 1' "$CT_TOP_BUILDDIR/config.h"; then
         py '
 import json, sys
 top = json.load(open(sys.argv[1]))["leaks"][0]["stack"][0]

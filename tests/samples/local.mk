@@ -16,6 +16,13 @@ tests_samples_ptxjit_SOURCES = tests/samples/ptxjit.c tests/samples/drv_sample.c
 tests_samples_ptxjit_LDFLAGS = $(SAMPLES_DRV_LINK)
 tests_samples_ptxjit_LDADD = $(SAMPLES_DRV_LDADD) -lm
 
+# Inlined frames in the report: always with debug information (tests/integration/report-symbols.sh).
+check_PROGRAMS += tests/samples/inline_drv
+tests_samples_inline_drv_SOURCES = tests/samples/inline_drv.c tests/samples/drv_sample.c tests/samples/drv_sample.h
+tests_samples_inline_drv_CFLAGS = $(AM_CFLAGS) -g
+tests_samples_inline_drv_LDFLAGS = $(SAMPLES_DRV_LINK)
+tests_samples_inline_drv_LDADD = $(SAMPLES_DRV_LDADD)
+
 SAMPLES_DRV_PTX = tests/samples/vectoradd_kernel.ptx tests/samples/ptxjit_kernel.ptx tests/samples/ptxjit_device.ptx
 EXTRA_DIST += $(SAMPLES_DRV_PTX)
 
