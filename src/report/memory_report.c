@@ -294,8 +294,9 @@ const struct rp_command rp_cmd_memory = {
     "  -o, --output=FILE    write to FILE instead of standard output\n"
     "  -h, --help           this help\n"
     "\n"
-    "Frames are symbolized from the module files named in the trace (ELF symbols, demangled) and,\n"
-    "where debug information exists, addr2line's file:line (see cudatrace-report(1), SYMBOLIZATION).\n"
+    "Frames are symbolized from the module files named in the trace, or their separate debug files\n"
+    "(CUDATRACE_DEBUG_DIRS): function+offset, file:line and inlined functions as frames of their own\n"
+    "(see cudatrace-report(1), SYMBOLIZATION).\n"
     "\n"
     "Exit status: as for summary.\n",
     run,
