@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "cudatrace/format.h"
 
@@ -19,6 +20,18 @@ static inline void ct_put_hdr(struct ct_rec_hdr *h, unsigned type, size_t size, 
     h->type = (uint8_t)type;
     h->size = (uint16_t)size;
     h->tid = tid;
+}
+
+/* A whole CT_REC_LOST record (times as the writer has them: ticks in a ring, ns in the file). */
+static inline void ct_put_lost(struct ct_rec_lost *l, uint32_t tid, uint64_t count, uint64_t t_first,
+                               uint64_t t_last, unsigned reason)
+{
+    memset(l, 0, sizeof *l);
+    ct_put_hdr(&l->h, CT_REC_LOST, sizeof *l, tid);
+    l->count = count;
+    l->t_first_ns = t_first;
+    l->t_last_ns = t_last;
+    l->reason = reason;
 }
 
 /* Fill a file header for the current build (magic, version, byte order, tracer version). */

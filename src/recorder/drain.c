@@ -36,39 +36,31 @@ int ct_drain_mine(void) { return atomic_load(&holder) == (int)gettid(); }
 
 void ct_drain_reset(void) { atomic_store(&holder, 0); }
 
+static void append_lost(uint32_t tid, uint64_t count, uint64_t first_ticks, uint64_t last_ticks, unsigned reason)
+{
+    struct ct_rec_lost l;
+
+    ct_put_lost(&l, tid, count, ct_clock_ns(first_ticks), ct_clock_ns(last_ticks), reason);
+    ct_tf_append(&(struct iovec){&l, sizeof l}, 1);
+}
+
 /* A thread's drops not yet reported in its ring (it exited, or this is the last drain). */
 static void write_pending_loss(struct ct_ring *r)
 {
-    struct ct_rec_lost l;
     uint64_t n = atomic_exchange(&r->lost, 0);
 
-    if (n == 0)
-        return;
-    memset(&l, 0, sizeof l);
-    ct_put_hdr(&l.h, CT_REC_LOST, sizeof l, r->tid);
-    l.count = n;
-    l.t_first_ns = ct_clock_ns(r->lost_first);
-    l.t_last_ns = ct_clock_ns(r->lost_last);
-    l.reason = CT_LOST_BUFFER_FULL;
-    ct_tf_append(&(struct iovec){&l, sizeof l}, 1);
+    if (n)
+        append_lost(r->tid, n, r->lost_first, r->lost_last, CT_LOST_BUFFER_FULL);
 }
 
 /* Calls made inside the tracer on their own thread since the last drain (rings.h). */
 static void write_nested_loss(void)
 {
-    struct ct_rec_lost l;
     uint32_t tid = 0;
     uint64_t first = 0, last = 0, n = ct_rings_take_nested(&tid, &first, &last);
 
-    if (n == 0)
-        return;
-    memset(&l, 0, sizeof l);
-    ct_put_hdr(&l.h, CT_REC_LOST, sizeof l, tid);
-    l.count = n;
-    l.t_first_ns = ct_clock_ns(first);
-    l.t_last_ns = ct_clock_ns(last);
-    l.reason = CT_LOST_NESTED;
-    ct_tf_append(&(struct iovec){&l, sizeof l}, 1);
+    if (n)
+        append_lost(tid, n, first, last, CT_LOST_NESTED);
 }
 
 /* Write every ring up to `last`, in list order.  *clock: the clock record still to write ahead of the first

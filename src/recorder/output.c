@@ -104,7 +104,9 @@ const char *ct_output_not_a_file(const char *name)
 
     /* A link is never followed to write, but one to a device or a directory (/dev/stdout) names no file
      * either; a dangling one, or one to a file, is a taken name like any other. */
-    if (lstat(name, &st) != 0 || S_ISREG(st.st_mode) || (S_ISLNK(st.st_mode) && (stat(name, &st) != 0 || S_ISREG(st.st_mode))))
+    if (lstat(name, &st) != 0 || S_ISREG(st.st_mode))
+        return NULL;
+    if (S_ISLNK(st.st_mode) && (stat(name, &st) != 0 || S_ISREG(st.st_mode)))
         return NULL;
     return S_ISDIR(st.st_mode)    ? "a directory"
            : S_ISCHR(st.st_mode)  ? "a character device"

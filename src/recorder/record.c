@@ -37,12 +37,8 @@ static int emit_lost(struct ct_ring *r)
 
     if (!l)
         return 0;
-    ct_put_hdr(&l->h, CT_REC_LOST, sizeof *l, r->tid);
-    l->count = atomic_load_explicit(&r->lost, memory_order_relaxed);
-    l->t_first_ns = r->lost_first;
-    l->t_last_ns = r->lost_last;
-    l->reason = CT_LOST_BUFFER_FULL;
-    l->reserved = 0;
+    ct_put_lost(l, r->tid, atomic_load_explicit(&r->lost, memory_order_relaxed), r->lost_first, r->lost_last,
+                CT_LOST_BUFFER_FULL);
     atomic_store_explicit(&r->lost, 0, memory_order_relaxed);
     ct_ring_commit(r);
     return 1;

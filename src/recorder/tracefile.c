@@ -42,8 +42,9 @@ static struct {
     unsigned hist_i;   /* where the next one goes */
 } tf = {.fd = -1};
 
-/* Write calls begun and returned (odd while one is in the kernel): a signal flush waits while this moves.  Release before each write, so that
- * a flush giving up on a stuck holder (acquire) sees the file's bookkeeping as it was when that write began. */
+/* Write calls begun and returned (odd while one is in the kernel): a signal flush waits while this moves.
+ * Release before each write, so that a flush giving up on a stuck holder (acquire) sees the file's
+ * bookkeeping as it was when that write began. */
 static _Atomic uint64_t progress;
 static __thread int thread_blocks_signals;
 
@@ -236,12 +237,9 @@ static void not_written(const struct ct_rec_hdr *h)
 /* The LOST record of what was not written (tf.wlost). */
 static void make_lost_record(struct ct_rec_lost *l, unsigned reason)
 {
-    memset(l, 0, sizeof *l);
-    ct_put_hdr(&l->h, CT_REC_LOST, sizeof *l, 0);
-    l->count = tf.wlost;
-    l->t_first_ns = tf.wfirst ? ct_clock_ns(tf.wfirst) : 0; /* call times are ticks (clock.h) */
-    l->t_last_ns = tf.wlast ? ct_clock_ns(tf.wlast) : 0;
-    l->reason = reason;
+    /* call times are ticks (clock.h) */
+    ct_put_lost(l, 0, tf.wlost, tf.wfirst ? ct_clock_ns(tf.wfirst) : 0, tf.wlast ? ct_clock_ns(tf.wlast) : 0,
+                reason);
 }
 
 static void put_lost_record(void)
@@ -301,6 +299,27 @@ static const struct ct_rec_hdr *joined_at(const struct iovec *iov, int n, uint64
     return NULL;
 }
 
+/* After a write of the spans (`total` bytes) at tf.off that got `done` bytes out: the records wholly
+ * written are in the file, the rest are lost, and a short write (error err) cuts the file back. */
+static void account(const struct iovec *iov, int n, size_t total, size_t done, int err)
+{
+    uint64_t base = tf.off, pos = 0;
+
+    for (int i = 0; i < n; i++) {
+        FOR_RECORDS(h, iov[i].iov_base, iov[i].iov_len) {
+            if (pos + h->size <= done) {
+                in_file(h, base + pos);
+                tf.off = base + pos + h->size;
+            } else {
+                not_written(h);
+            }
+            pos += h->size;
+        }
+    }
+    if (done < total)
+        write_failed(err, base + done);
+}
+
 void ct_tf_append(const struct iovec *iov, int n) { ct_tf_append_seen(iov, n, NULL); }
 
 void ct_tf_append_seen(const struct iovec *iov, int n, const struct ct_span_stats *st)
@@ -321,8 +340,8 @@ void ct_tf_append_seen(const struct iovec *iov, int n, const struct ct_span_stat
         total += iov[i].iov_len;
     done = write_all(iov, n, &err);
 
-    uint64_t base = tf.off, pos = 0;
     if (st && done == total) { /* all in: the ring's walk counted, and the last boundaries are enough */
+        const uint64_t base = tf.off;
         tf.calls += st->calls;
         tf.lost += st->lost;
         for (uint64_t i = st->records > HIST ? st->records - HIST : 0; i < st->records; i++) {
@@ -332,20 +351,7 @@ void ct_tf_append_seen(const struct iovec *iov, int n, const struct ct_span_stat
         tf.off = base + total;
         return;
     }
-    /* Account record by record: the ones wholly written are in the file, the rest are lost. */
-    for (int i = 0; i < n; i++) {
-        FOR_RECORDS(h, iov[i].iov_base, iov[i].iov_len) {
-            if (pos + h->size <= done) {
-                in_file(h, base + pos);
-                tf.off = base + pos + h->size;
-            } else {
-                not_written(h);
-            }
-            pos += h->size;
-        }
-    }
-    if (done < total)
-        write_failed(err, base + done);
+    account(iov, n, total, done, err); /* record by record */
 }
 
 /* ---- open / close ---- */
@@ -439,20 +445,12 @@ int ct_tf_open(const struct ct_settings *s, uint32_t features)
         return -1;
     }
     size_t done = write_all(&(struct iovec){first, len}, 1, &err);
-    if (done >= sizeof(struct ct_file_header)) {
-        /* A full disk keeps what fits: the records wholly written, then (write_failed) a cut-back that
-         * leaves room for the LOST and END records, and every later call counted. */
-        tf.off = sizeof(struct ct_file_header);
-        FOR_RECORDS(h, first + tf.off, len - tf.off) {
-            if (tf.off + h->size > done) {
-                not_written(h);
-                continue;
-            }
-            in_file(h, tf.off);
-            tf.off += h->size;
-        }
-        if (err)
-            write_failed(err, done);
+    const size_t hdr = sizeof(struct ct_file_header);
+    if (done >= hdr) {
+        /* A full disk keeps what fits: the records wholly written, then a cut-back that leaves room for the
+         * LOST and END records, and every later call counted. */
+        tf.off = hdr;
+        account(&(struct iovec){first + hdr, len - hdr}, 1, len - hdr, done - hdr, err);
     } else {
         /* Not even the header fits: no file to keep, but the calls are still counted, and said at exit. */
         ct_warn("cannot write %s: %s; calls are counted, not recorded", tf.path, strerror(err));

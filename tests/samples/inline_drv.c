@@ -32,9 +32,7 @@ int main(void)
     CUdevice dev;
     CUcontext ctx;
 
-    CHECK(cuInit(0));
-    CHECK(cuDeviceGet(&dev, 0));
-    CHECK(cuCtxCreate(&ctx, NULL, 0, dev));
+    sample_primary_context(&dev, &ctx);
     keep_buffers();
     CHECK(cuCtxSynchronize());
     puts("inline_drv: PASSED");
