@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "report/elfsym.h"
+#include "report/sort.h"
 
 struct sym {
     uint64_t addr, size;
@@ -115,8 +116,7 @@ static int read_table(const struct image *im, unsigned type, struct rp_elfsyms *
             out->syms[k++] = (struct sym){sy[j].st_value, sy[j].st_size, out->names + sy[j].st_name};
         }
         out->n = k;
-        if (k > 1) /* qsort's base must not be NULL, even for no element */
-            qsort(out->syms, k, sizeof *out->syms, cmp_sym);
+        rp_sort(out->syms, k, sizeof *out->syms, cmp_sym);
         return k ? 1 : 0;
     }
     return 0;

@@ -11,7 +11,7 @@ src_report_libctreport_la_SOURCES = \
 	src/report/map.c src/report/map.h \
 	src/report/memory.c src/report/memory.h \
 	src/report/args.c src/report/args.h \
-	src/report/summary.c \
+	src/report/summary.c src/report/sort.h \
 	src/report/calls.c \
 	src/report/export.c src/report/export.h \
 	src/report/export_chrome.c \

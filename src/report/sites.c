@@ -5,6 +5,7 @@
 
 #include "format/grow.h"
 #include "report/sites.h"
+#include "report/sort.h"
 #include "report/symbolize.h"
 
 struct rp_site *rp_site_of(struct rp_sites *s, const struct rp_trace *t, size_t file, uint32_t stack_id,
@@ -70,8 +71,7 @@ static void sort(struct rp_sites *s, int (*cmp)(const void *, const void *))
 {
     rp_u64map_free(&s->of_id);
     rp_strmap_free(&s->by_key);
-    if (s->n > 1) /* qsort's base must not be NULL, even for no element */
-        qsort(s->v, s->n, sizeof *s->v, cmp);
+    rp_sort(s->v, s->n, sizeof *s->v, cmp);
 }
 void rp_sites_sort_bytes(struct rp_sites *s) { sort(s, by_bytes); }
 void rp_sites_sort_time(struct rp_sites *s) { sort(s, by_time); }

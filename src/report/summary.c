@@ -12,6 +12,7 @@
 #include "report/map.h"
 #include "report/memory.h"
 #include "report/display_names.h"
+#include "report/sort.h"
 #include "report/stats.h"
 #include "report/table.h"
 #include "report/trace.h"
@@ -101,15 +102,12 @@ static size_t api_row(struct agg *a, const struct rp_call *c)
     struct api_tab *tab = &a->api_of_file[c->file_index];
     const uint16_t id = c->call->c.api_id;
     if (id >= tab->cap) {
-        size_t cap = tab->cap ? tab->cap : 64;
-        while (cap <= id)
-            cap *= 2;
-        int32_t *row = realloc(tab->row, cap * sizeof *row);
+        const size_t old = tab->cap;
+        int32_t *row = ct_grow(tab->row, &tab->cap, (size_t)id + 1, sizeof *row);
         if (!row)
             return (size_t)-1;
-        memset(row + tab->cap, 0, (cap - tab->cap) * sizeof *row);
+        memset(row + old, 0, (tab->cap - old) * sizeof *row);
         tab->row = row;
-        tab->cap = cap;
     }
     int32_t *slot = &tab->row[id];
     if (*slot)
@@ -316,8 +314,7 @@ static void print_api(struct out *o, struct agg *a)
     uint64_t all = 0;
     if (stats_table(&t, "api", "CUDA API summary", "Num Calls#", NULL, o->unit) < 0)
         return;
-    if (a->napi > 1) /* qsort's base must not be NULL, even for no element (likewise below) */
-        qsort(a->api, a->napi, sizeof *a->api, cmp_named);
+    rp_sort(a->api, a->napi, sizeof *a->api, cmp_named);
     for (size_t i = 0; i < a->napi; i++)
         all += a->api[i].st.total;
     for (size_t i = 0; i < a->napi && (!o->top || i < o->top); i++) {
@@ -349,8 +346,7 @@ static void print_kernels(struct out *o, struct agg *a)
     if (stats_table(&t, "kernels", "Kernel launches (host launch time)", "Launches#", "Shapes#", o->unit) < 0 ||
         rp_table_init(&s, "kernel_shapes", "Kernel launch shapes", 4, stitles) < 0)
         return;
-    if (a->nkern > 1)
-        qsort(a->kern, a->nkern, sizeof *a->kern, cmp_kernel);
+    rp_sort(a->kern, a->nkern, sizeof *a->kern, cmp_kernel);
     for (size_t i = 0; i < a->nkern; i++)
         all += a->kern[i].ns.st.total;
     for (size_t i = 0; i < a->nkern && (!o->top || i < o->top); i++) {
@@ -363,8 +359,7 @@ static void print_kernels(struct out *o, struct agg *a)
         row[8] = u64s(nshapes, k->nshapes);
         row[9] = k->ns.name;
         rp_table_row(&t, row);
-        if (k->nshapes > 1)
-            qsort(k->shapes, k->nshapes, sizeof *k->shapes, cmp_shape);
+        rp_sort(k->shapes, k->nshapes, sizeof *k->shapes, cmp_shape);
         for (size_t j = 0; j < k->nshapes; j++) {
             char n[24], g[48], b[48];
             const uint32_t *gr = k->shapes[j].grid, *bl = k->shapes[j].block;
@@ -395,8 +390,7 @@ static void print_copies(struct out *o, struct agg *a)
                             unit_title(b[2], 48, "Med", o->unit), "Operation"};
     if (rp_table_init(&t, "copies", "Copies and sets (bytes, host time)", 9, titles) < 0)
         return;
-    if (a->ncopy > 1)
-        qsort(a->copy, a->ncopy, sizeof *a->copy, cmp_copy);
+    rp_sort(a->copy, a->ncopy, sizeof *a->copy, cmp_copy);
     for (size_t i = 0; i < a->ncopy && (!o->top || i < o->top); i++) {
         struct copy_row *r = &a->copy[i];
         char c[8][48];
@@ -471,8 +465,7 @@ static void print_errors(struct out *o, struct agg *a)
     const char *titles[] = {"Count#", "Result!", "Result Name", "Name"};
     if (rp_table_init(&t, "errors", "Calls that did not return CUDA_SUCCESS", 4, titles) < 0)
         return;
-    if (a->nerr > 1)
-        qsort(a->err, a->nerr, sizeof *a->err, cmp_error);
+    rp_sort(a->err, a->nerr, sizeof *a->err, cmp_error);
     for (size_t i = 0; i < a->nerr && (!o->top || i < o->top); i++) {
         char n[24], r[24], buf[48];
         snprintf(r, sizeof r, "%d", (int)a->err[i].result);
