@@ -12,9 +12,13 @@
 
 CT_HOT_DATA int ct_clock_mode;
 
-/* Calibration: ns = base_ns + (ticks - base_ticks) * ns_per_tick, with the slope measured between the
- * first pair and the latest drain's pair (the longer the span, the better the slope). */
-static uint64_t base_ticks, base_ns;
+/* Calibration: ns = base_ns + (ticks - base_ticks) * ns_per_tick, piecewise: each drain's CLOCK record
+ * covers the ticks since the previous drain's pair, from that pair (the base) to its own (the slope).  Each
+ * pair starts one piece and ends the one before, so the conversion is continuous and rising: a thread's
+ * calls converted with two drains' records never go back in time, as they could with one slope measured
+ * anew from the first pair over a span that grows (the first over a millisecond: coarse). */
+static uint64_t base_ticks, base_ns; /* where the current piece starts */
+static uint64_t last_ticks, last_ns; /* the latest pair: where the next piece starts */
 static double ns_per_tick;
 static int calibrated;
 
@@ -34,12 +38,20 @@ static int kernel_uses_tsc(void)
 }
 
 #if defined(__x86_64__)
-/* A (ticks, ns) pair read as close together as possible. */
+/* A (ticks, ns) pair read as close together as possible: of a few tries, the one that took the fewest
+ * ticks (a try the scheduler interrupted would put the pair off by as long as it was away). */
 static void pair(uint64_t *ticks, uint64_t *ns)
 {
-    uint64_t a = __rdtsc();
-    *ns = ct_now_ns();
-    *ticks = a + (__rdtsc() - a) / 2;
+    uint64_t best = UINT64_MAX;
+
+    for (int i = 0; i < 4; i++) {
+        uint64_t a = __rdtsc(), n = ct_now_ns(), b = __rdtsc();
+        if (b - a < best) {
+            best = b - a;
+            *ns = n;
+            *ticks = a + (b - a) / 2;
+        }
+    }
 }
 #endif
 
@@ -59,6 +71,8 @@ static void choose(void)
 #if defined(__x86_64__)
     if (want_tsc && kernel_uses_tsc()) {
         pair(&base_ticks, &base_ns);
+        last_ticks = base_ticks;
+        last_ns = base_ns;
         mode = CT_CLOCK_TSC;
     }
 #else
@@ -82,11 +96,18 @@ void ct_clock_calibrate(void)
 
     if (__atomic_load_n(&ct_clock_mode, __ATOMIC_ACQUIRE) != CT_CLOCK_TSC)
         return;
-    /* A slope over less than 1 ms would be coarse: a short program's only drain waits for that once. */
-    do
+    /* A piece shorter than 1 ms would have a coarse slope: a drain sooner than that after the last pair
+     * keeps the current piece, and a short program's only drain waits for it once. */
+    pair(&t, &ns);
+    if (calibrated && ns - last_ns < 1000000u)
+        return;
+    while (ns - last_ns < 1000000u)
         pair(&t, &ns);
-    while (ns - base_ns < 1000000u);
+    base_ticks = last_ticks;
+    base_ns = last_ns;
     ns_per_tick = (double)(ns - base_ns) / (double)(t - base_ticks);
+    last_ticks = t;
+    last_ns = ns;
     calibrated = 1;
 #endif
 }
