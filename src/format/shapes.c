@@ -30,27 +30,20 @@ struct ct_shapes {
 
 struct ct_shapes *ct_shapes_new(void) { return calloc(1, sizeof(struct ct_shapes)); }
 
-static void free_slots(struct ct_shapes *s)
+void ct_shapes_clear(struct ct_shapes *s)
 {
     for (size_t i = 0; i < s->cap; i++)
         free(s->t[i].slot);
+    free(s->t);
+    s->t = NULL;
+    s->cap = s->n = 0;
 }
 
 void ct_shapes_free(struct ct_shapes *s)
 {
-    if (s) {
-        free_slots(s);
-        free(s->t);
-    }
+    if (s)
+        ct_shapes_clear(s);
     free(s);
-}
-
-void ct_shapes_clear(struct ct_shapes *s)
-{
-    free_slots(s);
-    free(s->t);
-    s->t = NULL;
-    s->cap = s->n = 0;
 }
 
 static size_t home(uint32_t tid, size_t cap) { return (size_t)(tid * 2654435761u) & (cap - 1); }
