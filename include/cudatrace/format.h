@@ -19,8 +19,9 @@
 
 #define CT_MAGIC "CUDATRC\n"          /* 8 bytes, no terminating NUL stored */
 #define CT_MAGIC_LEN 8
-#define CT_FORMAT_VERSION 4u           /* independent of the package version; 2 added CT_REC_LAUNCH_REPEAT,
-                                        * 3 CT_REC_CLOCK, 4 CT_REC_LAUNCH_SHORT */
+#define CT_FORMAT_VERSION 5u           /* independent of the package version; 2 added CT_REC_LAUNCH_REPEAT,
+                                        * 3 CT_REC_CLOCK, 4 CT_REC_LAUNCH_SHORT, 5 CT_REC_GPU and
+                                        * CT_REC_GPU_INFO */
 #define CT_FORMAT_VERSION_MIN 1u       /* the oldest version readers still read (1: no repeats) */
 #define CT_BYTE_ORDER_MARK 0x01020304u /* written natively */
 
@@ -66,8 +67,10 @@ enum ct_rec_type {
     CT_REC_LAUNCH_REPEAT = 13, /* a launch whose payload its thread wrote before (format 2) */
     CT_REC_CLOCK = 14,    /* how the call times that follow convert to ns (format 3) */
     CT_REC_LAUNCH_SHORT = 15, /* a launch repeat in 16 bytes (format 4) */
+    CT_REC_GPU = 16,      /* what the device did for one timed call: a kernel or a copy (format 5) */
+    CT_REC_GPU_INFO = 17, /* how calls were chosen for GPU timing, and what could not be timed (format 5) */
 };
-#define CT_REC_TYPE_LAST CT_REC_LAUNCH_SHORT
+#define CT_REC_TYPE_LAST CT_REC_GPU_INFO
 
 #define CT_REC_MARKER 0xC7u /* first byte of every record: a reader's cheap check against garbage */
 
@@ -349,5 +352,43 @@ struct ct_rec_module {
     uint32_t reserved;
     uint8_t build_id[CT_BUILD_ID_MAX];
 }; /* 72 bytes + path */
+
+/* CT_REC_GPU: the device's side of one timed call (a kernel launch, a whole graph launch, a copy or a set):
+ * timing events recorded on the call's stream just before and just after it.  h.tid is the calling thread
+ * and `seq` the call's sequence number (unique within the file), which joins the span to its call record
+ * or launch repeat; the span is written later than its call, once the events completed.  Times are
+ * CLOCK_MONOTONIC ns on the trace's clock (never ticks): the start is placed through anchor events (an event
+ * recorded on a stream of the tracer's own at a known host time), the duration is the events' own. */
+struct ct_rec_gpu {
+    struct ct_rec_hdr h;
+    uint64_t seq;
+    uint64_t start_ns;
+    uint64_t end_ns;    /* >= start_ns */
+    uint64_t stream;    /* CUstream the events were recorded on: a per-thread call's 0 is CU_STREAM_PER_THREAD (2) */
+    uint64_t context;   /* CUcontext */
+    int32_t device;     /* the context's device ordinal */
+    uint16_t api_id;    /* the call's (CT_REC_API) */
+    uint16_t reserved;
+}; /* 56 bytes */
+
+/* How calls are chosen for GPU timing (CUDATRACE_GPU_TIME). */
+enum ct_gpu_mode { CT_GPU_OFF = 0, CT_GPU_SAMPLE = 1, CT_GPU_ALL = 2 };
+
+/* CT_REC_GPU_INFO: written when the recorder starts (counts 0) and again, with `final` 1, when GPU timing
+ * ends (exit); a reader keeps the last.  In sample mode each thread times the first `sample_k` calls of every
+ * kind (function, kernel, grid and block; a copy's function and size class), then one in `sample_n`. */
+struct ct_rec_gpu_info {
+    struct ct_rec_hdr h;      /* h.tid 0 */
+    uint32_t mode;            /* enum ct_gpu_mode */
+    uint32_t sample_n;
+    uint32_t sample_k;
+    uint32_t final;           /* 1: the counts below are the process's totals */
+    uint64_t timed;           /* CT_REC_GPU spans written */
+    uint64_t not_completed;   /* timed calls whose events had not completed when their context was destroyed,
+                               * or at exit */
+    uint64_t untimed_pool;    /* chosen, but their context had no free timing event left */
+    uint64_t untimed_refused; /* chosen, but the driver refused to create or record a timing event */
+    uint64_t untimed_capture; /* chosen, but their stream was being captured into a graph */
+}; /* 64 bytes */
 
 #endif

@@ -171,6 +171,8 @@ size_t ct_rec_min_size(unsigned type)
     case CT_REC_LAUNCH_REPEAT: return sizeof(struct ct_rec_launch_repeat);
     case CT_REC_CLOCK: return sizeof(struct ct_rec_clock);
     case CT_REC_LAUNCH_SHORT: return sizeof(struct ct_rec_launch_short);
+    case CT_REC_GPU: return sizeof(struct ct_rec_gpu);
+    case CT_REC_GPU_INFO: return sizeof(struct ct_rec_gpu_info);
     default: return 0;
     }
 }
@@ -247,6 +249,19 @@ const char *ct_rec_check(const struct ct_rec_hdr *h, size_t avail)
         const struct ct_rec_end *r = (const void *)h;
         if (r->end_mono_ns < 0 || r->end_mono_ns > CT_MONO_NS_MAX)
             return "end record with an impossible time";
+        break;
+    }
+    case CT_REC_GPU: {
+        const struct ct_rec_gpu *r = (const void *)h;
+        if (r->start_ns > (uint64_t)CT_MONO_NS_MAX || r->end_ns > (uint64_t)CT_MONO_NS_MAX ||
+            r->end_ns < r->start_ns)
+            return "gpu record with impossible times";
+        break;
+    }
+    case CT_REC_GPU_INFO: {
+        const struct ct_rec_gpu_info *r = (const void *)h;
+        if (r->mode > CT_GPU_ALL)
+            return "gpu info record with an unknown mode";
         break;
     }
     case CT_REC_STACK: {

@@ -12,7 +12,7 @@
 
 static void test_constants(void)
 {
-    CU_ASSERT_EQUAL(CT_FORMAT_VERSION, 4);
+    CU_ASSERT_EQUAL(CT_FORMAT_VERSION, 5);
     CU_ASSERT_EQUAL(CT_FORMAT_VERSION_MIN, 1);
     CU_ASSERT_EQUAL(CT_MAGIC_LEN, 8);
     CU_ASSERT_EQUAL(sizeof CT_MAGIC - 1, 8);
@@ -25,6 +25,9 @@ static void test_constants(void)
     CU_ASSERT_EQUAL(CT_REC_LAUNCH_REPEAT, 13);
     CU_ASSERT_EQUAL(CT_REC_CLOCK, 14);
     CU_ASSERT_EQUAL(CT_REC_LAUNCH_SHORT, 15);
+    CU_ASSERT_EQUAL(CT_REC_GPU, 16);
+    CU_ASSERT_EQUAL(CT_REC_GPU_INFO, 17);
+    CU_ASSERT_EQUAL(CT_GPU_ALL, 2);
     CU_ASSERT_EQUAL(CT_SHORT_DUR_BITS, 28);
     CU_ASSERT_EQUAL(CT_LAUNCH_SHAPES, 16);
     CU_ASSERT_EQUAL(CT_FAM_COPY, 4);
@@ -55,6 +58,26 @@ static void test_records(void)
     PIN(ct_rec_hdr, type, 1);
     PIN(ct_rec_hdr, size, 2);
     PIN(ct_rec_hdr, tid, 4);
+
+    SIZE(ct_rec_gpu, 56);
+    PIN(ct_rec_gpu, seq, 8);
+    PIN(ct_rec_gpu, start_ns, 16);
+    PIN(ct_rec_gpu, end_ns, 24);
+    PIN(ct_rec_gpu, stream, 32);
+    PIN(ct_rec_gpu, context, 40);
+    PIN(ct_rec_gpu, device, 48);
+    PIN(ct_rec_gpu, api_id, 52);
+
+    SIZE(ct_rec_gpu_info, 64);
+    PIN(ct_rec_gpu_info, mode, 8);
+    PIN(ct_rec_gpu_info, sample_n, 12);
+    PIN(ct_rec_gpu_info, sample_k, 16);
+    PIN(ct_rec_gpu_info, final, 20);
+    PIN(ct_rec_gpu_info, timed, 24);
+    PIN(ct_rec_gpu_info, not_completed, 32);
+    PIN(ct_rec_gpu_info, untimed_pool, 40);
+    PIN(ct_rec_gpu_info, untimed_refused, 48);
+    PIN(ct_rec_gpu_info, untimed_capture, 56);
 
     SIZE(ct_rec_process, 16);
     PIN(ct_rec_process, host_len, 8);
