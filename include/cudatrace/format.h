@@ -356,20 +356,31 @@ struct ct_rec_module {
 /* CT_REC_GPU: the device's side of one timed call (a kernel launch, a whole graph launch, a copy or a set):
  * timing events recorded on the call's stream just before and just after it.  h.tid is the calling thread
  * and `seq` the call's sequence number (unique within the file), which joins the span to its call record
- * or launch repeat; the span is written later than its call, once the events completed.  Times are
- * CLOCK_MONOTONIC ns on the trace's clock (never ticks): the start is placed through anchor events (an event
- * recorded on a stream of the tracer's own at a known host time), the duration is the events' own. */
+ * or launch repeat; the span is written later than its call, once the events completed.  It repeats what
+ * the GPU tables group by (kernel name and shape; copy bytes, kind and direction), so they need no join.
+ * Times are CLOCK_MONOTONIC ns on the trace's clock (never ticks): the start is placed through anchor events
+ * (an event recorded on a stream of the tracer's own at a known host time), the duration is the events'. */
 struct ct_rec_gpu {
     struct ct_rec_hdr h;
     uint64_t seq;
     uint64_t start_ns;
-    uint64_t end_ns;    /* >= start_ns */
-    uint64_t stream;    /* CUstream the events were recorded on: a per-thread call's 0 is CU_STREAM_PER_THREAD (2) */
-    uint64_t context;   /* CUcontext */
-    int32_t device;     /* the context's device ordinal */
-    uint16_t api_id;    /* the call's (CT_REC_API) */
-    uint16_t reserved;
-}; /* 56 bytes */
+    uint64_t end_ns;      /* >= start_ns */
+    uint64_t stream;      /* CUstream the events were recorded on: a per-thread call's 0 is CU_STREAM_PER_THREAD (2) */
+    uint16_t api_id;      /* the call's (CT_REC_API) */
+    uint8_t family;       /* CT_FAM_LAUNCH or CT_FAM_COPY: which of the two groups below is filled */
+    uint8_t reserved;
+    int32_t device;       /* the context's device ordinal, -1 if not known */
+    /* CT_FAM_LAUNCH, as in the call's ct_pl_launch: */
+    uint32_t name_id;     /* kernel name (CT_REC_STRING), 0 for a graph or an unknown kernel */
+    uint32_t launch_kind; /* enum ct_launch_kind */
+    uint32_t grid[3];
+    uint32_t block[3];
+    /* CT_FAM_COPY, as in the call's ct_pl_copy: */
+    uint64_t bytes;
+    uint32_t copy_flags;  /* CT_COPY_* */
+    uint16_t src_kind;    /* enum ct_mem_kind */
+    uint16_t dst_kind;
+}; /* 96 bytes */
 
 /* How calls are chosen for GPU timing (CUDATRACE_GPU_TIME). */
 enum ct_gpu_mode { CT_GPU_OFF = 0, CT_GPU_SAMPLE = 1, CT_GPU_ALL = 2 };

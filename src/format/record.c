@@ -256,6 +256,8 @@ const char *ct_rec_check(const struct ct_rec_hdr *h, size_t avail)
         if (r->start_ns > (uint64_t)CT_MONO_NS_MAX || r->end_ns > (uint64_t)CT_MONO_NS_MAX ||
             r->end_ns < r->start_ns)
             return "gpu record with impossible times";
+        if (r->family != CT_FAM_LAUNCH && r->family != CT_FAM_COPY)
+            return "gpu record of neither a launch nor a copy";
         break;
     }
     case CT_REC_GPU_INFO: {

@@ -59,14 +59,22 @@ static void test_records(void)
     PIN(ct_rec_hdr, size, 2);
     PIN(ct_rec_hdr, tid, 4);
 
-    SIZE(ct_rec_gpu, 56);
+    SIZE(ct_rec_gpu, 96);
     PIN(ct_rec_gpu, seq, 8);
     PIN(ct_rec_gpu, start_ns, 16);
     PIN(ct_rec_gpu, end_ns, 24);
     PIN(ct_rec_gpu, stream, 32);
-    PIN(ct_rec_gpu, context, 40);
-    PIN(ct_rec_gpu, device, 48);
-    PIN(ct_rec_gpu, api_id, 52);
+    PIN(ct_rec_gpu, api_id, 40);
+    PIN(ct_rec_gpu, family, 42);
+    PIN(ct_rec_gpu, device, 44);
+    PIN(ct_rec_gpu, name_id, 48);
+    PIN(ct_rec_gpu, launch_kind, 52);
+    PIN(ct_rec_gpu, grid, 56);
+    PIN(ct_rec_gpu, block, 68);
+    PIN(ct_rec_gpu, bytes, 80);
+    PIN(ct_rec_gpu, copy_flags, 88);
+    PIN(ct_rec_gpu, src_kind, 92);
+    PIN(ct_rec_gpu, dst_kind, 94);
 
     SIZE(ct_rec_gpu_info, 64);
     PIN(ct_rec_gpu_info, mode, 8);
