@@ -35,7 +35,7 @@ PFN_RE = re.compile(
     r'\s*\((?P<params>[^;]*?)\)\s*;', re.S)
 # A prototype (decode.h, hooks.h) or an inline definition (decode_launch.h).
 DECL_RE = re.compile(r'^\s*(?:static\s+inline\s+(?:__attribute__\(\(\w+\)\)\s+)?)?void\s+'
-                     r'ct_(?P<kind>dec|hook)_(?P<key>\w+)\s*\((?P<params>[^)]*)\)\s*[;{]', re.M)
+                     r'ct_(?P<kind>dec|hook|pre)_(?P<key>\w+)\s*\((?P<params>[^)]*)\)\s*[;{]', re.M)
 FAMILIES = {'alloc': 'CT_FAM_ALLOC', 'free': 'CT_FAM_FREE', 'launch': 'CT_FAM_LAUNCH', 'copy': 'CT_FAM_COPY'}
 VFLAGS = {'': '0', '_ptsz': 'CT_VARIANT_PTSZ', '_ptds': 'CT_VARIANT_PTDS'}
 # Interop typedef headers and the system headers they need (configure's AC_CHECK_HEADERS of each).
@@ -52,7 +52,7 @@ class Variant:
         self.params = params            # list of (declaration text, parameter name)
         self.header, self.line = header, line
         self.symbol = None
-        self.decoder = self.hook = self.family = None
+        self.decoder = self.hook = self.pre = self.family = None
 
     @property
     def pfn(self):
@@ -198,14 +198,16 @@ def read_decls(paths):
 def attach_decls(variants, decls):
     used = set()
     for v in variants:
-        for kind in ('dec', 'hook'):
+        for kind in ('dec', 'hook', 'pre'):
             for key in (v.key, v.name):
                 if (kind, key) in decls:
                     used.add((kind, key))
                     if kind == 'dec':
                         v.decoder, v.family = key, decls[(kind, key)]
-                    else:
+                    elif kind == 'hook':
                         v.hook = key
+                    else:
+                        v.pre = key
                     break
     unused = sorted(set(decls) - used)
     if unused:
@@ -285,14 +287,25 @@ def emit_trampoline(w, v):
     # handler's that interrupted a trampoline's recording) passes untouched, counted (ct_guard_passed);
     # outside a capture range (capture.h) a call is not timed either, but its hook still runs.  Without a
     # hook the two cases are one test.
+    pre = ('    ct_busy_enter();\n    ct_pre_%s(%s);\n    ct_busy_leave();\n' % (v.pre, args)) if v.pre else ''
+    if v.pre and not v.hook:
+        sys.exit('gen-wrappers: ct_pre_%s needs a ct_hook_ after it' % v.pre)
     if v.hook:
         w('    if (__builtin_expect(ct_guard, 0)) {\n        ct_guard_passed();\n        return real(%s);\n    }\n' % args)
-        w('    if (__builtin_expect(ct_capture_off, 0)) {\n        CUresult r = real(%s);\n' % args)
+        w('    if (__builtin_expect(ct_capture_off, 0)) {\n%s        CUresult r = real(%s);\n'
+          % (''.join('    ' + line + '\n' for line in pre.splitlines()), args))
         w('        ct_busy_enter();\n        ct_hook_%s(r%s);\n        ct_busy_leave();\n        return r;\n    }\n'
           % (v.hook, comma_args))
     else:
         w('    if (__builtin_expect(ct_guard | ct_capture_off, 0)) {\n        ct_guard_passed();\n'
           '        return real(%s);\n    }\n' % args)
+    w(pre)
+    gpu = gpu_exprs(v)
+    if gpu:
+        # GPU time (gpu_time.h): the start event goes on the call's stream just before it.
+        w('    struct ct_gpu_pair *gp = NULL;\n')
+        w('    if (ct_gpu_mode != CT_GPU_OFF && ct_gpu_choose(%s)) {\n' % gpu[1])
+        w('        ct_busy_enter();\n        gp = ct_gpu_begin(%s, %s);\n        ct_busy_leave();\n    }\n' % (vid, gpu[0]))
     # From the call's return to its record's commit the thread is inside the tracer (trampoline.h).
     w('    uint64_t t0 = ct_now();\n    CUresult r = real(%s);\n    uint64_t t1 = ct_now();\n' % args)
     w('    ct_busy_enter();\n')
@@ -309,7 +322,13 @@ def emit_trampoline(w, v):
         w('        if (!ct_rec_launch_again(%s, r, t0, t1, &pl, name_gen)) {\n' % vid)
         w('            pl.name_id = ct_launch_name_id(&pl);\n')
         w('            ct_rec_launch(%s, r, t0, t1, &pl, ct_stack_id(CT_FAM_LAUNCH), name_gen);\n' % vid)
-        w('        }\n    }\n    ct_busy_leave();\n    return r;\n}\n\n')
+        w('        }\n')
+        if gpu:
+            w('        if (gp) {\n            ct_gpu_end_launch(gp, r, &pl);\n            gp = NULL;\n        }\n')
+        w('    }\n')
+        if gpu:
+            w('    if (gp)\n        ct_gpu_drop(gp);\n')
+        w('    ct_busy_leave();\n    return r;\n}\n\n')
         return
     if v.decoder:
         size = 'sizeof(struct ct_rec_call) + sizeof(struct ct_pl_%s)' % v.family
@@ -320,7 +339,52 @@ def emit_trampoline(w, v):
         w('    struct ct_rec_call *c = ct_rec_call_begin(sizeof *c, %s, CT_FAM_NONE, r, t0, t1);\n' % vid)
         w('    if (c) {\n')
     emit_stack_hook(w, v)
-    w('        ct_rec_commit(c);\n    }\n    ct_busy_leave();\n    return r;\n}\n\n')
+    if gpu:
+        w('        if (gp) {\n            ct_gpu_end_copy(gp, r, (const struct ct_pl_copy *)(c + 1));\n'
+          '            gp = NULL;\n        }\n')
+    w('        ct_rec_commit(c);\n    }\n')
+    if gpu:
+        w('    if (gp)\n        ct_gpu_drop(gp);\n')
+    w('    ct_busy_leave();\n    return r;\n}\n\n')
+
+
+def gpu_exprs(v):
+    """GPU time (src/preload/gpu_time.h): the C expressions of a timed variant's stream and kind key, or None.
+    Launches of GPU work (kernels, graphs) and copies and sets are timed; cuLaunchHostFunc runs on the host.
+    A per-thread variant's stream 0 is the thread's default stream; a variant without a stream uses the
+    default stream."""
+    if v.family not in ('launch', 'copy') or v.name == 'cuLaunchHostFunc':
+        return None
+    names = [n for _, n in v.params]
+    vid = 'CT_ID_%s' % v.symbol
+    stream = 'hStream' if 'hStream' in names else '(config ? config->hStream : NULL)' if 'config' in names \
+        else 'NULL'
+    if v.pt:
+        stream = 'ct_gpu_pt_stream(%s)' % stream
+    if v.family == 'launch':
+        if 'gridDimX' in names:
+            shape = 'gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ'
+        elif 'grid_width' in names:
+            shape = '(unsigned)grid_width, (unsigned)grid_height, 1, 0, 0, 0'
+        else:
+            shape = '0, 0, 0, 0, 0, 0'
+        fn = 'f' if 'f' in names else names[0]   # cuGraphLaunch: the executable graph
+        if 'config' in names:
+            return stream, ('(config ? ct_gpu_key_launch(%s, %s, config->gridDimX, config->gridDimY, '
+                            'config->gridDimZ, config->blockDimX, config->blockDimY, config->blockDimZ) : %s)'
+                            % (vid, fn, vid))
+        return stream, 'ct_gpu_key_launch(%s, %s, %s)' % (vid, fn, shape)
+    for size in ('ByteCount', 'N', 'count', 'numParams'):
+        if size in names:
+            break
+    else:
+        if 'Width' in names:
+            size = '(uint64_t)Width * Height'
+        elif 'pCopy' in names:
+            size = '(pCopy ? (uint64_t)pCopy->WidthInBytes * pCopy->Height : 0)'
+        else:
+            sys.exit('gen-wrappers: %s:%d: no size to key GPU timing of %s by' % (v.header, v.line, v.pfn))
+    return stream, 'ct_gpu_key_size(%s, %s)' % (vid, size)
 
 
 def emit_stack_hook(w, v):

@@ -1,7 +1,9 @@
 /* Hooks: hand-written code a generated trampoline runs after every real call of a variant (outside the
  * tracer's own calls), recording or not.  scripts/gen-wrappers.py reads this header: a function
  * `void ct_hook_<key>(CUresult r, <the variant's parameters>)` applies to variant <name>_v<version> when
- * <key> is that, else to every variant of function <key>. */
+ * <key> is that, else to every variant of function <key>.  A `void ct_pre_<key>(<the parameters>)` runs
+ * before the real call, and its ct_hook_ after it without fail (a pre-hook may take a lock the hook
+ * releases). */
 #ifndef CT_PRELOAD_HOOKS_H
 #define CT_PRELOAD_HOOKS_H
 
@@ -23,5 +25,13 @@ void ct_hook_cuLibraryUnload(CUresult r, CUlibrary library);
 /* capture.c: CUDATRACE_CAPTURE=profiler records calls from a cuProfilerStart to the next cuProfilerStop. */
 void ct_hook_cuProfilerStart(CUresult r);
 void ct_hook_cuProfilerStop(CUresult r);
+
+/* gpu_contexts.c: GPU time's events of a context are never touched once it is destroyed. */
+void ct_pre_cuCtxDestroy(CUcontext ctx);
+void ct_hook_cuCtxDestroy(CUresult r, CUcontext ctx);
+void ct_pre_cuDevicePrimaryCtxRelease(CUdevice dev);
+void ct_hook_cuDevicePrimaryCtxRelease(CUresult r, CUdevice dev);
+void ct_pre_cuDevicePrimaryCtxReset(CUdevice dev);
+void ct_hook_cuDevicePrimaryCtxReset(CUresult r, CUdevice dev);
 
 #endif

@@ -10,6 +10,7 @@
 
 #include "preload/capture.h"
 #include "preload/decode_launch.h"
+#include "preload/gpu_time.h"
 #include "preload/kernel_names.h"
 #include "recorder/export.h"
 #include "recorder/hot.h"

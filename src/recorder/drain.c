@@ -10,6 +10,7 @@
 #include "recorder/clock.h"
 #include "recorder/meta_queue.h"
 #include "recorder/drain.h"
+#include "recorder/gpu.h"
 #include "recorder/rings.h"
 #include "recorder/tracefile.h"
 
@@ -97,7 +98,9 @@ void ct_drain_all(int final, int in_signal)
 {
     struct ct_ring *last = ct_rings_last(), *upto;
     struct ct_rec_clock clk, *clock = NULL;
+    struct ct_gpu_batch gpu;
 
+    ct_gpu_take(&gpu, final, in_signal); /* before the rings: every span's call is in them by now */
     ct_clock_calibrate();
     ct_tf_verify();
     ct_meta_write(in_signal);
@@ -111,6 +114,7 @@ void ct_drain_all(int final, int in_signal)
         last = ct_rings_last();
     } while (final && last != upto);
     write_nested_loss();
+    ct_gpu_write(&gpu, final);
     if (!in_signal)
         ct_rings_free_dead();
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "recorder/drain.h"
+#include "recorder/gpu.h"
 #include "recorder/intern.h"
 #include "recorder/meta_queue.h"
 #include "recorder/recorder.h"
@@ -45,6 +46,7 @@ static int start(void)
     const uint32_t ranges = atomic_load(&ranges_only) ? CT_FEAT_CAPTURE_RANGES : 0;
     if (ct_tf_open(&cfg, CT_FEAT_TIME_MONO | ranges | ct_stack_start(cfg.stacks, cfg.stack_depth)) < 0)
         return -1;
+    ct_gpu_start(cfg.gpu_time, cfg.gpu_sample);
     install();
     if (ct_writer_start(cfg.flush_ms) < 0)
         ct_warn("cannot start the writer thread; records are written at exit only");
@@ -86,6 +88,14 @@ void ct_rec_shutdown(void)
         return;
     ct_drain_all(1, 0);
     ct_tf_close(cfg.quiet);
+    ct_drain_release();
+}
+
+void ct_rec_gpu_finish(void)
+{
+    if (atomic_load(&ct_state) != CT_ST_ON || !ct_drain_acquire(-1))
+        return;
+    ct_gpu_collect_last();
     ct_drain_release();
 }
 
@@ -172,6 +182,7 @@ static void fork_child(void)
     ct_drain_reset();
     ct_rings_after_fork_child();
     ct_meta_after_fork_child();
+    ct_gpu_after_fork_child();
     atomic_store(&ct_state, CT_ST_UNINIT);
 }
 

@@ -12,6 +12,7 @@ src_recorder_librecorder_la_SOURCES = \
 	src/recorder/ring.c src/recorder/ring.h \
 	src/recorder/clock.c src/recorder/clock.h \
 	src/recorder/drain.c src/recorder/drain.h \
+	src/recorder/gpu.c src/recorder/gpu.h \
 	src/recorder/writer.c src/recorder/writer.h \
 	src/recorder/lifecycle.c src/recorder/exec_hooks.c \
 	src/recorder/tracefile.c src/recorder/tracefile.h \

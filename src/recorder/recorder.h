@@ -90,6 +90,9 @@ void ct_rec_init(void);
 void ct_rec_ranges_only(void);
 /* Flush everything and close the file (exit path). Idempotent. */
 void ct_rec_shutdown(void);
+/* GPU time's last collection while the driver is still there (an atexit handler of the interposition layer
+ * runs it, before the CUDA runtime's own): waits for the drain, collects with final set (recorder/gpu.h). */
+void ct_rec_gpu_finish(void);
 /* Write what is buffered now and keep tracing (exec_hooks.c, before an exec). */
 void ct_rec_flush(void);
 

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "cudatrace/format.h"
 #include "recorder/settings.h"
 #include "recorder/warn.h"
 
@@ -109,6 +110,16 @@ int ct_parse_capture(const char *s, int *out)
     return -1;
 }
 
+int ct_parse_gpu_time(const char *s, int *out)
+{
+    static const char *const names[] = {[CT_GPU_OFF] = "off", [CT_GPU_SAMPLE] = "sample", [CT_GPU_ALL] = "all"};
+
+    for (int m = CT_GPU_OFF; s && m <= CT_GPU_ALL; m++)
+        if (strcasecmp(s, names[m]) == 0)
+            return *out = m, 0;
+    return -1;
+}
+
 int ct_settings_capture(void)
 {
     int m = CT_CAPTURE_ALL;
@@ -144,6 +155,27 @@ static void load_stacks(struct ct_settings *s)
 #endif
 }
 
+static void load_gpu(struct ct_settings *s)
+{
+    const char *v;
+    unsigned u;
+    int m;
+
+    if ((v = getenv("CUDATRACE_GPU_TIME")) != NULL) {
+        if (ct_parse_gpu_time(v, &m) == 0)
+            s->gpu_time = m;
+        else
+            ct_warn("CUDATRACE_GPU_TIME=\"%.64s\" is not sample, all or off; using sample", v);
+    }
+    if ((v = getenv("CUDATRACE_GPU_SAMPLE")) != NULL) {
+        if (ct_parse_uint(v, &u) == 0 && u >= 1 && u <= CT_MAX_GPU_SAMPLE)
+            s->gpu_sample = u;
+        else
+            ct_warn("CUDATRACE_GPU_SAMPLE=\"%.64s\" is not a number from 1 to %u; using %u", v, CT_MAX_GPU_SAMPLE,
+                    CT_DEFAULT_GPU_SAMPLE);
+    }
+}
+
 void ct_settings_load(struct ct_settings *s)
 {
     const char *v;
@@ -158,6 +190,8 @@ void ct_settings_load(struct ct_settings *s)
     s->file_mode = CT_DEFAULT_FILE_MODE;
     s->stacks = CT_DEFAULT_STACKS;
     s->stack_depth = CT_DEFAULT_STACK_DEPTH;
+    s->gpu_time = CT_GPU_SAMPLE;
+    s->gpu_sample = CT_DEFAULT_GPU_SAMPLE;
 
     if ((v = getenv("CUDATRACE_OUTPUT")) != NULL) {
         if (*v && strlen(v) < sizeof s->output)
@@ -191,6 +225,7 @@ void ct_settings_load(struct ct_settings *s)
             ct_warn("CUDATRACE_FILE_MODE=\"%.64s\" is not an octal mode up to 0777; using 0600", v);
     }
     load_stacks(s);
+    load_gpu(s);
     /* Used long before (ct_settings_capture); warned about here, with the others, once tracing starts. */
     if ((v = getenv("CUDATRACE_CAPTURE")) != NULL && ct_parse_capture(v, &b) != 0)
         ct_warn("CUDATRACE_CAPTURE=\"%.64s\" is not all or profiler; using all (every call is recorded)", v);

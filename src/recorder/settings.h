@@ -18,6 +18,9 @@ enum ct_stack_mode { CT_STACKS_NONE = 0, CT_STACKS_ALLOC = 1, CT_STACKS_ALL = 2 
 #define CT_DEFAULT_STACKS CT_STACKS_ALLOC
 #define CT_DEFAULT_STACK_DEPTH 16u
 #define CT_MAX_STACK_DEPTH 64u
+/* GPU time (gpu.h): which launches and copies get timing events, and how often after the first of a kind. */
+#define CT_DEFAULT_GPU_SAMPLE 32u
+#define CT_MAX_GPU_SAMPLE 1000000u
 /* What is recorded (capture.h): every call, or only calls inside cuProfilerStart/Stop ranges. */
 enum ct_capture_mode { CT_CAPTURE_ALL = 0, CT_CAPTURE_PROFILER = 1 };
 
@@ -29,6 +32,8 @@ struct ct_settings {
     unsigned file_mode; /* CUDATRACE_FILE_MODE: permission bits of new trace files */
     int stacks;         /* CUDATRACE_STACKS: enum ct_stack_mode in effect (none when built without libunwind) */
     unsigned stack_depth; /* CUDATRACE_STACK_DEPTH: frames kept per stack, 1..CT_MAX_STACK_DEPTH */
+    int gpu_time;       /* CUDATRACE_GPU_TIME: enum ct_gpu_mode (format.h) */
+    unsigned gpu_sample; /* CUDATRACE_GPU_SAMPLE: 1 call in N is timed once a kind has its first timings */
 };
 
 /* Read the environment; warn once per bad variable. */
@@ -45,5 +50,6 @@ int ct_parse_bool(const char *s, int *out);           /* 1/0, yes/no, true/false
 int ct_parse_mode(const char *s, unsigned *out);      /* octal, at most 0777 */
 int ct_parse_stacks(const char *s, int *out);        /* none, alloc, all (any case) */
 int ct_parse_capture(const char *s, int *out);       /* all, profiler or cudaProfilerApi (any case) */
+int ct_parse_gpu_time(const char *s, int *out);      /* off, sample, all (any case) */
 
 #endif

@@ -1,0 +1,85 @@
+/* GPU time, the driver's part (the recorder's part is recorder/gpu.h): timing events around launches, copies
+ * and sets.  A trampoline asks ct_gpu_choose whether to time its call (per thread and kind, no lock), then
+ * ct_gpu_begin records the start event on the call's own stream from a pool of the current context, and
+ * ct_gpu_end the end event once the call succeeded.  The writer's thread reads the events back (never
+ * waiting), places them on the trace's clock through anchor events and queues their spans.  Contexts that go
+ * away, fork and exit are handled here too.  doc/gpu-time.md explains the choices. */
+#ifndef CT_PRELOAD_GPU_TIME_H
+#define CT_PRELOAD_GPU_TIME_H
+
+#include "preload/cuda_api.h"
+
+#include <stdint.h>
+
+#include "cudatrace/format.h"
+#include "recorder/gpu.h"
+
+/* A thread's kinds of call (a launch's function, grid and block; a copy's function and size class): how many
+ * were timed, and how many calls remain until the next timing.  Direct-mapped: a kind that takes another's
+ * slot starts again from its first timings, which only times more. */
+struct ct_gpu_kind {
+    uint64_t key;
+    uint32_t timed;
+    uint32_t left;
+};
+#define CT_GPU_KINDS 512u
+/* The calling thread's table; NULL until its first timed call (ct_gpu_begin makes it). */
+extern __thread struct ct_gpu_kind *ct_gpu_kinds __attribute__((tls_model("initial-exec")));
+
+static inline uint64_t ct_gpu_mix(uint64_t h, uint64_t v)
+{
+    return (h ^ v) * 0x9e3779b97f4a7c15ull + (h >> 29);
+}
+static inline uint64_t ct_gpu_key_launch(unsigned api_id, const void *fn, unsigned gx, unsigned gy, unsigned gz,
+                                         unsigned bx, unsigned by, unsigned bz)
+{
+    uint64_t h = ct_gpu_mix(api_id, (uint64_t)(uintptr_t)fn);
+    h = ct_gpu_mix(h, (uint64_t)gx << 32 | gy);
+    h = ct_gpu_mix(h, (uint64_t)gz << 32 | bx);
+    return ct_gpu_mix(h, (uint64_t)by << 32 | bz);
+}
+/* Copies and sets of one function whose sizes have the same highest bit are one kind. */
+static inline uint64_t ct_gpu_key_size(unsigned api_id, uint64_t bytes)
+{
+    return ct_gpu_mix(api_id, bytes ? 64u - (unsigned)__builtin_clzll(bytes) : 0u);
+}
+
+/* Time this call?  all: yes.  sample: the first CT_GPU_SAMPLE_K calls of its kind on this thread, then one
+ * in ct_gpu_sample_n.  Only when ct_gpu_mode is not off (the trampoline tests that first). */
+static inline int ct_gpu_choose(uint64_t key)
+{
+    struct ct_gpu_kind *t = ct_gpu_kinds, *k;
+
+    if (ct_gpu_mode == CT_GPU_ALL || !t)
+        return 1;
+    k = &t[(key ^ key >> 32) % CT_GPU_KINDS];
+    if (k->key != key) {
+        k->key = key;
+        k->timed = 0;
+    }
+    if (k->timed < CT_GPU_SAMPLE_K) {
+        k->timed++;
+        k->left = ct_gpu_sample_n;
+        return 1;
+    }
+    if (--k->left != 0)
+        return 0;
+    k->left = ct_gpu_sample_n;
+    return 1;
+}
+
+/* A per-thread variant's stream: its 0 is the calling thread's default stream. */
+static inline CUstream ct_gpu_pt_stream(CUstream s) { return s ? s : CU_STREAM_PER_THREAD; }
+
+struct ct_gpu_pair;
+/* Both inside the trampoline's ct_busy window.  ct_gpu_begin: the start event, recorded on `stream` in the
+ * current context; NULL when the call is not timed after all (no context, the stream is being captured, no
+ * free event, the driver refused: counted in ct_gpu_counts).  Then exactly one of: ct_gpu_end_* once the
+ * call returned r (not timed unless r is CUDA_SUCCESS and the call's record was kept), with the payload its
+ * span repeats; ct_gpu_drop when there is no record. */
+struct ct_gpu_pair *ct_gpu_begin(uint16_t api_id, CUstream stream);
+void ct_gpu_end_launch(struct ct_gpu_pair *p, CUresult r, const struct ct_pl_launch *pl);
+void ct_gpu_end_copy(struct ct_gpu_pair *p, CUresult r, const struct ct_pl_copy *pl);
+void ct_gpu_drop(struct ct_gpu_pair *p);
+
+#endif

@@ -1,0 +1,132 @@
+#include "config.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+
+#include "format/record.h"
+#include "recorder/gpu.h"
+#include "recorder/hot.h"
+#include "recorder/meta_queue.h"
+#include "recorder/tracefile.h"
+
+int ct_gpu_mode CT_HOT_DATA; /* read by every launch and copy */
+unsigned ct_gpu_sample_n = 1;
+struct ct_gpu_counts ct_gpu_counts;
+
+/* The interposition layer's collector (preload/gpu_collect.c), linked in libcudatrace.so; the recorder's
+ * own tests and benchmarks have none, and time nothing.  Weak, so no order of constructors matters. */
+void ct_gpu_collect(int final) __attribute__((weak));
+#define collector ct_gpu_collect /* its address: NULL when absent */
+static _Atomic int finished; /* ct_gpu_finish ran: the driver is not touched again */
+
+/* Spans made and not written yet: an array that grows, swapped out whole by the drain. */
+static pthread_mutex_t queue_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct ct_rec_gpu *queue;
+static size_t queued, room;
+
+static void put_info(struct ct_rec_gpu_info *gi, int final)
+{
+    memset(gi, 0, sizeof *gi);
+    ct_put_hdr(&gi->h, CT_REC_GPU_INFO, sizeof *gi, 0);
+    gi->mode = (uint32_t)ct_gpu_mode;
+    gi->sample_n = ct_gpu_sample_n;
+    gi->sample_k = CT_GPU_SAMPLE_K;
+    gi->final = (uint32_t)final;
+    gi->timed = atomic_load(&ct_gpu_counts.timed);
+    gi->not_completed = atomic_load(&ct_gpu_counts.not_completed);
+    gi->untimed_pool = atomic_load(&ct_gpu_counts.untimed_pool);
+    gi->untimed_refused = atomic_load(&ct_gpu_counts.untimed_refused);
+    gi->untimed_capture = atomic_load(&ct_gpu_counts.untimed_capture);
+}
+
+void ct_gpu_start(int mode, unsigned sample_n)
+{
+    struct ct_rec_gpu_info gi;
+
+    ct_gpu_sample_n = sample_n ? sample_n : 1;
+    ct_gpu_mode = collector ? mode : CT_GPU_OFF; /* the recorder's own tests have no driver to time with */
+    put_info(&gi, 0);
+    ct_meta_push(&gi, sizeof gi, 0);
+}
+
+int ct_gpu_queue(const struct ct_rec_gpu *g)
+{
+    int rc = 0;
+
+    pthread_mutex_lock(&queue_mu);
+    if (queued == room) {
+        size_t n = room ? room * 2 : 256;
+        struct ct_rec_gpu *q = realloc(queue, n * sizeof *q);
+        if (q) {
+            queue = q;
+            room = n;
+        }
+    }
+    if (queued < room)
+        queue[queued++] = *g;
+    else
+        rc = -1;
+    pthread_mutex_unlock(&queue_mu);
+    if (rc == 0)
+        atomic_fetch_add(&ct_gpu_counts.timed, 1);
+    else
+        atomic_fetch_add(&ct_gpu_counts.not_completed, 1);
+    return rc;
+}
+
+void ct_gpu_take(struct ct_gpu_batch *b, int final, int in_signal)
+{
+    b->spans = NULL;
+    b->n = 0;
+    if (in_signal)
+        return; /* the queue's lock may be held by the interrupted thread: the next drain writes them */
+    if (collector && ct_gpu_mode != CT_GPU_OFF && !atomic_load(&finished))
+        collector(final);
+    pthread_mutex_lock(&queue_mu);
+    b->spans = queue;
+    b->n = queued;
+    queue = NULL;
+    queued = room = 0;
+    pthread_mutex_unlock(&queue_mu);
+}
+
+void ct_gpu_write(struct ct_gpu_batch *b, int final)
+{
+    for (size_t i = 0; i < b->n;) {
+        struct iovec iov[64];
+        int k = 0;
+        for (; k < 64 && i < b->n; k++, i++)
+            iov[k] = (struct iovec){&b->spans[i], sizeof b->spans[i]};
+        ct_tf_append(iov, k);
+    }
+    free(b->spans);
+    b->spans = NULL;
+    b->n = 0;
+    if (final && ct_gpu_mode != CT_GPU_OFF) {
+        struct ct_rec_gpu_info gi;
+        put_info(&gi, 1);
+        ct_tf_append(&(struct iovec){&gi, sizeof gi}, 1);
+    }
+}
+
+void ct_gpu_collect_last(void)
+{
+    if (collector && ct_gpu_mode != CT_GPU_OFF && !atomic_load(&finished))
+        collector(1);
+    atomic_store(&finished, 1);
+}
+
+void ct_gpu_after_fork_child(void)
+{
+    pthread_mutex_init(&queue_mu, NULL);
+    free(queue);
+    queue = NULL;
+    queued = room = 0;
+    atomic_store(&ct_gpu_counts.timed, 0);
+    atomic_store(&ct_gpu_counts.not_completed, 0);
+    atomic_store(&ct_gpu_counts.untimed_pool, 0);
+    atomic_store(&ct_gpu_counts.untimed_refused, 0);
+    atomic_store(&ct_gpu_counts.untimed_capture, 0);
+}

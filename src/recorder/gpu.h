@@ -1,0 +1,52 @@
+/* GPU time, the recorder's part (the driver's part is preload/gpu_time.c): the settings in effect, the counts
+ * that CT_REC_GPU_INFO reports, and the spans waiting to be written.  Spans are made wherever timing events
+ * are read (the drain's collector, or a thread destroying a context), queued here, and written by the drain
+ * after the rings, so a span always follows its call in the file. */
+#ifndef CT_RECORDER_GPU_H
+#define CT_RECORDER_GPU_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cudatrace/format.h"
+
+/* enum ct_gpu_mode in effect: CT_GPU_OFF until the recorder starts, and in a build or process that cannot
+ * time.  Read by every launch and copy trampoline. */
+extern int ct_gpu_mode;
+/* Sample mode: a thread times the first CT_GPU_SAMPLE_K calls of each kind, then 1 in ct_gpu_sample_n.
+ * Eight: the first launches of a kernel pay for module loading and cold caches, so a kind needs a few more
+ * to show its usual time, and eight per kind keeps a program of many kinds cheap. */
+#define CT_GPU_SAMPLE_K 8u
+extern unsigned ct_gpu_sample_n;
+
+/* What could not be timed, and what was (CT_REC_GPU_INFO). */
+struct ct_gpu_counts {
+    _Atomic uint64_t timed, not_completed, untimed_pool, untimed_refused, untimed_capture;
+};
+extern struct ct_gpu_counts ct_gpu_counts;
+
+/* The interposition layer's collector (weak: absent from the recorder's own tests) reads the timing events
+ * that completed and queues their spans (ct_gpu_queue); with `final` (exit) what has not completed is
+ * counted not completed.  The drain holder calls it, never in a signal handler. */
+void ct_gpu_collect(int final);
+
+/* lifecycle.c, at start: the settings in effect, and the opening CT_REC_GPU_INFO. */
+void ct_gpu_start(int mode, unsigned sample_n);
+/* Queue one span (any thread, not in a signal handler).  -1 when out of memory (counted not completed). */
+int ct_gpu_queue(const struct ct_rec_gpu *g);
+/* drain.c, before the rings: collect (outside signal handlers) and take the queued spans, whose calls are
+ * all in the rings by then; after the rings: write them, and when `final` the closing CT_REC_GPU_INFO. */
+struct ct_gpu_batch {
+    struct ct_rec_gpu *spans;
+    size_t n;
+};
+void ct_gpu_take(struct ct_gpu_batch *b, int final, int in_signal);
+void ct_gpu_write(struct ct_gpu_batch *b, int final);
+/* The drain holder: the last collection (final), after which the drain collects nothing
+ * (recorder.h, ct_rec_gpu_finish). */
+void ct_gpu_collect_last(void);
+/* The child of a fork: no span or count of the parent's. */
+void ct_gpu_after_fork_child(void);
+
+#endif
