@@ -40,6 +40,14 @@ static CUresult push(CUcontext ctx)
     return CUDA_SUCCESS;
 }
 
+/* A context that goes away takes its memory, streams (and their captures) and events with it. */
+static void release_resources(CUcontext ctx)
+{
+    sim_mem_release_ctx(ctx);
+    sim_stream_release_ctx(ctx);
+    sim_event_release_ctx(ctx);
+}
+
 /* ---- created contexts ---- */
 
 static CUresult create(CUcontext *pctx, unsigned int flags, CUdevice dev)
@@ -102,7 +110,7 @@ static CUresult destroy(CUcontext ctx)
         return CUDA_ERROR_INVALID_CONTEXT;
     if (sim_ctx_current() == ctx)
         ctx_depth--;
-    sim_mem_release_ctx(ctx);
+    release_resources(ctx);
     free(ctx);
     return CUDA_SUCCESS;
 }
@@ -218,11 +226,22 @@ CUresult cuCtxGetDevice_v2(CUdevice *device, CUcontext ctx)
     return CUDA_SUCCESS;
 }
 
-/* Work runs on the calling thread when it is submitted: there is never anything to wait for. */
+/* Sleeps until the end of the work submitted to any stream of the context. Potentially unsafe in a capture. */
+static CUresult synchronize(CUcontext ctx)
+{
+    CUresult r = resolve(&ctx);
+    if (r != CUDA_SUCCESS || (r = sim_capture_unsafe_call()) != CUDA_SUCCESS)
+        return r;
+    sim_lock();
+    uint64_t until = ctx->busy_until;
+    sim_unlock();
+    sim_sleep_until(until);
+    return CUDA_SUCCESS;
+}
+
 CUresult cuCtxSynchronize(void)
 {
-    CUcontext ctx = NULL;
-    return resolve(&ctx);
+    return synchronize(NULL);
 }
 
 /* No profiler here: starting and stopping one is accepted wherever the driver has a current context. */
@@ -240,7 +259,7 @@ CUresult cuProfilerStop(void)
 
 CUresult cuCtxSynchronize_v2(CUcontext ctx)
 {
-    return resolve(&ctx);
+    return synchronize(ctx);
 }
 
 CUresult cuCtxGetFlags(unsigned int *flags)
@@ -323,7 +342,8 @@ static CUresult primary_release(CUdevice dev)
         r = CUDA_ERROR_INVALID_CONTEXT;
     } else if (--primary_refs[dev] == 0) {
         sim_obj_unregister(&primaries[dev].obj, SIM_CTX);
-        sim_mem_release_ctx(&primaries[dev]);
+        release_resources(&primaries[dev]);
+        primaries[dev].legacy.tail = primaries[dev].busy_until = 0;
     }
     sim_unlock();
     return r;
@@ -381,14 +401,15 @@ CUresult cuDevicePrimaryCtxSetFlags_v2(CUdevice_v1 dev, unsigned int flags)
     return primary_set_flags(dev, flags, true);
 }
 
-/* Frees the primary context's allocations and forgets its flags; retained references stay valid. */
+/* Frees the primary context's allocations, streams and events and forgets its flags; retained references stay
+ * valid. */
 static CUresult primary_reset(CUdevice dev)
 {
     SIM_REQUIRE_INIT();
     if (!sim_device(dev))
         return CUDA_ERROR_INVALID_DEVICE;
     sim_lock();
-    sim_mem_release_ctx(&primaries[dev]);
+    release_resources(&primaries[dev]);
     primary_flags[dev] = primaries[dev].flags = 0;
     sim_unlock();
     return CUDA_SUCCESS;

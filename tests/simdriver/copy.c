@@ -1,5 +1,7 @@
 /* Copies and sets: every direction is a host memmove, since device memory is host memory here. Device-side
- * ranges are checked against the allocations, so a bad pointer is CUDA_ERROR_INVALID_VALUE, not a crash. */
+ * ranges are checked against the allocations, so a bad pointer is CUDA_ERROR_INVALID_VALUE, not a crash.
+ * The work goes through sim_enqueue: it lasts bytes / SIM_COPY_BYTES_PER_NS on the stream's timeline, and the
+ * synchronous forms (`wait`) return once it has ended; on a capturing stream it becomes a graph node. */
 #include "config.h"
 
 #include "sim.h"
@@ -19,7 +21,8 @@ static CUresult device_range(uintptr_t p, size_t n)
 
 enum side { HOST, DEVICE, ANY };
 
-static CUresult copy(uintptr_t dst, enum side dside, uintptr_t src, enum side sside, size_t n, CUstream stream)
+static CUresult copy(uintptr_t dst, enum side dside, uintptr_t src, enum side sside, size_t n, CUstream stream,
+                     bool wait)
 {
     CUresult r = sim_stream_check(stream); /* also: initialised, with a current context */
     if (r != CUDA_SUCCESS)
@@ -32,156 +35,156 @@ static CUresult copy(uintptr_t dst, enum side dside, uintptr_t src, enum side ss
         return r;
     if (sside == DEVICE && (r = device_range(src, n)) != CUDA_SUCCESS)
         return r;
-    memmove((void *)dst, (const void *)src, n);
-    return CUDA_SUCCESS;
+    struct sim_work w = {.kind = SIM_WORK_COPY, .ns = sim_copy_ns(n), .u.copy = {dst, src, 0, 0, n, 1}};
+    return sim_enqueue(stream, &w, wait);
 }
 
 #define H(p) ((uintptr_t)(p))
 
 CUresult cuMemcpyHtoD(CUdeviceptr_v1 dstDevice, const void *srcHost, unsigned int ByteCount)
 {
-    return copy(dstDevice, DEVICE, H(srcHost), HOST, ByteCount, NULL);
+    return copy(dstDevice, DEVICE, H(srcHost), HOST, ByteCount, NULL, true);
 }
 
 CUresult cuMemcpyHtoD_v2(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount)
 {
-    return copy(dstDevice, DEVICE, H(srcHost), HOST, ByteCount, NULL);
+    return copy(dstDevice, DEVICE, H(srcHost), HOST, ByteCount, NULL, true);
 }
 
 CUresult cuMemcpyHtoD_v2_ptds(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount)
 {
-    return copy(dstDevice, DEVICE, H(srcHost), HOST, ByteCount, CU_STREAM_PER_THREAD);
+    return copy(dstDevice, DEVICE, H(srcHost), HOST, ByteCount, CU_STREAM_PER_THREAD, true);
 }
 
 CUresult cuMemcpyDtoH(void *dstHost, CUdeviceptr_v1 srcDevice, unsigned int ByteCount)
 {
-    return copy(H(dstHost), HOST, srcDevice, DEVICE, ByteCount, NULL);
+    return copy(H(dstHost), HOST, srcDevice, DEVICE, ByteCount, NULL, true);
 }
 
 CUresult cuMemcpyDtoH_v2(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount)
 {
-    return copy(H(dstHost), HOST, srcDevice, DEVICE, ByteCount, NULL);
+    return copy(H(dstHost), HOST, srcDevice, DEVICE, ByteCount, NULL, true);
 }
 
 CUresult cuMemcpyDtoH_v2_ptds(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount)
 {
-    return copy(H(dstHost), HOST, srcDevice, DEVICE, ByteCount, CU_STREAM_PER_THREAD);
+    return copy(H(dstHost), HOST, srcDevice, DEVICE, ByteCount, CU_STREAM_PER_THREAD, true);
 }
 
 CUresult cuMemcpyDtoD(CUdeviceptr_v1 dstDevice, CUdeviceptr_v1 srcDevice, unsigned int ByteCount)
 {
-    return copy(dstDevice, DEVICE, srcDevice, DEVICE, ByteCount, NULL);
+    return copy(dstDevice, DEVICE, srcDevice, DEVICE, ByteCount, NULL, true);
 }
 
 CUresult cuMemcpyDtoD_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount)
 {
-    return copy(dstDevice, DEVICE, srcDevice, DEVICE, ByteCount, NULL);
+    return copy(dstDevice, DEVICE, srcDevice, DEVICE, ByteCount, NULL, true);
 }
 
 CUresult cuMemcpyDtoD_v2_ptds(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount)
 {
-    return copy(dstDevice, DEVICE, srcDevice, DEVICE, ByteCount, CU_STREAM_PER_THREAD);
+    return copy(dstDevice, DEVICE, srcDevice, DEVICE, ByteCount, CU_STREAM_PER_THREAD, true);
 }
 
 CUresult cuMemcpyHtoDAsync(CUdeviceptr_v1 dstDevice, const void *srcHost, unsigned int ByteCount, CUstream hStream)
 {
-    return copy(dstDevice, DEVICE, H(srcHost), HOST, ByteCount, hStream);
+    return copy(dstDevice, DEVICE, H(srcHost), HOST, ByteCount, hStream, false);
 }
 
 CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream)
 {
-    return copy(dstDevice, DEVICE, H(srcHost), HOST, ByteCount, hStream);
+    return copy(dstDevice, DEVICE, H(srcHost), HOST, ByteCount, hStream, false);
 }
 
 CUresult cuMemcpyHtoDAsync_v2_ptsz(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream)
 {
-    return copy(dstDevice, DEVICE, H(srcHost), HOST, ByteCount, hStream);
+    return copy(dstDevice, DEVICE, H(srcHost), HOST, ByteCount, SIM_PTSZ(hStream), false);
 }
 
 CUresult cuMemcpyDtoHAsync(void *dstHost, CUdeviceptr_v1 srcDevice, unsigned int ByteCount, CUstream hStream)
 {
-    return copy(H(dstHost), HOST, srcDevice, DEVICE, ByteCount, hStream);
+    return copy(H(dstHost), HOST, srcDevice, DEVICE, ByteCount, hStream, false);
 }
 
 CUresult cuMemcpyDtoHAsync_v2(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream)
 {
-    return copy(H(dstHost), HOST, srcDevice, DEVICE, ByteCount, hStream);
+    return copy(H(dstHost), HOST, srcDevice, DEVICE, ByteCount, hStream, false);
 }
 
 CUresult cuMemcpyDtoHAsync_v2_ptsz(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream)
 {
-    return copy(H(dstHost), HOST, srcDevice, DEVICE, ByteCount, hStream);
+    return copy(H(dstHost), HOST, srcDevice, DEVICE, ByteCount, SIM_PTSZ(hStream), false);
 }
 
 CUresult cuMemcpyDtoDAsync(CUdeviceptr_v1 dstDevice, CUdeviceptr_v1 srcDevice, unsigned int ByteCount,
                            CUstream hStream)
 {
-    return copy(dstDevice, DEVICE, srcDevice, DEVICE, ByteCount, hStream);
+    return copy(dstDevice, DEVICE, srcDevice, DEVICE, ByteCount, hStream, false);
 }
 
 CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream)
 {
-    return copy(dstDevice, DEVICE, srcDevice, DEVICE, ByteCount, hStream);
+    return copy(dstDevice, DEVICE, srcDevice, DEVICE, ByteCount, hStream, false);
 }
 
 CUresult cuMemcpyDtoDAsync_v2_ptsz(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount,
                                    CUstream hStream)
 {
-    return copy(dstDevice, DEVICE, srcDevice, DEVICE, ByteCount, hStream);
+    return copy(dstDevice, DEVICE, srcDevice, DEVICE, ByteCount, SIM_PTSZ(hStream), false);
 }
 
 /* Unified copies: either side may be any host or device address. */
 CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount)
 {
-    return copy(dst, ANY, src, ANY, ByteCount, NULL);
+    return copy(dst, ANY, src, ANY, ByteCount, NULL, true);
 }
 
 CUresult cuMemcpy_ptds(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount)
 {
-    return copy(dst, ANY, src, ANY, ByteCount, CU_STREAM_PER_THREAD);
+    return copy(dst, ANY, src, ANY, ByteCount, CU_STREAM_PER_THREAD, true);
 }
 
 CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream)
 {
-    return copy(dst, ANY, src, ANY, ByteCount, hStream);
+    return copy(dst, ANY, src, ANY, ByteCount, hStream, false);
 }
 
 CUresult cuMemcpyAsync_ptsz(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream)
 {
-    return copy(dst, ANY, src, ANY, ByteCount, hStream);
+    return copy(dst, ANY, src, ANY, ByteCount, SIM_PTSZ(hStream), false);
 }
 
 static CUresult peer(CUdeviceptr dst, CUcontext dstCtx, CUdeviceptr src, CUcontext srcCtx, size_t n,
-                     CUstream stream)
+                     CUstream stream, bool wait)
 {
     SIM_REQUIRE_INIT();
     if (!sim_obj_live(dstCtx, SIM_CTX) || !sim_obj_live(srcCtx, SIM_CTX))
         return CUDA_ERROR_INVALID_CONTEXT;
-    return copy(dst, DEVICE, src, DEVICE, n, stream);
+    return copy(dst, DEVICE, src, DEVICE, n, stream, wait);
 }
 
 CUresult cuMemcpyPeer(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext,
                       size_t ByteCount)
 {
-    return peer(dstDevice, dstContext, srcDevice, srcContext, ByteCount, NULL);
+    return peer(dstDevice, dstContext, srcDevice, srcContext, ByteCount, NULL, true);
 }
 
 CUresult cuMemcpyPeer_ptds(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice,
                            CUcontext srcContext, size_t ByteCount)
 {
-    return peer(dstDevice, dstContext, srcDevice, srcContext, ByteCount, CU_STREAM_PER_THREAD);
+    return peer(dstDevice, dstContext, srcDevice, srcContext, ByteCount, CU_STREAM_PER_THREAD, true);
 }
 
 CUresult cuMemcpyPeerAsync(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice,
                            CUcontext srcContext, size_t ByteCount, CUstream hStream)
 {
-    return peer(dstDevice, dstContext, srcDevice, srcContext, ByteCount, hStream);
+    return peer(dstDevice, dstContext, srcDevice, srcContext, ByteCount, hStream, false);
 }
 
 CUresult cuMemcpyPeerAsync_ptsz(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice,
                                 CUcontext srcContext, size_t ByteCount, CUstream hStream)
 {
-    return peer(dstDevice, dstContext, srcDevice, srcContext, ByteCount, hStream);
+    return peer(dstDevice, dstContext, srcDevice, srcContext, ByteCount, SIM_PTSZ(hStream), false);
 }
 
 /* ---- 2D copies ---- */
@@ -206,7 +209,7 @@ static CUresult side_2d(CUmemorytype type, const void *host, CUdeviceptr dev, si
     return CUDA_SUCCESS;
 }
 
-static CUresult copy_2d(const CUDA_MEMCPY2D *c, CUstream stream)
+static CUresult copy_2d(const CUDA_MEMCPY2D *c, CUstream stream, bool wait)
 {
     CUresult r = sim_stream_check(stream);
     if (r != CUDA_SUCCESS)
@@ -219,13 +222,16 @@ static CUresult copy_2d(const CUDA_MEMCPY2D *c, CUstream stream)
         (r = side_2d(c->dstMemoryType, c->dstHost, c->dstDevice, c->dstXInBytes, c->dstY, c->dstPitch,
                      c->WidthInBytes, c->Height, &dst)) != CUDA_SUCCESS)
         return r;
-    for (size_t row = 0; row < c->Height; row++)
-        memmove((void *)(dst + row * c->dstPitch), (const void *)(src + row * c->srcPitch), c->WidthInBytes);
-    return CUDA_SUCCESS;
+    if (c->WidthInBytes == 0 || c->Height == 0)
+        return CUDA_SUCCESS;
+    struct sim_work w = {.kind = SIM_WORK_COPY,
+                         .ns = sim_copy_ns(c->WidthInBytes * c->Height),
+                         .u.copy = {dst, src, c->dstPitch, c->srcPitch, c->WidthInBytes, c->Height}};
+    return sim_enqueue(stream, &w, wait);
 }
 
 /* The 2.0 descriptor has 32-bit fields and a 32-bit device pointer. */
-static CUresult copy_2d_v1(const CUDA_MEMCPY2D_v1 *c, CUstream stream)
+static CUresult copy_2d_v1(const CUDA_MEMCPY2D_v1 *c, CUstream stream, bool wait)
 {
     if (!c)
         return CUDA_ERROR_INVALID_VALUE;
@@ -236,58 +242,58 @@ static CUresult copy_2d_v1(const CUDA_MEMCPY2D_v1 *c, CUstream stream)
         .dstHost = c->dstHost, .dstDevice = c->dstDevice, .dstArray = c->dstArray, .dstPitch = c->dstPitch,
         .WidthInBytes = c->WidthInBytes, .Height = c->Height,
     };
-    return copy_2d(&w, stream);
+    return copy_2d(&w, stream, wait);
 }
 
 CUresult cuMemcpy2D(const CUDA_MEMCPY2D_v1 *pCopy)
 {
-    return copy_2d_v1(pCopy, NULL);
+    return copy_2d_v1(pCopy, NULL, true);
 }
 
 CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *pCopy)
 {
-    return copy_2d(pCopy, NULL);
+    return copy_2d(pCopy, NULL, true);
 }
 
 CUresult cuMemcpy2D_v2_ptds(const CUDA_MEMCPY2D *pCopy)
 {
-    return copy_2d(pCopy, CU_STREAM_PER_THREAD);
+    return copy_2d(pCopy, CU_STREAM_PER_THREAD, true);
 }
 
 CUresult cuMemcpy2DUnaligned(const CUDA_MEMCPY2D_v1 *pCopy)
 {
-    return copy_2d_v1(pCopy, NULL);
+    return copy_2d_v1(pCopy, NULL, true);
 }
 
 CUresult cuMemcpy2DUnaligned_v2(const CUDA_MEMCPY2D *pCopy)
 {
-    return copy_2d(pCopy, NULL);
+    return copy_2d(pCopy, NULL, true);
 }
 
 CUresult cuMemcpy2DUnaligned_v2_ptds(const CUDA_MEMCPY2D *pCopy)
 {
-    return copy_2d(pCopy, CU_STREAM_PER_THREAD);
+    return copy_2d(pCopy, CU_STREAM_PER_THREAD, true);
 }
 
 CUresult cuMemcpy2DAsync(const CUDA_MEMCPY2D_v1 *pCopy, CUstream hStream)
 {
-    return copy_2d_v1(pCopy, hStream);
+    return copy_2d_v1(pCopy, hStream, false);
 }
 
 CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *pCopy, CUstream hStream)
 {
-    return copy_2d(pCopy, hStream);
+    return copy_2d(pCopy, hStream, false);
 }
 
 CUresult cuMemcpy2DAsync_v2_ptsz(const CUDA_MEMCPY2D *pCopy, CUstream hStream)
 {
-    return copy_2d(pCopy, hStream);
+    return copy_2d(pCopy, SIM_PTSZ(hStream), false);
 }
 
 /* ---- sets: height rows of width elements of `size` bytes, rows `pitch` bytes apart ---- */
 
 static CUresult set_2d(CUdeviceptr dst, size_t pitch, unsigned int value, size_t size, size_t width,
-                       size_t height, CUstream stream)
+                       size_t height, CUstream stream, bool wait)
 {
     CUresult r = sim_stream_check(stream);
     if (r != CUDA_SUCCESS)
@@ -298,72 +304,60 @@ static CUresult set_2d(CUdeviceptr dst, size_t pitch, unsigned int value, size_t
         return CUDA_ERROR_INVALID_VALUE;
     if ((r = device_range(dst, (height - 1) * pitch + width * size)) != CUDA_SUCCESS)
         return r;
-    for (size_t row = 0; row < height; row++) {
-        unsigned char *p = (unsigned char *)(uintptr_t)(dst + row * pitch);
-        if (size == 1) {
-            memset(p, (int)value, width);
-            continue;
-        }
-        for (size_t i = 0; i < width; i++) {
-            if (size == 2) {
-                uint16_t v = (uint16_t)value;
-                memcpy(p + 2 * i, &v, 2);
-            } else {
-                uint32_t v = value;
-                memcpy(p + 4 * i, &v, 4);
-            }
-        }
-    }
-    return CUDA_SUCCESS;
+    struct sim_work w = {.kind = SIM_WORK_SET,
+                         .ns = sim_copy_ns(width * height * size),
+                         .u.set = {.dst = dst, .pitch = pitch, .width = width, .height = height, .size = size,
+                                   .value = value}};
+    return sim_enqueue(stream, &w, wait);
 }
 
 /* Each set exists as the 2.0 form (32-bit pointer and counts), _v2, _v2_ptds, and an async form with _ptsz. */
 #define SIM_SET_1D(bits, T)                                                                                   \
     CUresult cuMemsetD##bits(CUdeviceptr_v1 dstDevice, T v, unsigned int N)                                  \
     {                                                                                                         \
-        return set_2d(dstDevice, 0, v, sizeof(T), N, 1, NULL);                                                \
+        return set_2d(dstDevice, 0, v, sizeof(T), N, 1, NULL, true);                                          \
     }                                                                                                         \
     CUresult cuMemsetD##bits##_v2(CUdeviceptr dstDevice, T v, size_t N)                                       \
     {                                                                                                         \
-        return set_2d(dstDevice, 0, v, sizeof(T), N, 1, NULL);                                                \
+        return set_2d(dstDevice, 0, v, sizeof(T), N, 1, NULL, true);                                          \
     }                                                                                                         \
     CUresult cuMemsetD##bits##_v2_ptds(CUdeviceptr dstDevice, T v, size_t N)                                  \
     {                                                                                                         \
-        return set_2d(dstDevice, 0, v, sizeof(T), N, 1, CU_STREAM_PER_THREAD);                                \
+        return set_2d(dstDevice, 0, v, sizeof(T), N, 1, CU_STREAM_PER_THREAD, true);                          \
     }                                                                                                         \
     CUresult cuMemsetD##bits##Async(CUdeviceptr dstDevice, T v, size_t N, CUstream hStream)                   \
     {                                                                                                         \
-        return set_2d(dstDevice, 0, v, sizeof(T), N, 1, hStream);                                             \
+        return set_2d(dstDevice, 0, v, sizeof(T), N, 1, hStream, false);                                      \
     }                                                                                                         \
     CUresult cuMemsetD##bits##Async_ptsz(CUdeviceptr dstDevice, T v, size_t N, CUstream hStream)              \
     {                                                                                                         \
-        return set_2d(dstDevice, 0, v, sizeof(T), N, 1, hStream);                                             \
+        return set_2d(dstDevice, 0, v, sizeof(T), N, 1, SIM_PTSZ(hStream), false);                            \
     }
 
 #define SIM_SET_2D(bits, T)                                                                                   \
     CUresult cuMemsetD2D##bits(CUdeviceptr_v1 dstDevice, unsigned int dstPitch, T v, unsigned int Width,     \
                                unsigned int Height)                                                           \
     {                                                                                                         \
-        return set_2d(dstDevice, dstPitch, v, sizeof(T), Width, Height, NULL);                                \
+        return set_2d(dstDevice, dstPitch, v, sizeof(T), Width, Height, NULL, true);                          \
     }                                                                                                         \
     CUresult cuMemsetD2D##bits##_v2(CUdeviceptr dstDevice, size_t dstPitch, T v, size_t Width, size_t Height) \
     {                                                                                                         \
-        return set_2d(dstDevice, dstPitch, v, sizeof(T), Width, Height, NULL);                                \
+        return set_2d(dstDevice, dstPitch, v, sizeof(T), Width, Height, NULL, true);                          \
     }                                                                                                         \
     CUresult cuMemsetD2D##bits##_v2_ptds(CUdeviceptr dstDevice, size_t dstPitch, T v, size_t Width,           \
                                          size_t Height)                                                       \
     {                                                                                                         \
-        return set_2d(dstDevice, dstPitch, v, sizeof(T), Width, Height, CU_STREAM_PER_THREAD);                \
+        return set_2d(dstDevice, dstPitch, v, sizeof(T), Width, Height, CU_STREAM_PER_THREAD, true);          \
     }                                                                                                         \
     CUresult cuMemsetD2D##bits##Async(CUdeviceptr dstDevice, size_t dstPitch, T v, size_t Width,              \
                                       size_t Height, CUstream hStream)                                        \
     {                                                                                                         \
-        return set_2d(dstDevice, dstPitch, v, sizeof(T), Width, Height, hStream);                             \
+        return set_2d(dstDevice, dstPitch, v, sizeof(T), Width, Height, hStream, false);                      \
     }                                                                                                         \
     CUresult cuMemsetD2D##bits##Async_ptsz(CUdeviceptr dstDevice, size_t dstPitch, T v, size_t Width,         \
                                            size_t Height, CUstream hStream)                                   \
     {                                                                                                         \
-        return set_2d(dstDevice, dstPitch, v, sizeof(T), Width, Height, hStream);                             \
+        return set_2d(dstDevice, dstPitch, v, sizeof(T), Width, Height, SIM_PTSZ(hStream), false);            \
     }
 
 SIM_SET_1D(8, unsigned char)

@@ -84,6 +84,21 @@ bool sim_obj_live(const void *handle, enum sim_kind kind)
     return found;
 }
 
+struct sim_obj *sim_obj_take_owned(enum sim_kind kind, const void *owner)
+{
+    struct sim_obj *found = NULL;
+    sim_lock();
+    for (struct sim_obj **p = &live_objects; *p; p = &(*p)->next) {
+        if ((*p)->kind == kind && (*p)->owner == owner) {
+            found = *p;
+            *p = found->next;
+            break;
+        }
+    }
+    sim_unlock();
+    return found;
+}
+
 CUresult cuInit(unsigned int Flags)
 {
     if (Flags != 0)

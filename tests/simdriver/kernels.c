@@ -22,6 +22,18 @@ static void empty(const struct sim_launch *l, void *const *args)
     (void)args;
 }
 
+/* spin(unsigned long long ns): does nothing for ns nanoseconds of device time (its duration) */
+static void spin(const struct sim_launch *l, void *const *args)
+{
+    (void)l;
+    (void)args;
+}
+
+static uint64_t spin_duration(void *const *args)
+{
+    return ARG(unsigned long long, 0);
+}
+
 /* c[i] = a[i] + b[i] for i < n */
 static void vector_add(const struct sim_launch *l, void *const *args)
 {
@@ -45,9 +57,10 @@ static void vector_add_scaled(const struct sim_launch *l, void *const *args)
 }
 
 static const struct sim_kernel kernels[] = {
-    {"empty", 0, {0}, empty},
-    {"vectoradd|vecadd", 4, {8, 8, 8, 4}, vector_add},
-    {"vectoradd|vecadd", 5, {8, 8, 8, 4, 16}, vector_add_scaled},
+    {"empty", 0, {0}, empty, NULL},
+    {"spin", 1, {8}, spin, spin_duration},
+    {"vectoradd|vecadd", 4, {8, 8, 8, 4}, vector_add, NULL},
+    {"vectoradd|vecadd", 5, {8, 8, 8, 4, 16}, vector_add_scaled, NULL},
 };
 
 static bool contains_ci(const char *name, const char *pattern, size_t plen)

@@ -1,5 +1,6 @@
 /* Kernel launches: the arguments are marshalled into one aligned parameter buffer at the offsets the PTX
- * declares (from kernelParams, or from the packed `extra` buffer), then the C kernel runs on this thread. */
+ * declares (from kernelParams, or from the packed `extra` buffer), then the C kernel runs on this thread
+ * (sim_enqueue: it lasts the `spin` kernel's argument or SIM_KERNEL_NS), or the launch joins a capture. */
 #include "config.h"
 
 #include "sim.h"
@@ -101,11 +102,16 @@ static CUresult launch(const struct launch_request *rq)
     unsigned char *buffer = local;
     if (e->param_bytes > sizeof local && !(buffer = aligned_alloc(16, (e->param_bytes + 15) & ~(size_t)15)))
         return CUDA_ERROR_OUT_OF_MEMORY;
-    if ((r = marshal(rq, buffer)) == CUDA_SUCCESS && rq->f->kernel) {
+    if ((r = marshal(rq, buffer)) == CUDA_SUCCESS) {
+        const struct sim_kernel *k = rq->f->kernel;
+        size_t offsets[SIM_MAX_PARAMS];
         void *args[SIM_MAX_PARAMS];
         for (unsigned int i = 0; i < e->nparams; i++)
-            args[i] = buffer + e->params[i].offset;
-        rq->f->kernel->run(&rq->geometry, args);
+            args[i] = buffer + (offsets[i] = e->params[i].offset);
+        struct sim_work w = {.kind = SIM_WORK_KERNEL,
+                             .ns = k && k->duration ? k->duration(args) : sim_config()->kernel_ns,
+                             .u.kernel = {k, rq->geometry, e->nparams, offsets, buffer, e->param_bytes}};
+        r = sim_enqueue(rq->stream, &w, false);
     }
     if (buffer != local)
         free(buffer);
@@ -139,8 +145,8 @@ CUresult cuLaunchKernel_ptsz(CUfunction f, unsigned int gridDimX, unsigned int g
                              unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ,
                              unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)
 {
-    return launch_kernel(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream,
-                         kernelParams, extra, false);
+    return launch_kernel(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes,
+                         SIM_PTSZ(hStream), kernelParams, extra, false);
 }
 
 static CUresult launch_cooperative(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx,
@@ -167,12 +173,13 @@ CUresult cuLaunchCooperativeKernel_ptsz(CUfunction f, unsigned int gridDimX, uns
                                         void **kernelParams)
 {
     return launch_cooperative(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes,
-                              hStream, kernelParams);
+                              SIM_PTSZ(hStream), kernelParams);
 }
 
 /* Launch attributes: a cluster shape must divide the grid; cooperative asks for co-residency; the rest
  * (priorities, access policies, ...) change nothing here. */
-static CUresult launch_ex(const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra)
+static CUresult launch_ex(const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra,
+                          bool per_thread)
 {
     if (!config || (config->numAttrs > 0 && !config->attrs))
         return CUDA_ERROR_INVALID_VALUE;
@@ -189,16 +196,16 @@ static CUresult launch_ex(const CUlaunchConfig *config, CUfunction f, void **ker
         }
     }
     return launch_kernel(f, config->gridDimX, config->gridDimY, config->gridDimZ, config->blockDimX,
-                         config->blockDimY, config->blockDimZ, config->sharedMemBytes, config->hStream, kernelParams,
-                         extra, cooperative);
+                         config->blockDimY, config->blockDimZ, config->sharedMemBytes,
+                         per_thread ? SIM_PTSZ(config->hStream) : config->hStream, kernelParams, extra, cooperative);
 }
 
 CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra)
 {
-    return launch_ex(config, f, kernelParams, extra);
+    return launch_ex(config, f, kernelParams, extra, false);
 }
 
 CUresult cuLaunchKernelEx_ptsz(const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra)
 {
-    return launch_ex(config, f, kernelParams, extra);
+    return launch_ex(config, f, kernelParams, extra, true);
 }

@@ -11,12 +11,17 @@ tests_simdriver_libcuda_la_SOURCES = \
 	tests/simdriver/sim.h \
 	tests/simdriver/entry_points.h \
 	tests/simdriver/driver.c \
+	tests/simdriver/timeline.c \
 	tests/simdriver/error.c \
 	tests/simdriver/device.c \
 	tests/simdriver/context.c \
 	tests/simdriver/memory.c \
 	tests/simdriver/copy.c \
 	tests/simdriver/stream.c \
+	tests/simdriver/event.c \
+	tests/simdriver/work.c \
+	tests/simdriver/capture.c \
+	tests/simdriver/graph.c \
 	tests/simdriver/ptx.c \
 	tests/simdriver/kernels.c \
 	tests/simdriver/jit.c \

@@ -68,12 +68,15 @@ struct request {
     bool below_4g; /* for the 32-bit CUdeviceptr_v1 of the legacy variants */
 };
 
-/* Allocates zeroed, 256-byte aligned memory in the current context and records it. */
+/* Allocates zeroed, 256-byte aligned memory in the current context and records it. Allocation is potentially
+ * unsafe during a stream capture, except in stream order (cuMemAllocAsync). */
 static CUresult allocate(const struct request *req, uintptr_t *out)
 {
     CUcontext ctx;
     CUresult r = sim_ctx_require(&ctx);
     if (r != CUDA_SUCCESS)
+        return r;
+    if (req->kind != SIM_MEM_ASYNC && (r = sim_capture_unsafe_call()) != CUDA_SUCCESS)
         return r;
     if (!out || req->size == 0)
         return CUDA_ERROR_INVALID_VALUE;
@@ -133,9 +136,12 @@ oom:
 static CUresult deallocate(uintptr_t addr, unsigned int kinds)
 {
     SIM_REQUIRE_INIT();
+    CUresult r;
+    if (kinds != 1u << SIM_MEM_ASYNC && (r = sim_capture_unsafe_call()) != CUDA_SUCCESS)
+        return r; /* potentially unsafe during a capture, except in stream order (cuMemFreeAsync) */
     if (addr == 0)
         return CUDA_SUCCESS;
-    CUresult r = CUDA_ERROR_INVALID_VALUE;
+    r = CUDA_ERROR_INVALID_VALUE;
     sim_lock();
     for (struct sim_alloc **p = &allocs; *p; p = &(*p)->next) {
         if ((*p)->base == addr) {

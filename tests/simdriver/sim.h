@@ -35,16 +35,41 @@ unsigned long long sim_next_id(void);
     } while (0)
 
 /* Live handles of every kind, so that a stale or foreign handle is answered with an error, not a crash. */
-enum sim_kind { SIM_CTX = 1, SIM_STREAM, SIM_EVENT, SIM_MODULE, SIM_FUNC, SIM_LINK, SIM_POOL };
+enum sim_kind { SIM_CTX = 1, SIM_STREAM, SIM_EVENT, SIM_MODULE, SIM_FUNC, SIM_LINK, SIM_POOL, SIM_GRAPH, SIM_GRAPH_EXEC };
 
 struct sim_obj {
     struct sim_obj *next;
     enum sim_kind kind;
+    const void *owner; /* streams and events: their context, destroyed with it; set before registering */
 };
 
 void sim_obj_register(struct sim_obj *o, enum sim_kind kind);
 bool sim_obj_unregister(struct sim_obj *o, enum sim_kind kind);
 bool sim_obj_live(const void *handle, enum sim_kind kind);
+/* Unregisters and returns one live object of `kind` owned by `owner`, or NULL when none is left. */
+struct sim_obj *sim_obj_take_owned(enum sim_kind kind, const void *owner);
+
+/* ---- the device timeline and settings from the environment (timeline.c) ---- */
+
+struct sim_config {
+    uint64_t kernel_ns;        /* SIM_KERNEL_NS: how long a kernel other than `spin` lasts (default 0) */
+    double copy_bytes_per_ns;  /* SIM_COPY_BYTES_PER_NS: copy and set speed; 0 (default): they take no time */
+    bool strict_handles;       /* SIM_STRICT_HANDLES=1: using a destroyed event aborts */
+};
+
+const struct sim_config *sim_config(void);
+uint64_t sim_copy_ns(size_t bytes);
+/* Sleeps until CLOCK_MONOTONIC reaches ns (returns at once if it has). Call without the lock. */
+void sim_sleep_until(uint64_t ns);
+
+struct sim_capture;
+
+/* What every stream has: the end of its last submitted work and its ongoing capture. The legacy stream's is in
+ * its context, the per-thread stream's in the thread, a created stream's in the stream. */
+struct sim_queue {
+    uint64_t tail;
+    struct sim_capture *capture; /* NULL: not capturing */
+};
 
 /* ---- devices (device.c) ---- */
 
@@ -66,6 +91,8 @@ struct CUctx_st {
     unsigned int flags;
     bool primary;
     unsigned long long id;
+    struct sim_queue legacy; /* the NULL / CU_STREAM_LEGACY stream */
+    uint64_t busy_until;     /* the end of the last work submitted to any of its streams */
 };
 
 CUcontext sim_ctx_current(void);
@@ -108,10 +135,33 @@ struct CUstream_st {
     unsigned int flags;
     int priority;
     unsigned long long id;
+    struct sim_queue queue;
 };
+
+/* The _ptsz/_ptds variants read a NULL stream as the calling thread's per-thread stream. */
+#define SIM_PTSZ(stream) ((stream) ? (stream) : CU_STREAM_PER_THREAD)
 
 /* NULL, CU_STREAM_LEGACY, CU_STREAM_PER_THREAD or a live stream, with a current context for the special ones. */
 CUresult sim_stream_check(CUstream stream);
+bool sim_stream_is_legacy(CUstream stream);
+/* The queue of a checked stream and its context (the current one for the special streams). With the lock. */
+struct sim_queue *sim_stream_queue(CUstream stream, CUcontext *ctx);
+/* A blocking stream's work is ordered with the legacy stream's (the per-thread stream is blocking). */
+bool sim_stream_blocking(CUstream stream);
+void sim_stream_release_ctx(CUcontext ctx);
+
+struct CUevent_st {
+    struct sim_obj obj;
+    CUcontext ctx;
+    unsigned int flags;
+    bool recorded;
+    uint64_t ns; /* when the work before its record ends: complete once the clock reaches it */
+};
+
+/* A live event: CUDA_SUCCESS; otherwise INVALID_HANDLE, or abort() in strict mode if it was destroyed. */
+CUresult sim_event_check(CUevent event);
+void sim_event_release_ctx(CUcontext ctx);
+
 
 /* ---- modules, functions, kernels (ptx.c, module.c, kernels.c) ---- */
 
@@ -157,6 +207,7 @@ struct sim_kernel {
     unsigned int nparams;
     size_t sizes[8];
     void (*run)(const struct sim_launch *launch, void *const *args);
+    uint64_t (*duration)(void *const *args); /* NULL: SIM_KERNEL_NS */
 };
 
 const struct sim_kernel *sim_kernel_find(const struct sim_entry *entry);
@@ -195,5 +246,76 @@ CUresult sim_jit_options_parse(struct sim_jit_options *o, unsigned int n, const 
                                void **values);
 /* Writes the logs (capped, NUL-terminated), their filled sizes and the wall time, as the driver does. */
 void sim_jit_options_finish(const struct sim_jit_options *o, const char *info, const char *error, float ms);
+
+/* ---- work submitted to a stream: run now, or recorded into a capture's graph (work.c) ---- */
+
+enum sim_work_kind { SIM_WORK_KERNEL, SIM_WORK_COPY, SIM_WORK_SET, SIM_WORK_EVENT, SIM_WORK_HOST };
+
+struct sim_work {
+    enum sim_work_kind kind;
+    uint64_t ns; /* its duration on the device */
+    union {
+        struct {
+            const struct sim_kernel *kernel; /* NULL: a no-op */
+            struct sim_launch geometry;
+            unsigned int nparams;
+            const size_t *offsets;       /* of each parameter in params */
+            const unsigned char *params; /* the marshalled parameter buffer */
+            size_t param_bytes;
+        } kernel;
+        struct {
+            uintptr_t dst, src;
+            size_t dpitch, spitch, width, height;
+        } copy;
+        struct {
+            uintptr_t dst;
+            size_t pitch, width, height, size; /* rows of width elements of size bytes */
+            unsigned int value;
+        } set;
+        CUevent event; /* an event record */
+        struct {
+            CUhostFn fn;
+            void *data;
+        } host;
+    } u;
+};
+
+/* Submits checked work to a stream: runs it (its results at once, its timing on the stream's timeline), or
+ * adds it to the stream's capture. `wait`: a synchronous call, which returns once the work has ended and
+ * may not be captured. Legacy-stream use during a capture is CUDA_ERROR_STREAM_CAPTURE_IMPLICIT. */
+CUresult sim_enqueue(CUstream stream, const struct sim_work *w, bool wait);
+/* Runs work on a queue now; returns when it ends on the device timeline. Without the lock. */
+uint64_t sim_work_run(struct sim_queue *q, CUcontext ctx, const struct sim_work *w);
+/* A copy that owns its kernel parameters (for a graph node), or NULL. */
+struct sim_work *sim_work_dup(const struct sim_work *w);
+void sim_work_free(struct sim_work *w);
+
+/* ---- stream capture (capture.c) and graphs (graph.c) ---- */
+
+/* A potentially unsafe call (synchronize, query, allocate, free, create) during a capture that forbids it:
+ * CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, and those captures are invalidated. */
+CUresult sim_capture_unsafe_call(void);
+/* Use of the legacy stream of ctx while a blocking stream of ctx captures: CUDA_ERROR_STREAM_CAPTURE_IMPLICIT,
+ * and, if `invalidate`, those captures are invalidated. With the lock. */
+CUresult sim_capture_legacy_use(CUstream stream, CUcontext ctx, bool invalidate);
+/* Invalidates the queue's capture (an operation it cannot contain): CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED. */
+CUresult sim_capture_refuse(struct sim_queue *q);
+CUresult sim_capture_add(struct sim_capture *c, const struct sim_work *w);
+void sim_capture_end_on_destroy(struct sim_queue *q);
+
+struct CUgraphNode_st {
+    struct sim_work *work;
+};
+
+struct CUgraph_st {
+    struct sim_obj obj;
+    size_t count, capacity;
+    struct CUgraphNode_st **nodes; /* in capture order, which is also launch order */
+    bool capturing;                 /* still being captured into: not the caller's to destroy */
+};
+
+CUgraph sim_graph_new(void);
+CUresult sim_graph_append(CUgraph g, const struct sim_work *w);
+void sim_graph_free(CUgraph g);
 
 #endif
