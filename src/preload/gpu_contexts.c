@@ -16,16 +16,23 @@
 static __thread int holding __attribute__((tls_model("initial-exec")));
 static __thread CUstreamCaptureMode held_mode __attribute__((tls_model("initial-exec")));
 
-void ct_gpu_retire(struct ct_gpu_pool *pool)
+/* Free a list of pairs, their events gone with their context; returns how many there were. */
+static uint64_t forget(struct ct_gpu_pair *p)
 {
     uint64_t n = 0;
 
+    for (struct ct_gpu_pair *next; p; p = next, n++) {
+        next = p->next;
+        free(p);
+    }
+    return n;
+}
+
+void ct_gpu_retire(struct ct_gpu_pool *pool)
+{
     pthread_mutex_lock(&pool->mu);
-    for (struct ct_gpu_pair *p = pool->pend; p; p = p->next)
-        n++;
-    for (struct ct_gpu_pair *p = pool->wait; p; p = p->next)
-        n++;
-    /* The pairs and their events go with the context: nothing here is used again. */
+    const uint64_t n = forget(pool->pend) + forget(pool->wait);
+    forget(pool->free);
     pool->pend = pool->wait = pool->free = NULL;
     pool->pend_tail = &pool->pend;
     pool->wait_tail = &pool->wait;

@@ -94,13 +94,8 @@ void ct_gpu_take(struct ct_gpu_batch *b, int final, int in_signal)
 
 void ct_gpu_write(struct ct_gpu_batch *b, int final)
 {
-    for (size_t i = 0; i < b->n;) {
-        struct iovec iov[64];
-        int k = 0;
-        for (; k < 64 && i < b->n; k++, i++)
-            iov[k] = (struct iovec){&b->spans[i], sizeof b->spans[i]};
-        ct_tf_append(iov, k);
-    }
+    if (b->n) /* one span of memory: the file takes at most a few iovecs at a time */
+        ct_tf_append(&(struct iovec){b->spans, b->n * sizeof *b->spans}, 1);
     free(b->spans);
     b->spans = NULL;
     b->n = 0;
