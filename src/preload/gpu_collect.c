@@ -12,10 +12,13 @@
 #include "recorder/clock.h"
 #include "recorder/gpu.h"
 
-#define CT_GPU_ANCHOR_NS 100000000ull /* 100 ms */
+#define CT_GPU_ANCHOR_NS 100000000ull   /* 100 ms */
+#define CT_GPU_ANCHOR_WAIT_NS 200000ull /* 0.2 ms spent at most waiting for one anchor */
+#define CT_GPU_ANCHOR_TRIES 3
+#define CT_GPU_ANCHOR_GOOD_NS 20000ull  /* a window this narrow places spans within 10 us */
 #define CT_GPU_BLOCKED 16             /* streams remembered as having a pair not completed, per pass */
 
-enum { ANCHOR_NONE, ANCHOR_RECORDED, ANCHOR_DONE };
+enum { ANCHOR_NONE, ANCHOR_DONE };
 
 /* The pool's own stream and anchor events, made in its context the first time they are needed. */
 static int make_own(struct ct_gpu_pool *pool)
@@ -35,31 +38,52 @@ static int make_own(struct ct_gpu_pool *pool)
     return !pool->broken;
 }
 
-/* A completed anchor to place spans by (the newest), NULL while there is none.  Renews the anchor when the
- * newest completed one is older than CT_GPU_ANCHOR_NS. */
+/* Record anchor b now and wait for it (it is alone on an idle stream of the pool's own): the GPU stamped
+ * it between the record call's start and the moment it was seen complete, so that window's middle is its
+ * host time, within half the window.  0 when it did not complete within CT_GPU_ANCHOR_WAIT_NS; the GPU then
+ * takes long to reach a new stream (it is busy with the program's work), and a later drain tries again. */
+static int stamp(struct ct_gpu_pool *pool, struct ct_gpu_anchor *b)
+{
+    const uint64_t t0 = ct_now_ns();
+    uint64_t t;
+
+    if (ct_gpu_drv.event_record(b->ev, pool->own_stream) != CUDA_SUCCESS)
+        return 0;
+    do {
+        CUresult q = ct_gpu_drv.event_query(b->ev);
+        t = ct_now_ns();
+        if (q == CUDA_SUCCESS) {
+            b->ns = t0 + (t - t0) / 2;
+            b->window = t - t0;
+            b->state = ANCHOR_DONE;
+            return 1;
+        }
+        if (q != CUDA_ERROR_NOT_READY)
+            break;
+    } while (t - t0 < CT_GPU_ANCHOR_WAIT_NS);
+    b->state = ANCHOR_NONE; /* recorded, not usable: recording it again later is allowed */
+    return 0;
+}
+
+/* The anchor to place spans by, NULL while there is none.  Renewed when the newest is older than
+ * CT_GPU_ANCHOR_NS, in a few tries until one has a window of CT_GPU_ANCHOR_GOOD_NS or less; a new one
+ * replaces the old one unless its window is much wider. */
 static const struct ct_gpu_anchor *anchor(struct ct_gpu_pool *pool)
 {
     struct ct_gpu_anchor *a = &pool->anchor[pool->newest], *b = &pool->anchor[!pool->newest];
+    int got = 0;
 
     if (!make_own(pool))
         return NULL;
-    if (a->state == ANCHOR_RECORDED && ct_gpu_drv.event_query(a->ev) == CUDA_SUCCESS)
-        a->state = ANCHOR_DONE;
-    if (a->state == ANCHOR_NONE || (a->state == ANCHOR_DONE && ct_now_ns() - a->ns > CT_GPU_ANCHOR_NS)) {
-        /* Stamped after the record returned: the GPU takes the command from its queue just after. */
-        if (ct_gpu_drv.event_record(b->ev, pool->own_stream) == CUDA_SUCCESS) {
-            b->ns = ct_now_ns();
-            b->state = ANCHOR_RECORDED;
-            pool->newest = !pool->newest;
-            /* On an idle stream of its own it completes within microseconds: look a few times. */
-            for (int i = 0; i < 100 && b->state != ANCHOR_DONE; i++)
-                if (ct_gpu_drv.event_query(b->ev) == CUDA_SUCCESS)
-                    b->state = ANCHOR_DONE;
-            if (b->state == ANCHOR_DONE)
-                return b;
-        }
+    if (a->state == ANCHOR_DONE && ct_now_ns() - a->ns <= CT_GPU_ANCHOR_NS)
+        return a;
+    for (int i = 0; i < CT_GPU_ANCHOR_TRIES && !(got && b->window <= CT_GPU_ANCHOR_GOOD_NS); i++)
+        got = stamp(pool, b);
+    if (got && (a->state != ANCHOR_DONE || b->window <= 4 * a->window + CT_GPU_ANCHOR_GOOD_NS)) {
+        pool->newest = !pool->newest;
+        return b;
     }
-    return a->state == ANCHOR_DONE ? a : b->state == ANCHOR_DONE ? b : NULL;
+    return a->state == ANCHOR_DONE ? a : NULL;
 }
 
 /* The span of a completed pair, on the trace's clock; 0 when the driver gives no time for it. */

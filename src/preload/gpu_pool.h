@@ -28,8 +28,9 @@ struct ct_gpu_pair {
 /* An event recorded on the pool's own stream at a known host time: spans are placed relative to it. */
 struct ct_gpu_anchor {
     CUevent ev;
-    uint64_t ns;  /* CLOCK_MONOTONIC when it was recorded */
-    int state;    /* 0 never recorded, 1 recorded, 2 completed */
+    uint64_t ns;     /* CLOCK_MONOTONIC when the GPU stamped it (the middle of the window) */
+    uint64_t window; /* ns from the record call to seeing it complete: ns is within half of it */
+    int state;       /* 0 none usable, 1 stamped (gpu_collect.c) */
 };
 
 struct ct_gpu_pool {
