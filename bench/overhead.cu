@@ -20,6 +20,9 @@
 // `<phase>_off_us=`, `<phase>_on_us=` (medians of the blocks' µs per call), `<phase>_writer_ns=` and
 // `<phase>_ratio=` with `<phase>_ratio_q1=` / `_q3=`: the median and quartiles over the pairs of
 // (on + writer) / off.  Use -c with it, so that the writer does not run inside the launching thread's time.
+// With CUDATRACE_GPU_TIME=sample or all (run-overhead's MODE columns) the "on" blocks also time launches and
+// copies on the GPU (events recorded around the call on its stream), and "writer" is every thread the tracer
+// named cudatrace-*, so that a thread it may start to collect those events is counted as well.
 #include <algorithm>
 #include <chrono>
 #include <vector>
@@ -63,8 +66,8 @@ static long arg_or(int argc, char **argv, int i, long fallback)
     return v;
 }
 
-// CPU time the tracer's writer thread ("cudatrace-wr") has run, in ns (its schedstat); -1 when there is none
-// (no tracer) or its schedstat cannot be read.
+// CPU time the tracer's own threads (named "cudatrace-*": the writer, cudatrace-wr, and any other it starts)
+// have run, in ns (their schedstat); -1 when there is none (no tracer) or no schedstat can be read.
 static double writer_cpu_ns(void)
 {
     DIR *dir = opendir("/proc/self/task");
@@ -78,7 +81,7 @@ static double writer_cpu_ns(void)
         FILE *f = fopen(path, "r");
         if (!f)
             continue;
-        if (!fgets(name, sizeof name, f) || strcmp(name, "cudatrace-wr\n") != 0) {
+        if (!fgets(name, sizeof name, f) || strncmp(name, "cudatrace-", 10) != 0) {
             fclose(f);
             continue;
         }
@@ -127,7 +130,7 @@ template <typename F> static void in_process(const char *phase, long calls, long
     usleep(300000); // the writer's interval is 100 ms by default: it writes what the phase left meanwhile
     const double w1 = writer_cpu_ns();
     if ((w0 < 0 || w1 < 0) && getenv("CUDATRACE_CAPTURE"))
-        fprintf(stderr, "overhead: no CPU time of the tracer's writer (no cudatrace-wr thread, or no schedstat): "
+        fprintf(stderr, "overhead: no CPU time of the tracer's threads (no cudatrace-* thread, or no schedstat): "
                         "%s_ratio leaves it out\n", phase);
     const double writer_ns = w0 < 0 || w1 < 0 ? 0 : (w1 - w0) / (double)(pairs * per);
     std::vector<double> ratio;

@@ -9,8 +9,8 @@ CLEANFILES += bench/overhead bench/cupti_ab
 bench/overhead: $(srcdir)/bench/overhead.cu $(srcdir)/bench/quantile.h
 	$(nvcc_sample) -o $@ $(srcdir)/bench/overhead.cu
 
-# The minimal CUPTI callback tracer measured the same way, in one process (needs the toolkit's CUPTI; built
-# by scripts/gpu-bundle where it can be, not by gpu-samples).
+# The minimal CUPTI callback tracer measured the same way, in one process, and with -a CUPTI's kernel
+# activity (needs the toolkit's CUPTI; built by scripts/gpu-bundle where it can be, not by gpu-samples).
 bench/cupti_ab: $(srcdir)/bench/cupti_ab.cu $(srcdir)/bench/quantile.h
 	$(nvcc_sample) -o $@ $(srcdir)/bench/cupti_ab.cu -lcupti
 

@@ -26,8 +26,14 @@ GPU_EXPECTATIONS = \
 	tests/gpu/expect/py_cupy.sh \
 	tests/gpu/expect/py_jax.sh \
 	tests/gpu/expect/py_triton.sh \
-	tests/gpu/expect/py_numba.sh
-EXTRA_DIST += tests/gpu/run-gpu-tests tests/gpu/run-signals tests/gpu/checks.sh tests/gpu/tracequery.py $(GPU_EXPECTATIONS) \
+	tests/gpu/expect/py_numba.sh \
+	tests/gpu/expect/rt_gpu_spin.sh \
+	tests/gpu/expect/rt_gpu_streams.sh \
+	tests/gpu/expect/rt_gpu_capture.sh \
+	tests/gpu/expect/py_torch_graph.sh \
+	tests/gpu/expect/py_torch_gputime.sh
+EXTRA_DIST += tests/gpu/run-gpu-tests tests/gpu/run-signals tests/gpu/checks.sh tests/gpu/tracequery.py tests/gpu/gputable.py \
+	$(GPU_EXPECTATIONS) \
 	scripts/gpu-bundle tests/integration/harness-sim.sh
 
 .PHONY: check-gpu

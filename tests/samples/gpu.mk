@@ -3,7 +3,9 @@
 # `make check-gpu` and scripts/gpu-bundle call it.  Nothing to build when configure found no nvcc.
 
 GPU_CU_SAMPLES = tests/samples/rt_vectoradd.cu tests/samples/rt_threads.cu tests/samples/rt_graph.cu \
-	tests/samples/rt_entry_points.cu tests/samples/rt_interop.cu tests/samples/rt_profiler_range.cu
+	tests/samples/rt_entry_points.cu tests/samples/rt_interop.cu tests/samples/rt_profiler_range.cu \
+	tests/samples/rt_gpu_spin.cu tests/samples/rt_gpu_streams.cu tests/samples/rt_gpu_capture.cu \
+	tests/samples/gpu_timer.cuh
 GPU_PY_SAMPLES = \
 	tests/samples/py_cuda_bindings.py \
 	tests/samples/py_torch.py \
@@ -11,7 +13,9 @@ GPU_PY_SAMPLES = \
 	tests/samples/py_cupy.py \
 	tests/samples/py_jax.py \
 	tests/samples/py_triton.py \
-	tests/samples/py_numba.py
+	tests/samples/py_numba.py \
+	tests/samples/py_torch_graph.py \
+	tests/samples/py_torch_gputime.py
 EXTRA_DIST += $(GPU_CU_SAMPLES) $(GPU_PY_SAMPLES)
 
 GPU_SAMPLES = \
@@ -22,7 +26,10 @@ GPU_SAMPLES = \
 	tests/samples/rt_graph \
 	tests/samples/rt_profiler_range \
 	tests/samples/rt_entry_points \
-	tests/samples/rt_interop
+	tests/samples/rt_interop \
+	tests/samples/rt_gpu_spin \
+	tests/samples/rt_gpu_streams \
+	tests/samples/rt_gpu_capture
 CLEANFILES += $(GPU_SAMPLES)
 
 # Hopper code plus its PTX (the driver JIT-compiles that for newer GPUs).  Override for another GPU, e.g.
@@ -62,3 +69,11 @@ tests/samples/rt_entry_points: $(srcdir)/tests/samples/rt_entry_points.cu
 		$(srcdir)/tests/samples/rt_entry_points.cu $(NVCC_DRIVER_LINK)
 tests/samples/rt_interop: $(srcdir)/tests/samples/rt_interop.cu
 	$(nvcc_sample) -o $@ $(srcdir)/tests/samples/rt_interop.cu $(NVCC_DRIVER_LINK)
+# GPU time (CUDATRACE_GPU_TIME): kernels that time themselves on %globaltimer (gpu_timer.cuh), and a
+# global-mode capture beside a launching thread.
+tests/samples/rt_gpu_spin: $(srcdir)/tests/samples/rt_gpu_spin.cu $(srcdir)/tests/samples/gpu_timer.cuh
+	$(nvcc_sample) -o $@ $(srcdir)/tests/samples/rt_gpu_spin.cu
+tests/samples/rt_gpu_streams: $(srcdir)/tests/samples/rt_gpu_streams.cu $(srcdir)/tests/samples/gpu_timer.cuh
+	$(nvcc_sample) -o $@ $(srcdir)/tests/samples/rt_gpu_streams.cu
+tests/samples/rt_gpu_capture: $(srcdir)/tests/samples/rt_gpu_capture.cu
+	$(nvcc_sample) -o $@ $(srcdir)/tests/samples/rt_gpu_capture.cu
