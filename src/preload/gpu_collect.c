@@ -13,7 +13,7 @@
 #include "recorder/gpu.h"
 
 #define CT_GPU_ANCHOR_NS 100000000ull   /* 100 ms */
-#define CT_GPU_ANCHOR_WAIT_NS 200000ull /* 0.2 ms spent at most waiting for one anchor */
+#define CT_GPU_ANCHOR_WAIT_NS 1000000ull /* 1 ms spent at most waiting for one anchor */
 #define CT_GPU_ANCHOR_TRIES 3
 #define CT_GPU_ANCHOR_GOOD_NS 20000ull  /* a window this narrow places spans within 10 us */
 #define CT_GPU_BLOCKED 16             /* streams remembered as having a pair not completed, per pass */

@@ -4,11 +4,12 @@
 TESTS += tests/integration/interpose-exports.sh tests/integration/interpose-loader.sh \
 	tests/integration/interpose-dlsym.sh tests/integration/interpose-entrypoint.sh \
 	tests/integration/interpose-drv.sh tests/integration/interpose-repeats.sh tests/integration/capture.sh \
-	tests/integration/interpose-signals.sh
+	tests/integration/interpose-signals.sh tests/integration/gpu-time.sh
 EXTRA_DIST += tests/integration/interpose-lib.sh tests/integration/interpose-exports.sh \
 	tests/integration/interpose-loader.sh tests/integration/interpose-dlsym.sh \
 	tests/integration/interpose-entrypoint.sh tests/integration/interpose-drv.sh \
-	tests/integration/interpose-repeats.sh tests/integration/capture.sh tests/integration/interpose-signals.sh
+	tests/integration/interpose-repeats.sh tests/integration/capture.sh tests/integration/interpose-signals.sh \
+	tests/integration/gpu-time.sh
 
 # -no-install: real executables, no libtool wrapper script (which would run a shell under the preload).
 CT_INTERPOSE_LINK = -no-install
@@ -65,3 +66,9 @@ check_PROGRAMS += tests/integration/interpose-signals
 tests_integration_interpose_signals_SOURCES = tests/integration/interpose-signals.c
 tests_integration_interpose_signals_LDFLAGS = $(CT_INTERPOSE_LINK) -L$(CUDA_STUBS_DIR)
 tests_integration_interpose_signals_LDADD = -lcuda
+
+# GPU time's timing events on the simulated driver's device timeline (gpu-time.sh).
+check_PROGRAMS += tests/integration/gpu-time
+tests_integration_gpu_time_SOURCES = tests/integration/gpu-time.c
+tests_integration_gpu_time_LDFLAGS = $(CT_INTERPOSE_LINK) -L$(CUDA_STUBS_DIR)
+tests_integration_gpu_time_LDADD = -lcuda

@@ -38,7 +38,7 @@ unsigned long long sim_next_id(void);
 enum sim_kind { SIM_CTX = 1, SIM_STREAM, SIM_EVENT, SIM_MODULE, SIM_FUNC, SIM_LINK, SIM_POOL, SIM_GRAPH, SIM_GRAPH_EXEC };
 
 struct sim_obj {
-    struct sim_obj *next;
+    struct sim_obj *next, *prev;
     enum sim_kind kind;
     const void *owner; /* streams and events: their context, destroyed with it; set before registering */
 };

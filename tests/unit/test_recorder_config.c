@@ -13,6 +13,7 @@
 
 #include "recorder/output.h"
 #include "recorder/warn.h"
+#include "cudatrace/format.h"
 #include "recorder/settings.h"
 
 static char dir[] = "/tmp/ct-test-config-XXXXXX";
@@ -76,6 +77,15 @@ static void test_parse_others(void)
     CU_ASSERT_EQUAL(ct_parse_capture("range", &b), -1);
     CU_ASSERT_EQUAL(ct_parse_capture("", &b), -1);
     CU_ASSERT_EQUAL(b, CT_CAPTURE_PROFILER); /* untouched */
+    CU_ASSERT_EQUAL(ct_parse_gpu_time("ALL", &b), 0);
+    CU_ASSERT_EQUAL(b, CT_GPU_ALL);
+    CU_ASSERT_EQUAL(ct_parse_gpu_time("sample", &b), 0);
+    CU_ASSERT_EQUAL(b, CT_GPU_SAMPLE);
+    CU_ASSERT_EQUAL(ct_parse_gpu_time("off", &b), 0);
+    CU_ASSERT_EQUAL(b, CT_GPU_OFF);
+    CU_ASSERT_EQUAL(ct_parse_gpu_time("1", &b), -1);
+    CU_ASSERT_EQUAL(ct_parse_gpu_time(NULL, &b), -1);
+    CU_ASSERT_EQUAL(b, CT_GPU_OFF); /* untouched */
 }
 
 /* Run ct_settings_load with stderr captured; returns the number of warning lines. */
@@ -113,6 +123,8 @@ static void unset_all(void)
     unsetenv("CUDATRACE_QUIET");
     unsetenv("CUDATRACE_FILE_MODE");
     unsetenv("CUDATRACE_CAPTURE");
+    unsetenv("CUDATRACE_GPU_TIME");
+    unsetenv("CUDATRACE_GPU_SAMPLE");
 }
 
 static void test_settings_defaults(void)
@@ -125,6 +137,8 @@ static void test_settings_defaults(void)
     CU_ASSERT_EQUAL(s.flush_ms, 100);
     CU_ASSERT_EQUAL(s.quiet, 0);
     CU_ASSERT_EQUAL(s.file_mode, 0600);
+    CU_ASSERT_EQUAL(s.gpu_time, CT_GPU_SAMPLE);
+    CU_ASSERT_EQUAL(s.gpu_sample, 32);
 }
 
 static void test_settings_values(void)
@@ -136,7 +150,11 @@ static void test_settings_values(void)
     setenv("CUDATRACE_FLUSH_MS", "250", 1);
     setenv("CUDATRACE_QUIET", "1", 1);
     setenv("CUDATRACE_FILE_MODE", "0640", 1);
+    setenv("CUDATRACE_GPU_TIME", "all", 1);
+    setenv("CUDATRACE_GPU_SAMPLE", "1", 1);
     CU_ASSERT_EQUAL(load(&s), 0);
+    CU_ASSERT_EQUAL(s.gpu_time, CT_GPU_ALL);
+    CU_ASSERT_EQUAL(s.gpu_sample, 1);
     CU_ASSERT_STRING_EQUAL(s.output, "/tmp/x-%h-%p.ctrace");
     CU_ASSERT_EQUAL(s.buffer_size, 128u << 10);
     CU_ASSERT_EQUAL(s.flush_ms, 250);
@@ -155,7 +173,11 @@ static void test_settings_bad_values(void)
     setenv("CUDATRACE_QUIET", "maybe", 1);
     setenv("CUDATRACE_FILE_MODE", "rw", 1);
     setenv("CUDATRACE_CAPTURE", "sometimes", 1);
-    CU_ASSERT_EQUAL(load(&s), 6); /* one line per bad variable */
+    setenv("CUDATRACE_GPU_TIME", "always", 1);
+    setenv("CUDATRACE_GPU_SAMPLE", "0", 1);
+    CU_ASSERT_EQUAL(load(&s), 8); /* one line per bad variable */
+    CU_ASSERT_EQUAL(s.gpu_time, CT_GPU_SAMPLE);
+    CU_ASSERT_EQUAL(s.gpu_sample, 32);
     CU_ASSERT_EQUAL(ct_settings_capture(), CT_CAPTURE_ALL); /* silent: the warning is load's */
     CU_ASSERT_STRING_EQUAL(s.output, "cudatrace-%p.ctrace");
     CU_ASSERT_EQUAL(s.buffer_size, 8u << 20);
@@ -167,6 +189,8 @@ static void test_settings_bad_values(void)
     unsetenv("CUDATRACE_OUTPUT");
     unsetenv("CUDATRACE_QUIET");
     unsetenv("CUDATRACE_FILE_MODE");
+    unsetenv("CUDATRACE_GPU_TIME");
+    unsetenv("CUDATRACE_GPU_SAMPLE");
     setenv("CUDATRACE_CAPTURE", "PROFILER", 1);
     CU_ASSERT_EQUAL(load(&s), 2);
     CU_ASSERT_EQUAL(ct_settings_capture(), CT_CAPTURE_PROFILER);

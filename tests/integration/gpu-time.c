@@ -1,0 +1,239 @@
+/* GPU time on the simulated driver (gpu-time.sh): each scenario drives what the tracer's timing events must
+ * survive, and checks what the program itself can see (a graph's nodes, a capture that must not break).
+ * Kernels are the simulated driver's `spin(ns)`, which keeps its stream busy for ns of device time.
+ * Usage: gpu-time SCENARIO; exit 0 when the program saw nothing wrong, 1 with a message otherwise. */
+#define _GNU_SOURCE
+#include <cuda.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* The per-thread default stream's launch, named as the driver exports it. */
+CUresult CUDAAPI cuLaunchKernel_ptsz(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx,
+                                     unsigned int by, unsigned int bz, unsigned int shmem, CUstream s, void **params,
+                                     void **extra);
+
+static const char ptx[] = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                          ".visible .entry spin(.param .u64 ns)\n{\n ret;\n}\n";
+
+#define CHECK(call) check((call), #call, __LINE__)
+static void check(CUresult r, const char *what, int line)
+{
+    if (r != CUDA_SUCCESS) {
+        fprintf(stderr, "gpu-time:%d: %s returned %d\n", line, what, (int)r);
+        exit(1);
+    }
+}
+
+static CUfunction spin_fn;
+
+static void load(void)
+{
+    CUmodule mod;
+    CHECK(cuModuleLoadData(&mod, ptx));
+    CHECK(cuModuleGetFunction(&spin_fn, mod, "spin"));
+}
+
+static CUresult spin(CUstream s, unsigned long long ns)
+{
+    void *args[] = {&ns};
+    return cuLaunchKernel(spin_fn, 1, 1, 1, 1, 1, 1, 0, s, args, NULL);
+}
+
+static void primary(CUcontext *ctx)
+{
+    CUdevice dev;
+    CHECK(cuInit(0));
+    CHECK(cuDeviceGet(&dev, 0));
+    CHECK(cuDevicePrimaryCtxRetain(ctx, dev));
+    CHECK(cuCtxSetCurrent(*ctx));
+    load();
+}
+
+/* 100 launches of one shape and 10 copies of one size on a stream, the stream kept busy by a first long
+ * spin so that every span is the kernel's own 50 us. */
+static int steady(void)
+{
+    CUcontext ctx;
+    CUstream s;
+    CUdeviceptr d;
+    static char host[4096];
+    primary(&ctx);
+    CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    CHECK(cuMemAlloc(&d, sizeof host));
+    CHECK(spin(s, 5000000));
+    for (int i = 0; i < 100; i++)
+        CHECK(spin(s, 50000));
+    for (int i = 0; i < 10; i++)
+        CHECK(cuMemcpyHtoDAsync(d, host, sizeof host, s));
+    CHECK(cuStreamSynchronize(s));
+    CHECK(cuMemFree(d));
+    return 0;
+}
+
+/* A per-thread launch on stream 0, one that fails, then one that succeeds. */
+static int variants(void)
+{
+    CUcontext ctx;
+    unsigned long long ns = 1000;
+    void *args[] = {&ns};
+    primary(&ctx);
+    CHECK(cuLaunchKernel_ptsz(spin_fn, 1, 1, 1, 1, 1, 1, 0, NULL, args, NULL));
+    if (cuLaunchKernel(spin_fn, 1, 1, 1, 2048, 1, 1, 0, NULL, args, NULL) == CUDA_SUCCESS) {
+        fprintf(stderr, "gpu-time: a block of 2048 threads was accepted\n");
+        return 1;
+    }
+    CHECK(spin(NULL, 2000));
+    CHECK(cuCtxSynchronize());
+    return 0;
+}
+
+/* A capture: nothing of the tracer's becomes a node of the program's graph; the graph's launches are timed. */
+static int capture(void)
+{
+    CUcontext ctx;
+    CUstream s;
+    CUgraph g;
+    CUgraphExec ge;
+    size_t nodes = 0;
+    primary(&ctx);
+    CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    CHECK(cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_GLOBAL));
+    CHECK(spin(s, 30000));
+    CHECK(spin(s, 20000));
+    CHECK(cuStreamEndCapture(s, &g));
+    CHECK(cuGraphGetNodes(g, NULL, &nodes));
+    if (nodes != 2) {
+        fprintf(stderr, "gpu-time: the captured graph has %zu nodes, not 2\n", nodes);
+        return 1;
+    }
+    CHECK(cuGraphInstantiateWithFlags(&ge, g, 0));
+    CHECK(cuGraphLaunch(ge, s));
+    CHECK(cuGraphLaunch(ge, s));
+    CHECK(cuStreamSynchronize(s));
+    return 0;
+}
+
+/* Another thread captures in global mode for a while, as the tracer's writer reads events and this thread
+ * launches (timed) on a stream of its own: the capture must end well. */
+static CUstream cap_stream;
+static CUcontext cap_ctx;
+static void *capturer(void *arg)
+{
+    CUgraph g;
+    (void)arg;
+    CHECK(cuCtxSetCurrent(cap_ctx));
+    CHECK(cuStreamBeginCapture(cap_stream, CU_STREAM_CAPTURE_MODE_GLOBAL));
+    CHECK(spin(cap_stream, 1000));
+    usleep(300000);
+    CHECK(cuStreamEndCapture(cap_stream, &g));
+    return NULL;
+}
+
+static int global_capture(void)
+{
+    CUstream s;
+    pthread_t t;
+    primary(&cap_ctx);
+    CHECK(cuStreamCreate(&cap_stream, CU_STREAM_NON_BLOCKING));
+    CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    pthread_create(&t, NULL, capturer, NULL);
+    for (int i = 0; i < 40; i++) {
+        CHECK(spin(s, 1000));
+        usleep(10000);
+    }
+    pthread_join(t, NULL);
+    CHECK(cuStreamSynchronize(s));
+    return 0;
+}
+
+/* Contexts that go away with timed work still running: a created one destroyed, then the primary one
+ * released for the last time; then a new context's work, which completes. */
+static int destroy(void)
+{
+    CUdevice dev;
+    CUcontext ctx, prim;
+    CHECK(cuInit(0));
+    CHECK(cuDeviceGet(&dev, 0));
+    CHECK(cuCtxCreate(&ctx, NULL, 0, dev));
+    load();
+    CHECK(spin(NULL, 2000000000ull));
+    CHECK(cuCtxDestroy(ctx));
+    CHECK(cuDevicePrimaryCtxRetain(&prim, dev));
+    CHECK(cuCtxSetCurrent(prim));
+    load();
+    CHECK(spin(NULL, 2000000000ull));
+    CHECK(cuDevicePrimaryCtxRelease(dev));
+    CHECK(cuCtxCreate(&ctx, NULL, 0, dev));
+    load();
+    CHECK(spin(NULL, 3000));
+    CHECK(cuCtxSynchronize());
+    return 0;
+}
+
+/* Exit with a kernel of 3 s still running: the process must not wait for it. */
+static int exit_pending(void)
+{
+    CUcontext ctx;
+    primary(&ctx);
+    CHECK(spin(NULL, 3000000000ull));
+    return 0;
+}
+
+/* A child forked with timed work pending in its parent: the child's trace has none of it. */
+static int fork_pending(void)
+{
+    CUcontext ctx;
+    int st, v;
+    primary(&ctx);
+    for (int i = 0; i < 3; i++)
+        CHECK(spin(NULL, 100000));
+    pid_t pid = fork();
+    if (pid == 0) {
+        CHECK(cuDriverGetVersion(&v));
+        _exit(0);
+    }
+    if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        fprintf(stderr, "gpu-time: the child failed\n");
+        return 1;
+    }
+    CHECK(cuCtxSynchronize());
+    return 0;
+}
+
+/* More launches queued behind a long kernel than a context has timing events. */
+static int exhaust(int n)
+{
+    CUcontext ctx;
+    primary(&ctx);
+    CHECK(spin(NULL, 3000000000ull));
+    for (int i = 0; i < n; i++)
+        CHECK(spin(NULL, 1));
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *s = argc > 1 ? argv[1] : "";
+    if (strcmp(s, "steady") == 0)
+        return steady();
+    if (strcmp(s, "variants") == 0)
+        return variants();
+    if (strcmp(s, "capture") == 0)
+        return capture();
+    if (strcmp(s, "global") == 0)
+        return global_capture();
+    if (strcmp(s, "destroy") == 0)
+        return destroy();
+    if (strcmp(s, "exit") == 0)
+        return exit_pending();
+    if (strcmp(s, "fork") == 0)
+        return fork_pending();
+    if (strcmp(s, "exhaust") == 0 && argc > 2)
+        return exhaust(atoi(argv[2]));
+    fprintf(stderr, "usage: gpu-time steady|variants|capture|global|destroy|exit|fork|exhaust N\n");
+    return 2;
+}
