@@ -7,16 +7,16 @@
 
 #include <math.h>
 #include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "preload/gpu_pool.h"
 #include "recorder/clock.h"
 #include "recorder/gpu.h"
 
 #define CT_GPU_ANCHOR_NS 100000000ull   /* 100 ms */
-#define CT_GPU_ANCHOR_WAIT_NS 1000000ull /* 1 ms spent at most waiting for one anchor */
-#define CT_GPU_ANCHOR_TRIES 3
-#define CT_GPU_ANCHOR_GOOD_NS 20000ull  /* a window this narrow places spans within 10 us */
-#define CT_GPU_BLOCKED 16             /* streams remembered as having a pair not completed, per pass */
+#define CT_GPU_ANCHOR_WAIT_NS 200000ull /* 0.2 ms spent at most waiting for one anchor */
+#define CT_GPU_ANCHOR_GOOD_NS 20000ull  /* a renewal may be this much wider than 4 times the last window */
 
 enum { ANCHOR_NONE, ANCHOR_DONE };
 
@@ -66,56 +66,90 @@ static int stamp(struct ct_gpu_pool *pool, struct ct_gpu_anchor *b)
 }
 
 /* The anchor to place spans by, NULL while there is none.  Renewed when the newest is older than
- * CT_GPU_ANCHOR_NS, in a few tries until one has a window of CT_GPU_ANCHOR_GOOD_NS or less; a new one
- * replaces the old one unless its window is much wider. */
+ * CT_GPU_ANCHOR_NS, one try per CT_GPU_ANCHOR_NS at most (a try may wait CT_GPU_ANCHOR_WAIT_NS); the new
+ * one replaces the old one unless its window is much wider. */
 static const struct ct_gpu_anchor *anchor(struct ct_gpu_pool *pool)
 {
     struct ct_gpu_anchor *a = &pool->anchor[pool->newest], *b = &pool->anchor[!pool->newest];
-    int got = 0;
+    const uint64_t now = ct_now_ns();
 
     if (!make_own(pool))
         return NULL;
-    if (a->state == ANCHOR_DONE && ct_now_ns() - a->ns <= CT_GPU_ANCHOR_NS)
+    if (a->state == ANCHOR_DONE && now - pool->tried_ns <= CT_GPU_ANCHOR_NS)
         return a;
-    for (int i = 0; i < CT_GPU_ANCHOR_TRIES && !(got && b->window <= CT_GPU_ANCHOR_GOOD_NS); i++)
-        got = stamp(pool, b);
-    if (got && (a->state != ANCHOR_DONE || b->window <= 4 * a->window + CT_GPU_ANCHOR_GOOD_NS)) {
+    pool->tried_ns = now;
+    if (stamp(pool, b) && (a->state != ANCHOR_DONE || b->window <= 4 * a->window + CT_GPU_ANCHOR_GOOD_NS)) {
         pool->newest = !pool->newest;
         return b;
     }
     return a->state == ANCHOR_DONE ? a : NULL;
 }
 
-/* The span of a completed pair, on the trace's clock; 0 when the driver gives no time for it. */
-static int place(const struct ct_gpu_anchor *a, struct ct_gpu_pair *p)
+/* The span of a completed pair, on the trace's clock.  CUDA_ERROR_NOT_READY when it has not completed after
+ * all (a pair another thread queued just before this one it was recorded after). */
+static CUresult place(const struct ct_gpu_anchor *a, struct ct_gpu_pair *p)
 {
     float since = 0, dur = 0;
+    CUresult r;
 
-    if (ct_gpu_drv.elapsed(&since, a->ev, p->start) != CUDA_SUCCESS ||
-        ct_gpu_drv.elapsed(&dur, p->start, p->end) != CUDA_SUCCESS || !isfinite(since) || !isfinite(dur) ||
-        dur < 0)
-        return 0;
+    if ((r = ct_gpu_drv.elapsed(&dur, p->start, p->end)) != CUDA_SUCCESS ||
+        (r = ct_gpu_drv.elapsed(&since, a->ev, p->start)) != CUDA_SUCCESS)
+        return r;
     const double start = (double)a->ns + (double)since * 1e6;
-    if (start < 0)
-        return 0;
+    if (!isfinite(since) || !isfinite(dur) || dur < 0 || start < 0)
+        return CUDA_ERROR_INVALID_VALUE;
     p->rec.start_ns = (uint64_t)(start + 0.5);
     p->rec.end_ns = p->rec.start_ns + (uint64_t)((double)dur * 1e6 + 0.5);
-    return 1;
+    return CUDA_SUCCESS;
 }
 
-static int blocked(CUstream *list, int n, CUstream s)
+static int by_stream(const void *x, const void *y)
 {
-    for (int i = 0; i < n; i++)
-        if (list[i] == s)
-            return 1;
-    return 0;
+    const struct ct_gpu_pair *const *a = x, *const *b = y;
+    if ((*a)->stream != (*b)->stream)
+        return (uintptr_t)(*a)->stream < (uintptr_t)(*b)->stream ? -1 : 1;
+    return (*a)->order < (*b)->order ? -1 : (*a)->order > (*b)->order;
+}
+
+static int completed(const struct ct_gpu_pair *p)
+{
+    /* An error other than not-ready: taken as completed, and placing it fails and counts it. */
+    return ct_gpu_drv.event_query(p->end) != CUDA_ERROR_NOT_READY;
+}
+
+/* Mark the waiting pairs whose end event completed.  A stream's work completes in order, so of a stream's
+ * pairs (in the order they were queued) the completed ones are the first few: found with a query of the
+ * last and then by halving, not with a query per pair, which under a program launching at full speed costs
+ * microseconds each (the driver's lock).  v[i]->order is i; by[] is scratch of n entries. */
+static void mark_completed(struct ct_gpu_pair **v, size_t n, struct ct_gpu_pair **by)
+{
+    memcpy(by, v, n * sizeof *by);
+    qsort(by, n, sizeof *by, by_stream);
+    for (size_t first = 0, end; first < n; first = end) {
+        for (end = first + 1; end < n && by[end]->stream == by[first]->stream; end++) {
+        }
+        /* Completed: by[first .. lo]; not: by[hi .. end). */
+        size_t lo = first, hi = end - 1;
+        if (completed(by[hi])) {
+            lo = end;
+        } else {
+            while (lo < hi) { /* the first not completed lies in [lo, hi] */
+                size_t mid = lo + (hi - lo) / 2;
+                if (completed(by[mid]))
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+        }
+        for (size_t i = first; i < lo; i++)
+            by[i]->done = 1;
+    }
 }
 
 void ct_gpu_collect_pool(struct ct_gpu_pool *pool, int final)
 {
-    struct ct_gpu_pair *done = NULL, **keep, *p, *next;
-    CUstream stuck[CT_GPU_BLOCKED];
-    int nstuck = 0;
+    struct ct_gpu_pair *done = NULL, **keep, *p, **v;
+    size_t n = 0;
 
     pthread_mutex_lock(&pool->mu);
     if (pool->pend) {
@@ -126,33 +160,37 @@ void ct_gpu_collect_pool(struct ct_gpu_pool *pool, int final)
         pool->npend = 0;
     }
     pthread_mutex_unlock(&pool->mu);
-    if (!pool->wait)
-        return;
+    for (p = pool->wait; p; p = p->next)
+        p->order = n++;
+    if (n == 0 || (v = malloc(2 * n * sizeof *v)) == NULL)
+        return; /* out of memory: they wait for the next drain */
+    n = 0;
+    for (p = pool->wait; p; p = p->next) {
+        p->done = 0;
+        v[n++] = p;
+    }
+    mark_completed(v, n, v + n);
     const struct ct_gpu_anchor *a = anchor(pool);
     keep = &pool->wait;
-    for (p = pool->wait; p; p = next) {
-        next = p->next;
-        /* A stream's work completes in order: after one pair of it that has not, the later ones have not. */
-        CUresult q = !final && blocked(stuck, nstuck, p->stream) ? CUDA_ERROR_NOT_READY : ct_gpu_drv.event_query(p->end);
-        if (q == CUDA_ERROR_NOT_READY || (q == CUDA_SUCCESS && !a)) {
-            if (q == CUDA_ERROR_NOT_READY && nstuck < CT_GPU_BLOCKED && !blocked(stuck, nstuck, p->stream))
-                stuck[nstuck++] = p->stream;
-            if (!final) {
-                *keep = p;
-                keep = &p->next;
-                continue;
-            }
-            atomic_fetch_add(&ct_gpu_counts.not_completed, 1);
-        } else if (q == CUDA_SUCCESS && place(a, p)) {
+    for (size_t i = 0; i < n; i++) {
+        CUresult r = CUDA_ERROR_NOT_READY;
+        p = v[i];
+        if (p->done && a && (r = place(a, p)) == CUDA_SUCCESS)
             ct_gpu_queue(&p->rec);
-        } else {
+        else if (r != CUDA_ERROR_NOT_READY)
             atomic_fetch_add(&ct_gpu_counts.untimed_refused, 1);
-        }
+        else if (!final) { /* not completed yet, or no anchor yet */
+            *keep = p;
+            keep = &p->next;
+            continue;
+        } else
+            atomic_fetch_add(&ct_gpu_counts.not_completed, 1);
         p->next = done;
         done = p;
     }
     *keep = NULL;
     pool->wait_tail = keep;
+    free(v);
     ct_gpu_release(pool, done);
 }
 

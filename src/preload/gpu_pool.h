@@ -22,6 +22,8 @@ struct ct_gpu_pair {
     CUevent start, end;
     CUstream stream;
     uint64_t seq_mark;     /* the thread's next sequence number before the call: did its record get one? */
+    size_t order;          /* the collector's: place in the waiting list */
+    int done;              /* the collector's: its end event completed */
     struct ct_rec_gpu rec; /* the span to be, but for its times */
 };
 
@@ -49,6 +51,7 @@ struct ct_gpu_pool {
     int broken;               /* the pool's own stream or anchors could not be made: its spans cannot be placed */
     struct ct_gpu_anchor anchor[2];
     int newest;
+    uint64_t tried_ns;        /* when an anchor was last recorded */
 };
 
 /* The driver functions GPU time uses (found once, on the first timed call). */
