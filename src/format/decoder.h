@@ -6,8 +6,9 @@
  * thread's with the clock of each run set by ct_decoder_use_clock, as the merge does) and gives back each
  * call, launch repeat or short repeat as a full call with its times in CLOCK_MONOTONIC ns.  The sequential
  * reader (reader.h) and the time-ordered merge (merge.h) both decode through it; nothing else in the
- * project knows a repeat or a tick.  The GPU records (format 5) are decoded here too, for readers to collect
- * in their own pass (the merge gives calls only). */
+ * project knows a repeat or a tick.  The GPU records (format 5) are decoded here too: the sequential reader
+ * hands them out decoded (ct_reader_gpu_span), for readers to collect in their own pass (the merge gives
+ * calls only). */
 #ifndef CT_FORMAT_DECODER_H
 #define CT_FORMAT_DECODER_H
 

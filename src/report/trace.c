@@ -10,7 +10,6 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "format/decoder.h"
 #include "format/grow.h"
 #include "format/input.h"
 #include "format/merge.h"
@@ -44,8 +43,9 @@ struct pass1 {
     size_t nnamed, ncap;
 };
 
-static int take_record(struct rp_file *f, const struct ct_rec_hdr *h, unsigned file_type, struct pass1 *p1)
+static int take_record(struct rp_file *f, const struct ct_reader *rd, const struct ct_rec_hdr *h, struct pass1 *p1)
 {
+    const unsigned file_type = ct_reader_file_type(rd);
     unsigned slot = file_type <= CT_REC_TYPE_LAST ? file_type : CT_REC_TYPE_LAST + 1;
     f->rec_count[slot]++;
     if (ct_names_add(f->names, h) < 0)
@@ -125,13 +125,11 @@ static int take_record(struct rp_file *f, const struct ct_rec_hdr *h, unsigned f
     case CT_REC_STACK:
     case CT_REC_MODULE:
         return rp_stacktab_add(&f->stacks, h);
-    case CT_REC_GPU: {
-        struct ct_gpu_span g;
-        ct_decode_gpu(h, &g);
-        return rp_gpu_spans_add(&f->gpu, &g);
-    }
+    case CT_REC_GPU:
+        return rp_gpu_spans_add(&f->gpu, ct_reader_gpu_span(rd));
     case CT_REC_GPU_INFO:
-        f->has_gpu_info = ct_decode_gpu_info(h, &f->gpu_info);
+        f->has_gpu_info = 1;
+        f->gpu_info = *ct_reader_gpu_info(rd);
         return 0;
     case CT_REC_END:
         f->has_end = 1;
@@ -211,7 +209,7 @@ static int read_file(struct rp_file *f, const char *path)
     const struct ct_rec_hdr *h;
     int rc = RP_EXIT_OK;
     while ((h = ct_reader_next(r))) {
-        if (take_record(f, h, ct_reader_file_type(r), &p1) < 0) {
+        if (take_record(f, r, h, &p1) < 0) {
             fprintf(stderr, PROG ": %s: out of memory\n", f->path);
             rc = RP_EXIT_FAILED;
             break;
