@@ -101,3 +101,28 @@ enum ct_decoded ct_decode(struct ct_decoder *d, const struct ct_rec_hdr *h, stru
     }
     return rc < 0 ? CT_DECODED_NOMEM : CT_DECODED_CALL;
 }
+
+int ct_decode_gpu(const struct ct_rec_hdr *h, struct ct_gpu_span *out)
+{
+    if (h->type != CT_REC_GPU)
+        return 0;
+    const struct ct_rec_gpu *r = (const void *)h;
+    *out = (struct ct_gpu_span){
+        .seq = r->seq, .start_ns = r->start_ns, .end_ns = r->end_ns, .stream = r->stream, .tid = h->tid,
+        .device = r->device, .api_id = r->api_id, .family = r->family, .name_id = r->name_id,
+        .launch_kind = r->launch_kind, .bytes = r->bytes, .copy_flags = r->copy_flags,
+        .src_kind = r->src_kind, .dst_kind = r->dst_kind};
+    memcpy(out->grid, r->grid, sizeof out->grid);
+    memcpy(out->block, r->block, sizeof out->block);
+    return 1;
+}
+
+int ct_decode_gpu_info(const struct ct_rec_hdr *h, struct ct_gpu_info *out)
+{
+    if (h->type != CT_REC_GPU_INFO)
+        return 0;
+    const struct ct_rec_gpu_info *r = (const void *)h;
+    *out = (struct ct_gpu_info){r->mode, r->sample_n, r->sample_k, r->final != 0, r->timed, r->not_completed,
+                                r->untimed_pool, r->untimed_refused, r->untimed_capture};
+    return 1;
+}

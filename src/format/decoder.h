@@ -6,7 +6,9 @@
  * thread's with the clock of each run set by ct_decoder_use_clock, as the merge does) and gives back each
  * call, launch repeat or short repeat as a full call with its times in CLOCK_MONOTONIC ns.  The sequential
  * reader (reader.h) and the time-ordered merge (merge.h) both decode through it; nothing else in the
- * project knows a repeat or a tick. */
+ * project knows a repeat or a tick.  The GPU records (format 5) are decoded here too: the sequential reader
+ * hands them out decoded (ct_reader_gpu_span), for readers to collect in their own pass (the merge gives
+ * calls only). */
 #ifndef CT_FORMAT_DECODER_H
 #define CT_FORMAT_DECODER_H
 
@@ -15,6 +17,7 @@
 
 #include "cudatrace/format.h"
 #include "format/call.h"
+#include "format/gpu.h"
 
 struct ct_decoder;
 
@@ -35,6 +38,11 @@ enum ct_decoded {
 };
 /* Decode one checked record (format/record.h, ct_rec_check). */
 enum ct_decoded ct_decode(struct ct_decoder *d, const struct ct_rec_hdr *h, struct ct_call *out);
+
+/* A checked CT_REC_GPU or CT_REC_GPU_INFO record as readers see it (gpu.h): 1, or 0 (*out untouched) for a
+ * record of another type.  They need no decoder state: their times are ns already. */
+int ct_decode_gpu(const struct ct_rec_hdr *h, struct ct_gpu_span *out);
+int ct_decode_gpu_info(const struct ct_rec_hdr *h, struct ct_gpu_info *out);
 
 /* Launch repeats decoded so far whose payload was not known (the record that defined it was lost to a
  * write error): they came back as launches of kind 0, never with an older payload. */

@@ -42,8 +42,15 @@ const char *ct_name_record_type(unsigned type)
 {
     static const char *const n[] = {NULL,     "process", "string", "api",    "call",          "lost",
                                     "driver", "device",  "thread", "untraced", "end",         "stack",
-                                    "module", "launch-repeat", "clock", "launch-short"};
+                                    "module", "launch-repeat", "clock", "launch-short", "gpu",
+                                    "gpu-info"};
     return PICK(n, type);
+}
+
+const char *ct_name_gpu_mode(unsigned mode)
+{
+    static const char *const n[] = {"off", "sample", "all"};
+    return PICK(n, mode);
 }
 
 static char *format_flags(char *buf, size_t len, unsigned flags, const char *const *words, unsigned nwords,

@@ -10,7 +10,8 @@ const char *ct_name_mem_kind(unsigned kind);        /* unknown device host pinne
 const char *ct_name_launch_kind(unsigned kind);     /* kernel cooperative host_func graph */
 const char *ct_name_str_kind(unsigned kind);        /* kernel thread other */
 const char *ct_name_lost_reason(unsigned reason);   /* buffer_full write_error shutdown nested */
-const char *ct_name_record_type(unsigned type);     /* process string api call ... */
+const char *ct_name_record_type(unsigned type);     /* process string api call ... gpu gpu-info */
+const char *ct_name_gpu_mode(unsigned mode);        /* off sample all */
 
 /* Flag sets as words joined by `sep` ("none" when empty): CT_VARIANT_* and CT_COPY_*. Returns buf. */
 char *ct_format_vflags(char *buf, size_t len, unsigned vflags, char sep);

@@ -6,7 +6,7 @@
 noinst_LTLIBRARIES += src/format/libctformat.la
 src_format_libctformat_la_SOURCES = \
 	src/format/record.c src/format/record.h \
-	src/format/call.h src/format/decoder.c src/format/decoder.h \
+	src/format/call.h src/format/gpu.h src/format/decoder.c src/format/decoder.h \
 	src/format/shapes.c src/format/shapes.h \
 	src/format/input.c src/format/input.h \
 	src/format/reader.c src/format/reader.h \

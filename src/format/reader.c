@@ -35,6 +35,8 @@ struct ct_reader {
     uint64_t last;       /* offset of the record last returned, or of the stop */
     struct ct_decoder *dec;  /* launch repeats, clocks (decoder.h) */
     struct ct_call call;     /* the last call returned */
+    struct ct_gpu_span gpu;  /* the last CT_REC_GPU returned */
+    struct ct_gpu_info gpu_info; /* the last CT_REC_GPU_INFO returned */
     unsigned file_type;      /* type of the record last returned, as in the file */
     struct ct_runs *runs;    /* being built (ct_reader_build_runs), or NULL */
 };
@@ -273,10 +275,23 @@ const struct ct_rec_hdr *ct_reader_next(struct ct_reader *r)
         }
         if (d == CT_DECODED_CALL)
             return &r->call.c.h;
-        if (h->type != CT_REC_CLOCK) /* kept by the decoder, never returned */
+        if (h->type != CT_REC_CLOCK) { /* kept by the decoder, never returned */
+            if (!ct_decode_gpu(h, &r->gpu))
+                ct_decode_gpu_info(h, &r->gpu_info);
             return h;
+        }
     }
     return NULL;
+}
+
+const struct ct_gpu_span *ct_reader_gpu_span(const struct ct_reader *r)
+{
+    return r->file_type == CT_REC_GPU ? &r->gpu : NULL;
+}
+
+const struct ct_gpu_info *ct_reader_gpu_info(const struct ct_reader *r)
+{
+    return r->file_type == CT_REC_GPU_INFO ? &r->gpu_info : NULL;
 }
 
 uint64_t ct_reader_unknown_shapes(const struct ct_reader *r) { return ct_decoder_unknown_shapes(r->dec); }

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "cudatrace/format.h"
+#include "format/gpu.h"
 
 struct ct_runs;
 
@@ -45,7 +46,8 @@ void ct_reader_close(struct ct_reader *r);
 /* The next record, or NULL at the end of the data or where reading stopped (see ct_reader_status).  Every
  * call comes back decoded (decoder.h): as a CT_REC_CALL with its payload right after it and its times in
  * ns, a launch repeat of either size as the call it stands for; the CT_REC_CLOCK records are kept by the
- * decoder and never returned.  A call is a struct ct_call: (const struct ct_call *)h. */
+ * decoder and never returned.  A call is a struct ct_call: (const struct ct_call *)h; a GPU record comes
+ * as it is, its decoded form from ct_reader_gpu_span / ct_reader_gpu_info. */
 const struct ct_rec_hdr *ct_reader_next(struct ct_reader *r);
 /* Back to the first record (clears a truncation/corruption stop; header errors stay).  0 or -1. */
 int ct_reader_rewind(struct ct_reader *r);
@@ -64,6 +66,10 @@ uint64_t ct_reader_offset(const struct ct_reader *r);
  * its call record. */
 unsigned ct_reader_file_type(const struct ct_reader *r);
 const char *ct_reader_path(const struct ct_reader *r);
+/* The record last returned by ct_reader_next decoded (gpu.h), when it is a CT_REC_GPU or a CT_REC_GPU_INFO;
+ * NULL for any other record. */
+const struct ct_gpu_span *ct_reader_gpu_span(const struct ct_reader *r);
+const struct ct_gpu_info *ct_reader_gpu_info(const struct ct_reader *r);
 /* Launch repeats read so far whose payload was not known (its defining record was lost to a write error). */
 uint64_t ct_reader_unknown_shapes(const struct ct_reader *r);
 

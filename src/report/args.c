@@ -49,6 +49,19 @@ void rp_kernel_names_free(struct rp_kernel_names *k)
     memset(k, 0, sizeof *k);
 }
 
+const char *rp_gpu_work_name(struct rp_kernel_names *k, const struct rp_call *c, char *buf, size_t size)
+{
+    if (c->call->family == CT_FAM_COPY) {
+        const struct ct_pl_copy *p = &c->call->pl.copy;
+        return rp_copy_operation(p->flags, p->src_kind, p->dst_kind);
+    }
+    if (c->call->pl.launch.kind == CT_LAUNCH_GRAPH) {
+        snprintf(buf, size, "[CUDA graph 0x%" PRIx64 "]", c->call->pl.launch.function);
+        return buf;
+    }
+    return rp_kernel_name(k, c);
+}
+
 const char *rp_call_api_name(const struct rp_call *c, char *buf, size_t size)
 {
     const struct ct_api_info *api = rp_file_api(c->file, c->call->c.api_id);
@@ -199,6 +212,15 @@ void rp_args_json(FILE *out, const struct rp_call *c, struct rp_kernel_names *k)
     args(&s, c, k);
 }
 
+void rp_gpu_times(const struct rp_call *c, int64_t rel, const struct rp_timeunit *u, char *start, char *dur)
+{
+    start[0] = dur[0] = '\0';
+    if (!c->gpu)
+        return;
+    rp_fmt_time(start, 48, (double)(rel + (c->gpu_t0 - c->t0)), u, 0);
+    rp_fmt_time(dur, 48, (double)(c->gpu_t1 - c->gpu_t0), u, 0);
+}
+
 void rp_call_json(FILE *out, const struct rp_call *c, int64_t rel, const struct rp_timeunit *u,
                   struct rp_kernel_names *k, const char *type)
 {
@@ -218,5 +240,11 @@ void rp_call_json(FILE *out, const struct rp_call *c, int64_t rel, const struct 
             rp_result_name(c->call->c.result, rbuf, sizeof rbuf));
     struct sink s = {out, 1, 0};
     args(&s, c, k);
-    fputs("}}\n", out);
+    putc('}', out);
+    if (c->gpu) {
+        rp_gpu_times(c, rel, u, start, dur);
+        fprintf(out, ",\"gpu\":{\"start\":%s,\"duration\":%s,\"device\":%d,\"stream\":\"0x%" PRIx64 "\"}", start, dur,
+                (int)c->gpu->device, c->gpu->stream);
+    }
+    fputs("}\n", out);
 }

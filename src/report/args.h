@@ -18,6 +18,10 @@ struct rp_kernel_names {
 /* The demangled kernel name of a launch ("[graph]" and the like when it has none); NULL if out of memory. */
 const char *rp_kernel_name(struct rp_kernel_names *k, const struct rp_call *c);
 void rp_kernel_names_free(struct rp_kernel_names *k);
+/* What a launch or copy has the GPU do, as the GPU tables and the timeline name it: the kernel's name
+ * (rp_kernel_name), "[CUDA graph 0xHANDLE]" for a graph launch (each graph its own row: graphs differ as
+ * much as kernels do), or the copy's operation (rp_copy_operation).  NULL if out of memory. */
+const char *rp_gpu_work_name(struct rp_kernel_names *k, const struct rp_call *c, char *buf, size_t size);
 
 /* The display name of the call's API (display_names.h rule) into buf. */
 const char *rp_call_api_name(const struct rp_call *c, char *buf, size_t size);
@@ -29,8 +33,13 @@ void rp_args_text(FILE *out, const struct rp_call *c, struct rp_kernel_names *k)
 /* The members of a JSON object, each preceded by a comma: ,"bytes":4096,"address":"0x7f00",... */
 void rp_args_json(FILE *out, const struct rp_call *c, struct rp_kernel_names *k);
 
+/* A timed call's GPU start (since the trace start, `rel` being the call's) and GPU duration in `u`, into
+ * start and dur (48 bytes each); both "" when the call was not timed. */
+void rp_gpu_times(const struct rp_call *c, int64_t rel, const struct rp_timeunit *u, char *start, char *dur);
+
 /* One call as a JSON object on one line: start (since the trace start) and duration in `u`, pid, tid, seq,
- * name, variant, result, result_name, args; `type` (may be NULL) adds a leading "type" member. */
+ * name, variant, result, result_name, args, and for a call timed on the GPU "gpu":{start, duration (in `u`),
+ * device, stream}; `type` (may be NULL) adds a leading "type" member. */
 void rp_call_json(FILE *out, const struct rp_call *c, int64_t rel, const struct rp_timeunit *u,
                   struct rp_kernel_names *k, const char *type);
 

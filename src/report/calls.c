@@ -34,33 +34,39 @@ static int keep(const struct filter *f, const struct rp_call *c, const struct rp
 
 static void header(FILE *out, enum rp_format fmt, const struct rp_timeunit *u)
 {
+    const char *n = u->name;
     if (fmt == RP_FMT_CSV)
-        fprintf(out, "Start (%s),Duration (%s),Pid,Tid,Seq,Name,Variant,Result,Result Name,Arguments\n", u->name,
-                u->name);
+        fprintf(out, "Start (%s),Duration (%s),GPU Start (%s),GPU Duration (%s),Pid,Tid,Seq,Name,Variant,Result,"
+                     "Result Name,Arguments\n", n, n, n, n);
     else if (fmt == RP_FMT_TABLE) {
-        char s[24], d[24];
-        snprintf(s, sizeof s, "Start (%s)", u->name);
-        snprintf(d, sizeof d, "Duration (%s)", u->name);
-        fprintf(out, "%16s %14s %8s %8s  %-28s %-28s %s\n", s, d, "Pid", "Tid", "Name", "Result", "Arguments");
+        char s[24], d[24], gs[24], gd[24];
+        snprintf(s, sizeof s, "Start (%s)", n);
+        snprintf(d, sizeof d, "Duration (%s)", n);
+        snprintf(gs, sizeof gs, "GPU Start (%s)", n);
+        snprintf(gd, sizeof gd, "GPU Duration (%s)", n);
+        fprintf(out, "%16s %14s %16s %17s %8s %8s  %-28s %-28s %s\n", s, d, gs, gd, "Pid", "Tid", "Name", "Result",
+                "Arguments");
     }
 }
 
 static void line(FILE *out, enum rp_format fmt, const struct rp_timeunit *u, const struct rp_call *c,
                  const char *name, int64_t rel, struct rp_kernel_names *k)
 {
-    char start[48], dur[48], rbuf[48];
+    char start[48], dur[48], gstart[48], gdur[48], rbuf[48];
     rp_fmt_time(start, sizeof start, (double)rel, u, 0);
     rp_fmt_time(dur, sizeof dur, (double)(c->t1 - c->t0), u, 0);
+    rp_gpu_times(c, rel, u, gstart, gdur);
     const char *result = rp_result_name(c->call->c.result, rbuf, sizeof rbuf);
     switch (fmt) {
     case RP_FMT_TABLE:
-        fprintf(out, "%16s %14s %8" PRIu32 " %8" PRIu32 "  %-28s %-28s ", start, dur, c->file->hdr.pid, c->call->c.h.tid,
-                name, result);
+        fprintf(out, "%16s %14s %16s %17s %8" PRIu32 " %8" PRIu32 "  %-28s %-28s ", start, dur, gstart, gdur,
+                c->file->hdr.pid, c->call->c.h.tid, name, result);
         rp_args_text(out, c, k);
         putc('\n', out);
         break;
     case RP_FMT_CSV:
-        fprintf(out, "%s,%s,%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",", start, dur, c->file->hdr.pid, c->call->c.h.tid, c->call->c.seq);
+        fprintf(out, "%s,%s,%s,%s,%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",", start, dur, gstart, gdur, c->file->hdr.pid,
+                c->call->c.h.tid, c->call->c.seq);
         rp_csv_field(out, name);
         putc(',', out);
         rp_csv_field(out, rp_call_variant(c));
@@ -164,7 +170,8 @@ const struct rp_command rp_cmd_calls = {
     "calls", "one line per call in time order, with decoded arguments",
     "Usage: " RP_PROG " calls [OPTION]... FILE...\n"
     "List every call of the trace files in time order (files merged): start (since the trace\n"
-    "start), duration, pid, tid, API, result and the decoded arguments (sizes, pointers, memory\n"
+    "start), duration, GPU start and GPU duration (of a launch or copy timed on the GPU; empty\n"
+    "for the others), pid, tid, API, result and the decoded arguments (sizes, pointers, memory\n"
     "kinds, grid/block, kernel name, stream, copy direction).\n"
     "\n"
     "Filters (all must hold):\n"
@@ -178,13 +185,15 @@ const struct rp_command rp_cmd_calls = {
     "\n"
     "Options:\n"
     "  -f, --format=FMT     table, csv or json (JSON lines: one object per call, with an \"args\"\n"
-    "                       object); default: table on a terminal, else csv\n"
-    "  -u, --timeunit=UNIT  ns, us, ms or s for start and duration (default ns)\n"
+    "                       object, and a \"gpu\" object {start, duration, device, stream} when\n"
+    "                       timed on the GPU); default: table on a terminal, else csv\n"
+    "  -u, --timeunit=UNIT  ns, us, ms or s for the starts and durations (default ns)\n"
     "  -o, --output=FILE    write to FILE instead of standard output\n"
     "  -h, --help           this help\n"
     "\n"
     "Each thread's calls are in order in a file, so the listing merges one cursor per (file, thread)\n"
-    "and keeps no call in memory.\n"
+    "and keeps no call in memory; the GPU spans, written apart from their calls, are kept (40 bytes\n"
+    "each) and joined to their calls by sequence number.\n"
     "\n"
     "Exit status: 0 ok, 1 usage, 2 unreadable or not a trace, 3 truncated or corrupt (calls\n"
     "before the damage listed, with a warning), 4 out of memory or output error.\n",

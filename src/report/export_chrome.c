@@ -1,6 +1,8 @@
 /* Chrome Trace Event JSON (Perfetto, chrome://tracing): a process per traced process, a track per thread,
  * an X slice per call with its arguments (and its symbolized call stack, when recorded), a "device memory"
- * counter of live bytes per process. */
+ * counter of live bytes per process.  GPU spans (format 5): a process "GPU N" per device ordinal (shared by
+ * the files: ordinals are all a span says of its device) with a track per (file, stream), an X slice per
+ * span, and a flow from each call to its span. */
 #include "config.h"
 
 #include <inttypes.h>
@@ -70,11 +72,97 @@ static void stack_arg(FILE *out, const struct rp_call *c)
     putc(']', out);
 }
 
+/* GPU processes take pids above any Linux pid (at most 2^22), one per device ordinal, unknown (-1) first. */
+#define GPU_PID_BASE 1000000000
+static uint32_t gpu_pid(int32_t device) { return (uint32_t)(GPU_PID_BASE + (int64_t)device + 1); }
+
+/* The GPU tracks named so far: device -> (tracks it has), (stream, file and device) -> track. */
+struct gpu_tracks {
+    struct rp_u64map devices, streams;
+    uint64_t flows; /* flow ids given */
+};
+
+/* The track of a span, its process and thread named the first time; 0 when out of memory. */
+static uint32_t gpu_track(FILE *out, struct gpu_tracks *g, const struct rp_trace *t, const struct rp_call *c)
+{
+    const int32_t dev = c->gpu->device;
+    const uint64_t key = (uint64_t)c->file_index << 32 | (uint32_t)dev;
+    struct rp_u64map_entry *e = rp_u64map_get(&g->streams, c->gpu->stream, key);
+    if (e)
+        return (uint32_t)e->v1;
+    struct rp_u64map_entry *d = rp_u64map_get(&g->devices, (uint32_t)dev, 0);
+    if (!d) {
+        if (!(d = rp_u64map_put(&g->devices, (uint32_t)dev, 0, 0, 0)))
+            return 0;
+        char name[32] = "GPU ?";
+        if (dev >= 0)
+            snprintf(name, sizeof name, "GPU %d", (int)dev);
+        fprintf(out, ",\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%" PRIu32 ",\"tid\":0,\"args\":{\"name\":\"%s\"}}",
+                gpu_pid(dev), name);
+    }
+    const uint32_t tid = (uint32_t)++d->v1;
+    if (!rp_u64map_put(&g->streams, c->gpu->stream, key, tid, 0))
+        return 0;
+    char name[64];
+    int len = snprintf(name, sizeof name, "stream 0x%" PRIx64, c->gpu->stream);
+    if (t->nfiles > 1) /* stream handles are per process */
+        snprintf(name + len, sizeof name - (size_t)len, " (pid %" PRIu32 ")", c->file->hdr.pid);
+    fprintf(out, ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%" PRIu32 ",\"tid\":%" PRIu32 ",\"args\":{\"name\":\"%s\"}}",
+            gpu_pid(dev), tid, name);
+    return tid;
+}
+
+/* The span of a timed call: its slice on its stream's track and the flow from the call to it.  -1 when out
+ * of memory. */
+static int gpu_slice(FILE *out, struct gpu_tracks *g, const struct rp_trace *t, const struct rp_call *c,
+                     struct rp_kernel_names *k)
+{
+    const uint32_t tid = gpu_track(out, g, t, c);
+    char buf[64];
+    const char *name = rp_gpu_work_name(k, c, buf, sizeof buf);
+    if (!tid || !name)
+        return -1;
+    const int launch = c->call->family == CT_FAM_LAUNCH;
+    const struct ct_pl_launch *l = &c->call->pl.launch;
+    const uint32_t pid = gpu_pid(c->gpu->device);
+    fprintf(out, ",\n{\"ph\":\"X\",\"cat\":\"%s\",\"name\":",
+            !launch ? "gpu_copy" : l->kind == CT_LAUNCH_GRAPH ? "gpu_graph" : "gpu_kernel");
+    rp_json_string(out, name);
+    fputs(",\"ts\":", out);
+    put_us(out, c->gpu_t0 - t->start_ns);
+    fputs(",\"dur\":", out);
+    put_us(out, c->gpu_t1 - c->gpu_t0);
+    fprintf(out, ",\"pid\":%" PRIu32 ",\"tid\":%" PRIu32 ",\"args\":{\"seq\":%" PRIu64 ",\"pid\":%" PRIu32
+                 ",\"tid\":%" PRIu32,
+            pid, tid, c->call->c.seq, c->file->hdr.pid, c->call->c.h.tid);
+    if (launch && l->kind == CT_LAUNCH_GRAPH) {
+        fprintf(out, ",\"graph\":\"0x%" PRIx64 "\"}}", l->function);
+    } else if (launch) {
+        fprintf(out, ",\"grid\":\"%u,%u,%u\",\"block\":\"%u,%u,%u\"}}", l->grid[0], l->grid[1], l->grid[2], l->block[0],
+                l->block[1], l->block[2]);
+    } else {
+        fprintf(out, ",\"bytes\":%" PRIu64 "}}", c->call->pl.copy.bytes);
+    }
+    /* The arrow: starts in the call's slice, ends ("bp":"e": bound to the enclosing slice) in the span's. */
+    const uint64_t id = ++g->flows;
+    fprintf(out, ",\n{\"ph\":\"s\",\"cat\":\"gpu\",\"name\":\"gpu\",\"id\":%" PRIu64 ",\"pid\":%" PRIu32 ",\"tid\":%" PRIu32
+                 ",\"ts\":",
+            id, c->file->hdr.pid, c->call->c.h.tid);
+    put_us(out, c->t0 - t->start_ns);
+    fprintf(out, "},\n{\"ph\":\"f\",\"bp\":\"e\",\"cat\":\"gpu\",\"name\":\"gpu\",\"id\":%" PRIu64 ",\"pid\":%" PRIu32
+                 ",\"tid\":%" PRIu32 ",\"ts\":",
+            id, pid, tid);
+    put_us(out, c->gpu_t0 - t->start_ns);
+    putc('}', out);
+    return 0;
+}
+
 int rp_export_chrome(FILE *out, struct rp_trace *t)
 {
     struct rp_merge *m = rp_merge_begin(t);
     struct rp_memtrack *mem = calloc(t->nfiles, sizeof *mem); /* per process: one counter track each */
     struct rp_kernel_names k = {0};
+    struct gpu_tracks gpu = {0};
     int first = 1, rc = 0;
     if (!m || !mem || rp_symbolize(t) < 0) {
         rp_merge_end(m);
@@ -104,6 +192,8 @@ int rp_export_chrome(FILE *out, struct rp_trace *t)
         rp_args_json(out, c, &k);
         stack_arg(out, c);
         fputs("}}", out);
+        if (c->gpu && gpu_slice(out, &gpu, t, c, &k) < 0)
+            rc = -1;
         struct rp_memtrack *mt = &mem[c->file_index];
         if (rp_memtrack_call(mt, c)) {
             fprintf(out, ",\n{\"ph\":\"C\",\"name\":\"device memory\",\"pid\":%" PRIu32 ",\"ts\":", c->file->hdr.pid);
@@ -119,6 +209,8 @@ int rp_export_chrome(FILE *out, struct rp_trace *t)
     for (size_t i = 0; i < t->nfiles; i++)
         rp_memtrack_free(&mem[i]);
     free(mem);
+    rp_u64map_free(&gpu.devices);
+    rp_u64map_free(&gpu.streams);
     rp_kernel_names_free(&k);
     rp_merge_end(m);
     if (rc < 0)

@@ -15,7 +15,8 @@ static const char csv_columns[] =
     "file,pid,tid,seq,start_ns,duration_ns,name,variant,result,result_name,family,"
     "bytes,address,mem_kind,device,stream,"
     "kernel,launch_kind,grid_x,grid_y,grid_z,block_x,block_y,block_z,cluster_x,cluster_y,cluster_z,shmem,function,"
-    "operation,src,dst,src_kind,dst_kind,copy_flags,width,height,depth,src_device,dst_device\n";
+    "operation,src,dst,src_kind,dst_kind,copy_flags,width,height,depth,src_device,dst_device,"
+    "gpu_start_ns,gpu_duration_ns,gpu_device,gpu_stream\n";
 
 /* Field groups after the common ones; a call fills the group of its family, the others stay empty. */
 enum { MEM_FIELDS = 5, LAUNCH_FIELDS = 13, COPY_FIELDS = 11 };
@@ -78,7 +79,13 @@ static void csv_call(FILE *out, const struct rp_call *c, int64_t start, struct r
     default:
         empties(out, MEM_FIELDS + LAUNCH_FIELDS + COPY_FIELDS);
     }
-    putc('\n', out);
+    char gs[48], gd[48];
+    rp_gpu_times(c, c->t0 - start, &rp_timeunit_ns, gs, gd);
+    fprintf(out, ",%s,%s", gs, gd);
+    if (c->gpu)
+        fprintf(out, ",%d,0x%" PRIx64 "\n", (int)c->gpu->device, c->gpu->stream);
+    else
+        fputs(",,\n", out);
 }
 
 int rp_export_csv(FILE *out, struct rp_trace *t)
@@ -131,8 +138,17 @@ static void json_file(FILE *out, const struct rp_trace *t, size_t i)
         rp_json_string(out, tn ? tn : "");
         putc('}', out);
     }
-    fprintf(out, "],\"calls\":%" PRIu64 ",\"lost\":%" PRIu64 ",\"untraced\":%" PRIu64 ",\"complete\":%s}\n", f->calls,
+    fprintf(out, "],\"calls\":%" PRIu64 ",\"lost\":%" PRIu64 ",\"untraced\":%" PRIu64 ",\"complete\":%s", f->calls,
             f->lost, f->untraced, f->has_end && f->status == CT_READ_OK ? "true" : "false");
+    fprintf(out, ",\"gpu\":{\"spans\":%zu", f->gpu.n);
+    const struct ct_gpu_info *g = &f->gpu_info;
+    if (f->has_gpu_info) /* the writer's word on how its calls were chosen (format.h, CT_REC_GPU_INFO) */
+        fprintf(out, ",\"mode\":\"%s\",\"sample_n\":%" PRIu32 ",\"sample_k\":%" PRIu32 ",\"final\":%s,\"timed\":%" PRIu64
+                     ",\"not_completed\":%" PRIu64 ",\"untimed_pool\":%" PRIu64 ",\"untimed_refused\":%" PRIu64
+                     ",\"untimed_capture\":%" PRIu64,
+                ct_name_gpu_mode(g->mode), g->sample_n, g->sample_k, g->final ? "true" : "false", g->timed,
+                g->not_completed, g->untimed_pool, g->untimed_refused, g->untimed_capture);
+    fputs("}}\n", out);
 }
 
 int rp_export_jsonl(FILE *out, struct rp_trace *t)

@@ -32,10 +32,8 @@ static const char *u64s(char *b, uint64_t v)
 static void file_table(struct out *o, const struct rp_file *f)
 {
     struct rp_table t;
-    const char *titles[] = {"Field", "Value"};
-    if (rp_table_init(&t, "file", "File", 2, titles) < 0)
+    if (rp_table_init_kv(&t, "file", "File") < 0)
         return;
-    t.kv = 1;
     char fv[24], fe[24], pid[24], ppid[24], hs[24], wall[24], mono[24], drv[24], ndev[24], tv[17];
     memcpy(tv, f->hdr.tracer_version, 16);
     tv[16] = '\0';
@@ -128,6 +126,31 @@ static void threads_table(struct out *o, const struct rp_file *f)
     emit(o, &t);
 }
 
+static void gpu_table(struct out *o, const struct rp_file *f)
+{
+    struct rp_table t;
+    if (rp_table_init_kv(&t, "gpu", "GPU time") < 0)
+        return;
+    const struct ct_gpu_info *g = &f->gpu_info;
+    char mode[128], n[9][24];
+    const char *rows[][2] = {
+        {"GPU time", f->has_gpu_info ? rp_gpu_mode_text(g, mode, sizeof mode) : "unknown (no gpu-info record)"},
+        {"GPU spans#", u64s(n[0], f->gpu.n)},
+        {"Sample 1 in N#", f->has_gpu_info ? u64s(n[1], g->sample_n) : NULL},
+        {"Sample first K#", f->has_gpu_info ? u64s(n[2], g->sample_k) : NULL},
+        {"Final counts", f->has_gpu_info ? (g->final ? "yes" : "no (the process ended before writing them)") : NULL},
+        {"Timed (writer's count)#", f->has_gpu_info ? u64s(n[3], g->timed) : NULL},
+        {"Not completed#", f->has_gpu_info ? u64s(n[4], g->not_completed) : NULL},
+        {"Untimed: no free event#", f->has_gpu_info ? u64s(n[5], g->untimed_pool) : NULL},
+        {"Untimed: event refused#", f->has_gpu_info ? u64s(n[6], g->untimed_refused) : NULL},
+        {"Untimed: stream capture#", f->has_gpu_info ? u64s(n[7], g->untimed_capture) : NULL},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        if (rows[i][1])
+            rp_table_row(&t, rows[i]);
+    emit(o, &t);
+}
+
 static void devices_table(struct out *o, const struct rp_file *f)
 {
     struct rp_table t;
@@ -176,6 +199,7 @@ static int run(int argc, char **argv)
         counts_table(&o, &tr.files[0]);
         threads_table(&o, &tr.files[0]);
         devices_table(&o, &tr.files[0]);
+        gpu_table(&o, &tr.files[0]);
         if (o.fmt == RP_FMT_JSON)
             fputs("}\n", f);
         rc = rp_output_close(f, &co, rc);
@@ -191,7 +215,9 @@ const struct rp_command rp_cmd_info = {
     "Usage: " RP_PROG " info [OPTION]... FILE\n"
     "Describe one trace file: format and tracer versions, header fields (pid, start times,\n"
     "features), host, command line, driver and devices, records by type, calls recorded, records\n"
-    "lost (by reason), pointers handed back untraced (by symbol), threads and their calls.\n"
+    "lost (by reason), pointers handed back untraced (by symbol), threads and their calls, and\n"
+    "how GPU time was taken (table gpu: the mode, sample N and K, spans, the writer's counts of\n"
+    "timed, not completed and untimed calls).\n"
     "\n"
     "Options:\n"
     "  -f, --format=FMT     table, csv or json (default: table on a terminal, else csv)\n"

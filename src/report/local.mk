@@ -4,6 +4,7 @@ noinst_LTLIBRARIES += src/report/libctreport.la
 src_report_libctreport_la_SOURCES = \
 	src/report/cli.c src/report/cli.h \
 	src/report/trace.c src/report/trace.h \
+	src/report/gpu_spans.c src/report/gpu_spans.h \
 	src/report/stats.c src/report/stats.h \
 	src/report/display_names.c src/report/display_names.h \
 	src/report/text.c src/report/text.h \
@@ -12,6 +13,9 @@ src_report_libctreport_la_SOURCES = \
 	src/report/memory.c src/report/memory.h \
 	src/report/args.c src/report/args.h \
 	src/report/summary.c src/report/sort.h \
+	src/report/summary_parts.c src/report/summary_parts.h \
+	src/report/shape_set.c src/report/shape_set.h \
+	src/report/gpu_tables.c src/report/gpu_tables.h \
 	src/report/calls.c \
 	src/report/export.c src/report/export.h \
 	src/report/export_chrome.c \

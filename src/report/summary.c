@@ -9,31 +9,30 @@
 #include "report/args.h"
 #include "report/cli.h"
 #include "format/grow.h"
+#include "report/gpu_tables.h"
 #include "report/map.h"
 #include "report/memory.h"
 #include "report/display_names.h"
+#include "report/shape_set.h"
 #include "report/sort.h"
 #include "report/stats.h"
+#include "report/summary_parts.h"
 #include "report/table.h"
 #include "report/trace.h"
 
-enum { SEC_HEADER = 1, SEC_API = 2, SEC_KERNELS = 4, SEC_COPIES = 8, SEC_MEMORY = 16, SEC_ERRORS = 32 };
-static const char *const section_names[] = {"header", "api", "kernels", "copies", "memory", "errors"};
-
-struct named_stats {
-    char *name;
-    struct rp_stats st;
+/* Sections by bit, in the order they print. */
+static const char *const section_names[] = {"header",          "api",             "kernels", "copies",
+                                            "gpu_kernels",     "gpu_copies_time", "gpu_copies_size",
+                                            "memory",          "errors"};
+enum {
+    SEC_HEADER = 1, SEC_API = 2, SEC_KERNELS = 4, SEC_COPIES = 8, SEC_GPU_KERNELS = 16, SEC_GPU_COPIES_TIME = 32,
+    SEC_GPU_COPIES_SIZE = 64, SEC_MEMORY = 128, SEC_ERRORS = 256
 };
-
-struct shape {
-    uint32_t grid[3], block[3];
-    uint64_t n;
-};
+#define SECTION_LIST "header,api,kernels,copies,gpu_kernels,gpu_copies_time,gpu_copies_size,memory,errors"
 
 struct kernel_row {
-    struct named_stats ns;
-    struct shape *shapes;
-    size_t nshapes, cap, last; /* last: the shape hit last, tried first */
+    struct rp_named_stats ns;
+    struct rp_shape_set shapes;
 };
 
 struct copy_row {
@@ -55,7 +54,7 @@ struct api_tab {
 };
 
 struct agg {
-    struct named_stats *api;
+    struct rp_named_stats *api;
     size_t napi, capi;
     struct rp_strmap api_by_name;
     struct api_tab *api_of_file;
@@ -75,27 +74,9 @@ struct agg {
     struct rp_u64map err_of; /* (api row, result) -> row */
 
     struct rp_memtrack mem;
+    struct rp_gpu_agg *gpu;
     int oom;
 };
-
-/* The row of a name in a named_stats vector, created on first sight; (size_t)-1 when out of memory. */
-static size_t named_row(void **rows, size_t *n, size_t *cap, size_t elem, struct rp_strmap *map, const char *name)
-{
-    size_t i = rp_strmap_get(map, name);
-    if (i != (size_t)-1)
-        return i;
-    void *r = ct_grow(*rows, cap, *n + 1, elem);
-    if (!r)
-        return (size_t)-1;
-    *rows = r;
-    struct named_stats *ns = (struct named_stats *)((char *)r + *n * elem);
-    memset(ns, 0, elem);
-    if (!(ns->name = strdup(name)) || rp_strmap_put(map, name, *n) < 0) {
-        free(ns->name);
-        return (size_t)-1;
-    }
-    return (*n)++;
-}
 
 static size_t api_row(struct agg *a, const struct rp_call *c)
 {
@@ -118,7 +99,7 @@ static size_t api_row(struct agg *a, const struct rp_call *c)
         rp_api_display_name(api->name, api->vflags, buf, sizeof buf);
     else
         snprintf(buf, sizeof buf, "api#%u", (unsigned)c->call->c.api_id); /* its API record was lost */
-    size_t row = named_row((void **)&a->api, &a->napi, &a->capi, sizeof *a->api, &a->api_by_name, buf);
+    size_t row = rp_named_row((void **)&a->api, &a->napi, &a->capi, sizeof *a->api, &a->api_by_name, buf);
     if (row != (size_t)-1)
         *slot = (int32_t)row + 1;
     return row;
@@ -133,7 +114,7 @@ static size_t kernel_row(struct agg *a, const struct rp_call *c)
     const char *name = rp_kernel_name(&a->knames, c);
     if (!name)
         return (size_t)-1;
-    size_t row = named_row((void **)&a->kern, &a->nkern, &a->ckern, sizeof *a->kern, &a->kern_by_name, name);
+    size_t row = rp_named_row((void **)&a->kern, &a->nkern, &a->ckern, sizeof *a->kern, &a->kern_by_name, name);
     if (row != (size_t)-1 && !rp_u64map_put(&a->kern_of_file, id, c->file_index, row, 0))
         return (size_t)-1;
     return row;
@@ -141,25 +122,10 @@ static size_t kernel_row(struct agg *a, const struct rp_call *c)
 
 static int add_shape(struct kernel_row *k, const struct ct_pl_launch *l)
 {
-    if (k->last < k->nshapes && !memcmp(k->shapes[k->last].grid, l->grid, sizeof l->grid) &&
-        !memcmp(k->shapes[k->last].block, l->block, sizeof l->block)) {
-        k->shapes[k->last].n++;
-        return 0;
-    }
-    for (size_t i = 0; i < k->nshapes; i++)
-        if (!memcmp(k->shapes[i].grid, l->grid, sizeof l->grid) &&
-            !memcmp(k->shapes[i].block, l->block, sizeof l->block)) {
-            k->shapes[k->last = i].n++;
-            return 0;
-        }
-    struct shape *s = ct_grow(k->shapes, &k->cap, k->nshapes + 1, sizeof *s);
+    struct rp_shape *s = rp_shape_set_get(&k->shapes, l->grid, l->block);
     if (!s)
         return -1;
-    k->shapes = s;
-    s = &k->shapes[k->last = k->nshapes++];
-    memcpy(s->grid, l->grid, sizeof s->grid);
-    memcpy(s->block, l->block, sizeof s->block);
-    s->n = 1;
+    s->c.n++;
     return 0;
 }
 
@@ -208,6 +174,8 @@ static int add_call(struct agg *a, const struct rp_call *c)
         return -1;
     if (c->call->c.result != 0)
         return add_error(a, api, c->call->c.result);
+    if (rp_gpu_agg_call(a->gpu, c) < 0)
+        return -1;
     switch (c->call->family) {
     case CT_FAM_LAUNCH: {
         size_t k = kernel_row(a, c);
@@ -228,122 +196,56 @@ static int add_call(struct agg *a, const struct rp_call *c)
 
 /* ---- output ---- */
 
-struct out {
-    FILE *f;
-    enum rp_format fmt;
-    const struct rp_timeunit *unit;
-    unsigned long long top; /* 0: all rows */
-    int first, labelled;
-    int64_t start;          /* report clock of the trace start */
-};
-
-static void emit(struct out *o, struct rp_table *t)
-{
-    rp_table_print(t, o->f, o->fmt, o->first, o->labelled);
-    o->first = 0;
-    rp_table_free(t);
-}
-
-/* A column title with the time unit: "Total Time (us)"; numeric ('#' appended). */
-static const char *unit_title(char *buf, size_t size, const char *what, const struct rp_timeunit *u)
-{
-    snprintf(buf, size, "%s (%s)#", what, u->name);
-    return buf;
-}
-
-static const char *u64s(char *buf, uint64_t v)
-{
-    sprintf(buf, "%llu", (unsigned long long)v);
-    return buf;
-}
-
-static int cmp_total_desc(const struct rp_stats *a, const struct rp_stats *b, const char *na, const char *nb)
-{
-    if (a->total != b->total)
-        return a->total < b->total ? 1 : -1;
-    return strcmp(na, nb);
-}
-
 static int cmp_named(const void *x, const void *y)
 {
-    const struct named_stats *a = x, *b = y;
-    return cmp_total_desc(&a->st, &b->st, a->name, b->name);
+    const struct rp_named_stats *a = x, *b = y;
+    return rp_cmp_total_desc((double)a->st.total, (double)b->st.total, a->name, b->name);
 }
 
 static int cmp_kernel(const void *x, const void *y)
 {
     const struct kernel_row *a = x, *b = y;
-    return cmp_total_desc(&a->ns.st, &b->ns.st, a->ns.name, b->ns.name);
+    return cmp_named(&a->ns, &b->ns);
 }
 
-/* The nsys statistics columns of a row: Time (%), Total, Num, Avg, Med, Min, Max, StdDev; 8 cells. */
-static void stats_cells(char cells[][48], struct rp_stats *s, uint64_t all, const struct rp_timeunit *u)
-{
-    snprintf(cells[0], 48, "%.1f", all ? 100.0 * (double)s->total / (double)all : 0.0);
-    rp_fmt_time(cells[1], 48, (double)s->total, u, 0);
-    u64s(cells[2], s->n);
-    rp_fmt_time(cells[3], 48, rp_stats_mean(s), u, 1);
-    rp_fmt_time(cells[4], 48, rp_stats_median(s), u, 1);
-    rp_fmt_time(cells[5], 48, (double)s->min, u, 0);
-    rp_fmt_time(cells[6], 48, (double)s->max, u, 0);
-    rp_fmt_time(cells[7], 48, rp_stats_stddev(s), u, 1);
-}
-
-static int stats_table(struct rp_table *t, const char *key, const char *title, const char *count_title,
-                       const char *extra_title, const struct rp_timeunit *u)
-{
-    char b[6][48];
-    const char *titles[10] = {"Time (%)#",
-                              unit_title(b[0], 48, "Total Time", u),
-                              count_title,
-                              unit_title(b[1], 48, "Avg", u),
-                              unit_title(b[2], 48, "Med", u),
-                              unit_title(b[3], 48, "Min", u),
-                              unit_title(b[4], 48, "Max", u),
-                              unit_title(b[5], 48, "StdDev", u)};
-    unsigned n = 8;
-    if (extra_title)
-        titles[n++] = extra_title;
-    titles[n++] = "Name";
-    return rp_table_init(t, key, title, n, titles);
-}
-
-static void print_api(struct out *o, struct agg *a)
+static void print_api(struct rp_sum_out *o, struct agg *a)
 {
     struct rp_table t;
     uint64_t all = 0;
-    if (stats_table(&t, "api", "CUDA API summary", "Num Calls#", NULL, o->unit) < 0)
+    const struct rp_stats_columns cols = {"", "Num Calls#", NULL, NULL, "Name", 0};
+    if (rp_stats_table(&t, "api", "CUDA API summary", &cols, o->unit) < 0)
         return;
     rp_sort(a->api, a->napi, sizeof *a->api, cmp_named);
     for (size_t i = 0; i < a->napi; i++)
         all += a->api[i].st.total;
     for (size_t i = 0; i < a->napi && (!o->top || i < o->top); i++) {
         char cells[8][48];
-        stats_cells(cells, &a->api[i].st, all, o->unit);
+        rp_stats_cells(cells, &a->api[i].st, (double)all, o->unit);
         const char *row[9];
         for (int c = 0; c < 8; c++)
             row[c] = cells[c];
         row[8] = a->api[i].name;
         rp_table_row(&t, row);
     }
-    emit(o, &t);
+    rp_sum_emit(o, &t);
 }
 
 static int cmp_shape(const void *x, const void *y)
 {
-    const struct shape *a = x, *b = y;
-    if (a->n != b->n)
-        return a->n < b->n ? 1 : -1;
+    const struct rp_shape *a = x, *b = y;
+    if (a->c.n != b->c.n)
+        return a->c.n < b->c.n ? 1 : -1;
     int c = memcmp(a->grid, b->grid, sizeof a->grid);
     return c ? c : memcmp(a->block, b->block, sizeof a->block);
 }
 
-static void print_kernels(struct out *o, struct agg *a)
+static void print_kernels(struct rp_sum_out *o, struct agg *a)
 {
     struct rp_table t, s;
     uint64_t all = 0;
     const char *stitles[] = {"Launches#", "GridXYZ", "BlockXYZ", "Name"};
-    if (stats_table(&t, "kernels", "Kernel launches (host launch time)", "Launches#", "Shapes#", o->unit) < 0 ||
+    const struct rp_stats_columns cols = {"Host ", "Launches#", NULL, "Shapes#", "Name", 0};
+    if (rp_stats_table(&t, "kernels", "Kernel launches (host time of the launch calls)", &cols, o->unit) < 0 ||
         rp_table_init(&s, "kernel_shapes", "Kernel launch shapes", 4, stitles) < 0)
         return;
     rp_sort(a->kern, a->nkern, sizeof *a->kern, cmp_kernel);
@@ -352,25 +254,25 @@ static void print_kernels(struct out *o, struct agg *a)
     for (size_t i = 0; i < a->nkern && (!o->top || i < o->top); i++) {
         struct kernel_row *k = &a->kern[i];
         char cells[8][48], nshapes[24];
-        stats_cells(cells, &k->ns.st, all, o->unit);
+        rp_stats_cells(cells, &k->ns.st, (double)all, o->unit);
         const char *row[10];
         for (int c = 0; c < 8; c++)
             row[c] = cells[c];
-        row[8] = u64s(nshapes, k->nshapes);
+        row[8] = rp_u64s(nshapes, k->shapes.n);
         row[9] = k->ns.name;
         rp_table_row(&t, row);
-        rp_sort(k->shapes, k->nshapes, sizeof *k->shapes, cmp_shape);
-        for (size_t j = 0; j < k->nshapes; j++) {
+        rp_sort(k->shapes.v, k->shapes.n, sizeof *k->shapes.v, cmp_shape);
+        for (size_t j = 0; j < k->shapes.n; j++) {
             char n[24], g[48], b[48];
-            const uint32_t *gr = k->shapes[j].grid, *bl = k->shapes[j].block;
+            const uint32_t *gr = k->shapes.v[j].grid, *bl = k->shapes.v[j].block;
             snprintf(g, sizeof g, "%u %u %u", gr[0], gr[1], gr[2]);
             snprintf(b, sizeof b, "%u %u %u", bl[0], bl[1], bl[2]);
-            const char *srow[] = {u64s(n, k->shapes[j].n), g, b, k->ns.name};
+            const char *srow[] = {rp_u64s(n, k->shapes.v[j].c.n), g, b, k->ns.name};
             rp_table_row(&s, srow);
         }
     }
-    emit(o, &t);
-    emit(o, &s);
+    rp_sum_emit(o, &t);
+    rp_sum_emit(o, &s);
 }
 
 static int cmp_copy(const void *x, const void *y)
@@ -381,57 +283,58 @@ static int cmp_copy(const void *x, const void *y)
     return strcmp(a->op, b->op);
 }
 
-static void print_copies(struct out *o, struct agg *a)
+static void print_copies(struct rp_sum_out *o, struct agg *a)
 {
     struct rp_table t;
     char b[3][48];
     const char *titles[] = {"Count#", "Total Bytes#", "Avg Bytes#", "Min Bytes#", "Max Bytes#",
-                            unit_title(b[0], 48, "Total Time", o->unit), unit_title(b[1], 48, "Avg", o->unit),
-                            unit_title(b[2], 48, "Med", o->unit), "Operation"};
+                            rp_unit_title(b[0], 48, "Host Total Time", o->unit, 0),
+                            rp_unit_title(b[1], 48, "Host Avg", o->unit, 0),
+                            rp_unit_title(b[2], 48, "Host Med", o->unit, 0), "Operation"};
     if (rp_table_init(&t, "copies", "Copies and sets (bytes, host time)", 9, titles) < 0)
         return;
     rp_sort(a->copy, a->ncopy, sizeof *a->copy, cmp_copy);
     for (size_t i = 0; i < a->ncopy && (!o->top || i < o->top); i++) {
         struct copy_row *r = &a->copy[i];
         char c[8][48];
-        u64s(c[0], r->time.n);
-        u64s(c[1], r->bytes.total);
+        rp_u64s(c[0], r->time.n);
+        rp_u64s(c[1], r->bytes.total);
         snprintf(c[2], 48, "%.1f", rp_stats_mean(&r->bytes));
-        u64s(c[3], r->bytes.min);
-        u64s(c[4], r->bytes.max);
+        rp_u64s(c[3], r->bytes.min);
+        rp_u64s(c[4], r->bytes.max);
         rp_fmt_time(c[5], 48, (double)r->time.total, o->unit, 0);
         rp_fmt_time(c[6], 48, rp_stats_mean(&r->time), o->unit, 1);
         rp_fmt_time(c[7], 48, rp_stats_median(&r->time), o->unit, 1);
         const char *row[] = {c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], r->op};
         rp_table_row(&t, row);
     }
-    emit(o, &t);
+    rp_sum_emit(o, &t);
 }
 
-static void memory_row(struct out *o, struct rp_table *t, const char *kind, const struct rp_mem_stats *m)
+static void memory_row(struct rp_sum_out *o, struct rp_table *t, const char *kind, const struct rp_mem_stats *m)
 {
     char c[8][48];
-    u64s(c[0], m->allocs);
-    u64s(c[1], m->alloc_bytes);
-    u64s(c[2], m->frees);
-    u64s(c[3], m->freed_bytes);
-    u64s(c[4], m->peak_bytes);
+    rp_u64s(c[0], m->allocs);
+    rp_u64s(c[1], m->alloc_bytes);
+    rp_u64s(c[2], m->frees);
+    rp_u64s(c[3], m->freed_bytes);
+    rp_u64s(c[4], m->peak_bytes);
     if (m->peak_bytes)
         rp_fmt_time(c[5], 48, (double)(m->peak_t - o->start), o->unit, 0);
     else
         c[5][0] = '\0';
-    u64s(c[6], m->live);
-    u64s(c[7], m->live_bytes);
+    rp_u64s(c[6], m->live);
+    rp_u64s(c[7], m->live_bytes);
     const char *row[] = {c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], kind};
     rp_table_row(t, row);
 }
 
-static void print_memory(struct out *o, struct agg *a)
+static void print_memory(struct rp_sum_out *o, struct agg *a)
 {
     struct rp_table t;
     char b[48];
     const char *titles[] = {"Allocs#", "Alloc Bytes#", "Frees#", "Freed Bytes#", "Peak Bytes#",
-                            unit_title(b, sizeof b, "Peak At", o->unit), "Live At Exit#", "Live Bytes At Exit#",
+                            rp_unit_title(b, sizeof b, "Peak At", o->unit, 0), "Live At Exit#", "Live Bytes At Exit#",
                             "Kind"};
     if (rp_table_init(&t, "memory", "Memory (allocations by kind; peak at: time since trace start)", 9, titles) < 0)
         return;
@@ -441,11 +344,11 @@ static void print_memory(struct out *o, struct agg *a)
     memory_row(o, &t, "total on device", &a->mem.device);
     if (a->mem.unmatched_frees) {
         char n[24];
-        u64s(n, a->mem.unmatched_frees);
+        rp_u64s(n, a->mem.unmatched_frees);
         const char *row[] = {"0", "0", n, "", "", "", "", "", "frees of memory allocated before tracing"};
         rp_table_row(&t, row);
     }
-    emit(o, &t);
+    rp_sum_emit(o, &t);
 }
 
 static int cmp_error(const void *x, const void *y)
@@ -459,7 +362,7 @@ static int cmp_error(const void *x, const void *y)
     return (a->result > b->result) - (a->result < b->result);
 }
 
-static void print_errors(struct out *o, struct agg *a)
+static void print_errors(struct rp_sum_out *o, struct agg *a)
 {
     struct rp_table t;
     const char *titles[] = {"Count#", "Result!", "Result Name", "Name"};
@@ -469,43 +372,31 @@ static void print_errors(struct out *o, struct agg *a)
     for (size_t i = 0; i < a->nerr && (!o->top || i < o->top); i++) {
         char n[24], r[24], buf[48];
         snprintf(r, sizeof r, "%d", (int)a->err[i].result);
-        const char *row[] = {u64s(n, a->err[i].n), r, rp_result_name(a->err[i].result, buf, sizeof buf),
+        const char *row[] = {rp_u64s(n, a->err[i].n), r, rp_result_name(a->err[i].result, buf, sizeof buf),
                              a->err[i].api};
         rp_table_row(&t, row);
     }
-    emit(o, &t);
+    rp_sum_emit(o, &t);
 }
 
-/* Append `s` to a ", "-separated list unless it is already in it. */
-static void list_add(char *list, size_t size, const char *s)
-{
-    size_t n = strlen(list), l = strlen(s);
-    for (const char *p = list; (p = strstr(p, s)); p += l)
-        if ((p == list || p[-1] == ' ') && (p[l] == '\0' || p[l] == ','))
-            return;
-    snprintf(list + n, size - n, "%s%s", n ? ", " : "", s);
-}
-
-static void print_header(struct out *o, const struct rp_trace *tr)
+static void print_header(struct rp_sum_out *o, const struct rp_trace *tr)
 {
     struct rp_table t;
-    const char *titles[] = {"Field", "Value"};
-    if (rp_table_init(&t, "header", "Trace", 2, titles) < 0)
+    if (rp_table_init_kv(&t, "header", "Trace") < 0)
         return;
-    t.kv = 1;
     char files[1024] = "", pids[512] = "", hosts[512] = "", devices[1024] = "", buf[128], dur[48], title[48];
     uint64_t calls = 0, lost = 0, untraced = 0;
     int32_t driver = 0, ranges = 0;
     for (size_t i = 0; i < tr->nfiles; i++) {
         const struct rp_file *f = &tr->files[i];
-        list_add(files, sizeof files, f->path);
-        list_add(pids, sizeof pids, u64s(buf, f->hdr.pid));
+        rp_list_add(files, sizeof files, f->path);
+        rp_list_add(pids, sizeof pids, rp_u64s(buf, f->hdr.pid));
         if (*f->host)
-            list_add(hosts, sizeof hosts, f->host);
+            rp_list_add(hosts, sizeof hosts, f->host);
         for (size_t d = 0; d < f->ndevices; d++) {
             snprintf(buf, sizeof buf, "%d: %s (%.1f GiB)", f->devices[d].ordinal, f->devices[d].name,
                      (double)f->devices[d].total_mem / (1024.0 * 1024 * 1024));
-            list_add(devices, sizeof devices, buf);
+            rp_list_add(devices, sizeof devices, buf);
         }
         if (f->driver_version && !driver)
             driver = f->driver_version;
@@ -538,29 +429,30 @@ static void print_header(struct out *o, const struct rp_trace *tr)
         {title, dur},
         {"Driver version", drv},
         {"Devices", devices},
-        {"Calls recorded#", u64s(n1, calls)},
+        {"Calls recorded#", rp_u64s(n1, calls)},
         {"Calls recorded from", ranges ? RP_RANGES_ONLY : NULL}, /* said only of a partial trace */
-        {"Calls lost#", u64s(n2, lost)},
-        {"Untraced pointers#", u64s(n3, untraced)},
+        {"Calls lost#", rp_u64s(n2, lost)},
+        {"Untraced pointers#", rp_u64s(n3, untraced)},
+        {NULL, NULL}, /* the GPU rows go here */
         {"Format version#", fv},
         {"Tracer version", tv},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
-        if (rows[i][1])
+        if (!rows[i][0])
+            rp_gpu_header_rows(&t, tr);
+        else if (rows[i][1])
             rp_table_row(&t, rows[i]);
-    emit(o, &t);
+    rp_sum_emit(o, &t);
 }
 
 static void agg_free(struct agg *a, size_t nfiles)
 {
     for (size_t i = 0; i < a->napi; i++) {
-        free(a->api[i].name);
-        rp_stats_free(&a->api[i].st);
+        rp_named_stats_free(&a->api[i]);
     }
     for (size_t i = 0; i < a->nkern; i++) {
-        free(a->kern[i].ns.name);
-        rp_stats_free(&a->kern[i].ns.st);
-        free(a->kern[i].shapes);
+        rp_named_stats_free(&a->kern[i].ns);
+        rp_shape_set_free(&a->kern[i].shapes);
     }
     for (size_t i = 0; i < a->ncopy; i++) {
         rp_stats_free(&a->copy[i].time);
@@ -580,6 +472,7 @@ static void agg_free(struct agg *a, size_t nfiles)
     rp_kernel_names_free(&a->knames);
     rp_u64map_free(&a->err_of);
     rp_memtrack_free(&a->mem);
+    rp_gpu_agg_free(a->gpu);
 }
 
 static int parse_sections(const char *arg, unsigned *mask)
@@ -624,8 +517,7 @@ static int run(int argc, char **argv)
             break;
         case 's':
             if (parse_sections(optarg, &sections) < 0)
-                return rp_usage_error(&rp_cmd_summary,
-                                      "--section takes a list of header, api, kernels, copies, memory, errors");
+                return rp_usage_error(&rp_cmd_summary, "--section takes a comma-separated list of " SECTION_LIST);
             break;
         default: return rp_usage_hint(&rp_cmd_summary);
         }
@@ -637,7 +529,8 @@ static int run(int argc, char **argv)
     struct agg a;
     memset(&a, 0, sizeof a);
     struct rp_merge *m = NULL;
-    if (!(a.api_of_file = calloc(tr.nfiles, sizeof *a.api_of_file)) || !(m = rp_merge_begin(&tr))) {
+    if (!(a.api_of_file = calloc(tr.nfiles, sizeof *a.api_of_file)) || !(a.gpu = rp_gpu_agg_new(&tr)) ||
+        !(m = rp_merge_begin(&tr))) {
         rc = RP_EXIT_FAILED;
         goto out;
     }
@@ -657,7 +550,7 @@ static int run(int argc, char **argv)
         rc = RP_EXIT_FAILED;
         goto out;
     }
-    struct out o = {f, co.format >= 0 ? (enum rp_format)co.format : rp_format_default(f), &co.unit, top, 1, 0,
+    struct rp_sum_out o = {f, co.format >= 0 ? (enum rp_format)co.format : rp_format_default(f), &co.unit, top, 1, 0,
                     tr.start_ns};
     o.labelled = (sections & (sections - 1)) != 0 || (sections & SEC_KERNELS);
     if (sections & SEC_HEADER)
@@ -668,6 +561,12 @@ static int run(int argc, char **argv)
         print_kernels(&o, &a);
     if (sections & SEC_COPIES)
         print_copies(&o, &a);
+    if (sections & SEC_GPU_KERNELS)
+        rp_gpu_print_kernels(&o, a.gpu);
+    if (sections & SEC_GPU_COPIES_TIME)
+        rp_gpu_print_copies_time(&o, a.gpu);
+    if (sections & SEC_GPU_COPIES_SIZE)
+        rp_gpu_print_copies_size(&o, a.gpu);
     if (sections & SEC_MEMORY)
         print_memory(&o, &a);
     if (sections & SEC_ERRORS)
@@ -683,24 +582,42 @@ out:
 }
 
 const struct rp_command rp_cmd_summary = {
-    "summary", "tables of API calls, kernels, copies, memory and errors (as nsys stats)",
+    "summary", "tables of API calls, kernels, copies, GPU time, memory and errors (as nsys stats)",
     "Usage: " RP_PROG " summary [OPTION]... FILE...\n"
     "Summarize one or more trace files, merged (a parent and its children, several ranks).\n"
     "\n"
     "Sections (all by default):\n"
     "  header   files, command line, pids, hosts, start, duration, driver, devices,\n"
-    "           calls recorded, calls lost, pointers handed back untraced\n"
+    "           calls recorded, calls lost, pointers handed back untraced, how GPU time was\n"
+    "           taken (off, all, or sampled: the first K calls of each kind, then 1 in N),\n"
+    "           GPU spans, calls left untimed by cause, spans not completed\n"
     "  api      per API function, as nsys cuda_api_sum: Time (%), Total Time, Num Calls, Avg,\n"
     "           Med, Min, Max, StdDev, Name; by total time, descending.  Name is the function\n"
     "           as written in source (cuMemAlloc, not cuMemAlloc_v2), with _ptsz/_ptds for the\n"
     "           per-thread default stream variants\n"
-    "  kernels  per kernel (demangled): launches, host launch time statistics, and the\n"
-    "           distinct grid/block shapes (table kernel_shapes)\n"
+    "  kernels  per kernel (demangled): launches, statistics of the host time of the launch\n"
+    "           calls (Host Total Time, Host Avg, ...), and the distinct grid/block shapes\n"
+    "           (table kernel_shapes)\n"
     "  copies   per operation ([CUDA memcpy Host-to-Device], [CUDA memset], ...): count,\n"
-    "           bytes, host time\n"
+    "           bytes, host time of the calls\n"
+    "  gpu_kernels      GPU time per kernel, as nsys cuda_gpu_kern_sum: Time (%), Total Time,\n"
+    "           Instances, Avg, Med, Min, Max, StdDev, Name; a graph launch counts as one\n"
+    "           row per graph, [CUDA graph 0xHANDLE]\n"
+    "  gpu_copies_time  GPU time per copy operation, as cuda_gpu_mem_time_sum: Time (%),\n"
+    "           Total Time, Count, Avg, Med, Min, Max, StdDev, Operation\n"
+    "  gpu_copies_size  bytes per copy operation, as cuda_gpu_mem_size_sum: Total, Count, Avg,\n"
+    "           Med, Min, Max, StdDev (MB = 10^6 bytes), Operation\n"
     "  memory   allocations and frees by kind, peak live bytes and when, still allocated at exit\n"
     "  errors   calls that returned other than CUDA_SUCCESS, by API and result\n"
-    "Kernels, copies and memory count successful calls; the api table counts every call.\n"
+    "Kernels, copies, the GPU tables and memory count successful calls; the api table counts\n"
+    "every call.  The GPU tables need a trace with GPU time (CUDATRACE_GPU_TIME, format 5);\n"
+    "without one they are empty.  When not every launch or copy was timed (sampling, or calls\n"
+    "left untimed), Instances and Count still count every call, a Timed column after them\n"
+    "counts the timed ones, Avg to StdDev are over the timed calls, and the total becomes\n"
+    "\"Total Time (ns, est.)\": per group (a kernel's grid and block; an operation's\n"
+    "power-of-two size class) the mean GPU time of its timed calls times its calls, a group\n"
+    "with none timed taking its row's mean; Time (%) is of these estimates.  A row with no\n"
+    "timed call leaves its times empty.\n"
     "\n"
     "Options:\n"
     "  -f, --format=FMT     table, csv or json (default: table on a terminal, else csv);\n"
@@ -709,14 +626,16 @@ const struct rp_command rp_cmd_summary = {
     "                       medians and deviations have one decimal in ns, times are exact to the ns\n"
     "                       in the other units\n"
     "  -t, --top=N          at most N rows per table (Time (%) is still of all rows)\n"
-    "  -s, --section=LIST   comma-separated sections: header,api,kernels,copies,memory,errors\n"
+    "  -s, --section=LIST   comma-separated sections: header,api,kernels,copies,gpu_kernels,\n"
+    "                       gpu_copies_time,gpu_copies_size,memory,errors\n"
     "  -o, --output=FILE    write to FILE instead of standard output\n"
     "  -h, --help           this help\n"
     "\n"
     "Medians are exact for rows of up to 1024 calls; above that they come from a log-bucketed\n"
     "histogram and are within 0.39% (1/256) of the exact median.  StdDev is the sample standard\n"
     "deviation.  Memory use is bounded by the distinct names and shapes, plus the allocations\n"
-    "live at one time.\n"
+    "live at one time and the GPU spans (40 bytes each, joined to their calls by sequence\n"
+    "number).\n"
     "\n"
     "Exit status: 0 ok, 1 usage, 2 a file is missing, unreadable, not a trace or of an\n"
     "unsupported format version (nothing printed), 3 a file is truncated or corrupt (the records\n"

@@ -22,6 +22,15 @@ int rp_table_init(struct rp_table *t, const char *key, const char *title, unsign
     return 0;
 }
 
+int rp_table_init_kv(struct rp_table *t, const char *key, const char *title)
+{
+    const char *titles[] = {"Field", "Value"};
+    if (rp_table_init(t, key, title, 2, titles) < 0)
+        return -1;
+    t->kv = 1;
+    return 0;
+}
+
 int rp_table_set_header(struct rp_table *t, unsigned col, const char *title)
 {
     size_t len = strlen(title);

@@ -25,6 +25,8 @@ struct rp_table {
  * shown as is (ids); the mark is dropped.  Returns 0 or -1 (no memory). */
 int rp_table_init(struct rp_table *t, const char *key, const char *title, unsigned ncols,
                   const char *const *titles);
+/* A key/value table (kv): columns "Field" and "Value".  0 or -1 (no memory). */
+int rp_table_init_kv(struct rp_table *t, const char *key, const char *title);
 /* Set a column title after init (titles with the time unit in them). */
 int rp_table_set_header(struct rp_table *t, unsigned col, const char *title);
 /* Append a row of ncols cells (copied). */

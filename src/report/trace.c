@@ -43,8 +43,9 @@ struct pass1 {
     size_t nnamed, ncap;
 };
 
-static int take_record(struct rp_file *f, const struct ct_rec_hdr *h, unsigned file_type, struct pass1 *p1)
+static int take_record(struct rp_file *f, const struct ct_reader *rd, const struct ct_rec_hdr *h, struct pass1 *p1)
 {
+    const unsigned file_type = ct_reader_file_type(rd);
     unsigned slot = file_type <= CT_REC_TYPE_LAST ? file_type : CT_REC_TYPE_LAST + 1;
     f->rec_count[slot]++;
     if (ct_names_add(f->names, h) < 0)
@@ -124,6 +125,12 @@ static int take_record(struct rp_file *f, const struct ct_rec_hdr *h, unsigned f
     case CT_REC_STACK:
     case CT_REC_MODULE:
         return rp_stacktab_add(&f->stacks, h);
+    case CT_REC_GPU:
+        return rp_gpu_spans_add(&f->gpu, ct_reader_gpu_span(rd));
+    case CT_REC_GPU_INFO:
+        f->has_gpu_info = 1;
+        f->gpu_info = *ct_reader_gpu_info(rd);
+        return 0;
     case CT_REC_END:
         f->has_end = 1;
         memcpy(&f->end, h, sizeof f->end);
@@ -202,7 +209,7 @@ static int read_file(struct rp_file *f, const char *path)
     const struct ct_rec_hdr *h;
     int rc = RP_EXIT_OK;
     while ((h = ct_reader_next(r))) {
-        if (take_record(f, h, ct_reader_file_type(r), &p1) < 0) {
+        if (take_record(f, r, h, &p1) < 0) {
             fprintf(stderr, PROG ": %s: out of memory\n", f->path);
             rc = RP_EXIT_FAILED;
             break;
@@ -221,6 +228,7 @@ static int read_file(struct rp_file *f, const char *path)
     }
     f->runs = ct_reader_take_runs(r);
     ct_reader_close(r);
+    rp_gpu_spans_finish(&f->gpu);
     if (!f->host)
         f->host = strdup("");
     if (!f->cmdline)
@@ -245,6 +253,7 @@ static void free_file(struct rp_file *f)
     free(f->devices);
     free(f->untraced_syms);
     rp_stacktab_free(&f->stacks);
+    rp_gpu_spans_free(&f->gpu);
     ct_runs_free(f->runs);
     free(f->thread_of_run);
     free(f->threads);
@@ -347,6 +356,7 @@ struct rp_merge {
     struct rp_trace *trace;
     struct ct_merge *m;
     struct rp_call out;
+    size_t *gpu_hint; /* per file: where its next span likely is (gpu_spans.h) */
     int failed;
 };
 
@@ -356,8 +366,10 @@ struct rp_merge *rp_merge_begin(struct rp_trace *t)
     struct ct_merge_input *in = calloc(t->nfiles ? t->nfiles : 1, sizeof *in);
     char err[512];
 
-    if (!m || !in) {
+    if (!m || !in || !(m->gpu_hint = calloc(t->nfiles ? t->nfiles : 1, sizeof *m->gpu_hint))) {
         fprintf(stderr, PROG ": out of memory\n");
+        if (m)
+            free(m->gpu_hint);
         free(m);
         free(in);
         return NULL;
@@ -369,6 +381,7 @@ struct rp_merge *rp_merge_begin(struct rp_trace *t)
     free(in);
     if (!m->m) {
         fprintf(stderr, PROG ": %s\n", err);
+        free(m->gpu_hint);
         free(m);
         return NULL;
     }
@@ -387,7 +400,13 @@ const struct rp_call *rp_merge_next(struct rp_merge *m)
         return NULL;
     }
     const struct rp_file *f = &m->trace->files[c->file];
-    m->out = (struct rp_call){&c->call, c->t0, c->t1, c->file, f, &f->threads[f->thread_of_run[c->thread]]};
+    m->out = (struct rp_call){&c->call, c->t0, c->t1, c->file, f, &f->threads[f->thread_of_run[c->thread]], NULL, 0, 0};
+    /* Only launches and copies are timed: the others need no look-up. */
+    if (f->gpu.n && (c->call.family == CT_FAM_LAUNCH || c->call.family == CT_FAM_COPY) &&
+        (m->out.gpu = rp_gpu_spans_find(&f->gpu, c->call.c.seq, &m->gpu_hint[c->file]))) {
+        m->out.gpu_t0 = (int64_t)m->out.gpu->start_ns + f->clock_offset;
+        m->out.gpu_t1 = (int64_t)m->out.gpu->end_ns + f->clock_offset;
+    }
     return &m->out;
 }
 
@@ -398,5 +417,6 @@ void rp_merge_end(struct rp_merge *m)
     if (!m)
         return;
     ct_merge_close(m->m);
+    free(m->gpu_hint);
     free(m);
 }

@@ -8,7 +8,8 @@
  * attached.  Each file is opened once (format/input.h: "-" is standard input, a pipe or FIFO is copied to a
  * temporary file first) and both passes read that descriptor.  Memory: the names, one 24-byte run per
  * block of records a thread wrote, a cursor and a small read buffer per thread in pass 2; never a copy of
- * the records. */
+ * the records.  The GPU spans (format 5) are the exception: pass 1 keeps them, 40 bytes each, and pass 2
+ * joins each to its call (gpu_spans.h). */
 #ifndef CT_REPORT_TRACE_H
 #define CT_REPORT_TRACE_H
 
@@ -17,8 +18,10 @@
 
 #include "cudatrace/format.h"
 #include "format/call.h"
+#include "format/gpu.h"
 #include "format/reader.h"
 #include "format/runs.h"
+#include "report/gpu_spans.h"
 #include "report/stacktab.h"
 
 /* Exit codes of cudatrace-report (documented in --help and the man page). */
@@ -82,6 +85,10 @@ struct rp_file {
     size_t *thread_of_run;      /* runs->threads[i] is threads[thread_of_run[i]] */
 
     struct rp_stacktab stacks;  /* call stacks and modules (header feature CT_FEAT_STACKS) */
+
+    struct rp_gpu_spans gpu;    /* its GPU spans, by seq (format 5) */
+    int has_gpu_info;
+    struct ct_gpu_info gpu_info; /* the last CT_REC_GPU_INFO, when has_gpu_info */
 };
 
 /* Were call stacks recorded in this file? */
@@ -108,13 +115,16 @@ const struct ct_api_info *rp_file_api(const struct rp_file *f, uint16_t api_id);
 const char *rp_file_string(const struct rp_file *f, uint32_t id); /* NULL if undefined */
 const struct rp_thread *rp_file_thread(const struct rp_file *f, uint32_t tid);
 
-/* A call of pass 2: the decoded call (format/decoder.h), its times on the report clock, its file and thread. */
+/* A call of pass 2: the decoded call (format/decoder.h), its times on the report clock, its file and thread,
+ * and its GPU span when it was timed. */
 struct rp_call {
     const struct ct_call *call; /* call->c (times as in the file), call->pl, call->family */
     int64_t t0, t1;             /* report clock */
     size_t file_index;
     const struct rp_file *file;
     const struct rp_thread *thread;
+    const struct rp_gpu_span *gpu; /* NULL: not timed on the GPU */
+    int64_t gpu_t0, gpu_t1;        /* the span on the report clock, when gpu */
 };
 
 struct rp_merge;

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/decoder.h"
 #include "format/enum_names.h"
 #include "format/merge.h"
 #include "format/reader.h"
@@ -189,6 +190,35 @@ static void dump_record(const struct ct_rec_hdr *h, const struct ct_names *n)
         fputs(r->build_id_len ? " path=" : "none path=", stdout);
         put_word((const char *)(r + 1), r->path_len);
         putchar('\n');
+        break;
+    }
+    case CT_REC_GPU: {
+        struct ct_gpu_span g;
+        ct_decode_gpu(h, &g);
+        const struct ct_api_info *api = ct_names_api(n, g.api_id);
+        printf("gpu seq=%" PRIu64 " tid=%u name=", g.seq, g.tid);
+        put_str(api ? api->name : "?");
+        printf(" start=%" PRIu64 " dur=%" PRIu64 " device=%d stream=0x%" PRIx64, g.start_ns, g.end_ns - g.start_ns,
+               g.device, g.stream);
+        if (g.family == CT_FAM_LAUNCH) {
+            fputs(" launch kernel=", stdout);
+            put_str(string_or(n, g.name_id, "?"));
+            printf(" kind=%s grid=%u,%u,%u block=%u,%u,%u", ct_name_launch_kind(g.launch_kind), g.grid[0], g.grid[1],
+                   g.grid[2], g.block[0], g.block[1], g.block[2]);
+        } else if (g.family == CT_FAM_COPY) {
+            printf(" copy bytes=%" PRIu64 " src_kind=%s dst_kind=%s flags=%s", g.bytes, ct_name_mem_kind(g.src_kind),
+                   ct_name_mem_kind(g.dst_kind), ct_format_copy_flags(buf, sizeof buf, g.copy_flags, ','));
+        }
+        putchar('\n');
+        break;
+    }
+    case CT_REC_GPU_INFO: {
+        struct ct_gpu_info g;
+        ct_decode_gpu_info(h, &g);
+        printf("gpu-info mode=%s n=%u k=%u final=%d timed=%" PRIu64 " not_completed=%" PRIu64 " untimed_pool=%" PRIu64
+               " untimed_refused=%" PRIu64 " untimed_capture=%" PRIu64 "\n",
+               ct_name_gpu_mode(g.mode), g.sample_n, g.sample_k, g.final, g.timed, g.not_completed, g.untimed_pool,
+               g.untimed_refused, g.untimed_capture);
         break;
     }
     default: /* newer record types: skipped */

@@ -41,7 +41,7 @@ rows = list(csv.DictReader(open(sys.argv[1])))
 assert len(rows) == 23, len(rows)
 with open(sys.argv[1]) as f:
     widths = {len(r) for r in csv.reader(f)}
-assert widths == {40}, widths
+assert widths == {44}, widths
 l = [r for r in rows if r["name"] == "cuLaunchKernel_ptsz"][0]
 assert (l["kernel"], l["grid_x"], l["block_x"], l["bytes"], l["operation"]) == ("void scale<float>(float*, float, int)", "16", "64", "", ""), l
 a = [r for r in rows if r["name"] == "cuMemAllocHost"][0]

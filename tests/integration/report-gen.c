@@ -16,6 +16,15 @@
  *                               allocation per stack (the stacks report's cost per module and frame)
  *   report-gen files N DIR      N small files DIR/rank-NNNNN.ctrace of one host, two threads of 64 calls
  *                               each (a report's cost per file)
+ *   report-gen gpu FILE         GPU time (format 5), sampled: kernels A (three shapes, some launches
+ *                               untimed, one shape never timed), B (every launch timed, per-thread
+ *                               stream), C (never timed), a graph, a host function and a failed launch
+ *                               (neither counted), copies H2D (two size classes), D2H (device 1) and
+ *                               sets, with known GPU durations; spans out of sequence order, a worker
+ *                               thread's too; gpu-info records at start and end (report-gpu.sh)
+ *   report-gen gpuoff FILE      a format-5 trace whose GPU time was off: one launch, a gpu-info record
+ *   report-gen gpubig N FILE    N launches of 4 kernels on one thread, every one timed (GPU time all):
+ *                               the join's cost
  */
 #include "config.h"
 
@@ -130,12 +139,18 @@ static void copy(uint32_t tid, uint16_t api_id, int64_t t0, int64_t dur, uint64_
     call(tid, api_id, 0, t0, dur, CT_FAM_COPY, &p, 0);
 }
 
+static void launch_of(uint32_t tid, uint16_t api_id, int32_t result, int64_t t0, int64_t dur, uint32_t name_id,
+                      unsigned kind, uint64_t function, uint32_t gx, uint32_t bx, uint8_t shape)
+{
+    struct ct_pl_launch l = {.function = function, .name_id = name_id, .grid = {gx, 1, 1}, .block = {bx, 1, 1},
+                             .kind = kind};
+    call(tid, api_id, result, t0, dur, CT_FAM_LAUNCH, &l, shape);
+}
+
 static void launch(uint32_t tid, uint16_t api_id, int64_t t0, int64_t dur, uint32_t name_id, uint32_t gx,
                    uint32_t bx, uint8_t shape)
 {
-    struct ct_pl_launch l = {.function = 0xf00d, .name_id = name_id, .grid = {gx, 1, 1}, .block = {bx, 1, 1},
-                             .kind = CT_LAUNCH_KERNEL};
-    call(tid, api_id, 0, t0, dur, CT_FAM_LAUNCH, &l, shape);
+    launch_of(tid, api_id, 0, t0, dur, name_id, CT_LAUNCH_KERNEL, 0xf00d, gx, bx, shape);
 }
 
 /* The launch in slot 1 of thread `tid` again, as the recorder writes it where it can: a 16-byte repeat
@@ -151,7 +166,18 @@ static void launch_again(uint32_t tid, int64_t t0, int64_t dur, int64_t since)
 }
 
 enum { MAIN = 1000, WORKER = 1001 };
-enum { A_INIT, A_ALLOC, A_FREE, A_HTOD, A_DTOH, A_LAUNCH, A_LAUNCH_PTSZ, A_MEMSET, A_ALLOCHOST, A_SYNC, A_DTOD };
+enum { A_INIT, A_ALLOC, A_FREE, A_HTOD, A_DTOH, A_LAUNCH, A_LAUNCH_PTSZ, A_MEMSET, A_ALLOCHOST, A_SYNC, A_DTOD,
+       A_GRAPH, A_HOSTFN };
+
+/* The API records of the copies and launches that the parent and gpu scenarios share. */
+static void copy_launch_apis(void)
+{
+    api(A_HTOD, "cuMemcpyHtoD", "cuMemcpyHtoD_v2", 0, CT_FAM_COPY);
+    api(A_DTOH, "cuMemcpyDtoH", "cuMemcpyDtoH_v2", 0, CT_FAM_COPY);
+    api(A_LAUNCH, "cuLaunchKernel", "cuLaunchKernel", 0, CT_FAM_LAUNCH);
+    api(A_LAUNCH_PTSZ, "cuLaunchKernel", "cuLaunchKernel_ptsz", CT_VARIANT_PTSZ, CT_FAM_LAUNCH);
+    api(A_MEMSET, "cuMemsetD8", "cuMemsetD8_v2", 0, CT_FAM_COPY);
+}
 enum { S_MAIN = 1, S_WORKER, S_VECADD, S_SCALE, S_UNTRACED };
 
 static void parent(void)
@@ -162,11 +188,7 @@ static void parent(void)
     api(A_INIT, "cuInit", "cuInit", 0, CT_FAM_NONE);
     api(A_ALLOC, "cuMemAlloc", "cuMemAlloc_v2", 0, CT_FAM_ALLOC);
     api(A_FREE, "cuMemFree", "cuMemFree_v2", 0, CT_FAM_FREE);
-    api(A_HTOD, "cuMemcpyHtoD", "cuMemcpyHtoD_v2", 0, CT_FAM_COPY);
-    api(A_DTOH, "cuMemcpyDtoH", "cuMemcpyDtoH_v2", 0, CT_FAM_COPY);
-    api(A_LAUNCH, "cuLaunchKernel", "cuLaunchKernel", 0, CT_FAM_LAUNCH);
-    api(A_LAUNCH_PTSZ, "cuLaunchKernel", "cuLaunchKernel_ptsz", CT_VARIANT_PTSZ, CT_FAM_LAUNCH);
-    api(A_MEMSET, "cuMemsetD8", "cuMemsetD8_v2", 0, CT_FAM_COPY);
+    copy_launch_apis();
     api(A_ALLOCHOST, "cuMemAllocHost", "cuMemAllocHost_v2", 0, CT_FAM_ALLOC);
     api(A_SYNC, "cuCtxSynchronize", "cuCtxSynchronize", 0, CT_FAM_NONE);
     string(MAIN, S_MAIN, CT_STR_THREAD, "main");
@@ -380,6 +402,156 @@ static void rank(unsigned r)
     put(&end, sizeof end);
 }
 
+/* ---- GPU time (format 5) ---- */
+
+static void gpu_info(uint32_t mode, uint32_t n, uint32_t k, uint32_t final, uint64_t timed, uint64_t not_completed,
+                     uint64_t pool, uint64_t refused, uint64_t capture)
+{
+    struct ct_rec_gpu_info r = {.mode = mode, .sample_n = n, .sample_k = k, .final = final, .timed = timed,
+                                .not_completed = not_completed, .untimed_pool = pool, .untimed_refused = refused,
+                                .untimed_capture = capture};
+    ct_put_hdr(&r.h, CT_REC_GPU_INFO, sizeof r, 0);
+    put(&r, sizeof r);
+}
+
+/* The span of call `s` (of thread tid, api api_id): `start` ns after START_MONO, never ticks. */
+static struct ct_rec_gpu gpu_span(uint32_t tid, uint64_t s, uint16_t api_id, int64_t start, int64_t dur,
+                                  uint64_t stream, int32_t device)
+{
+    struct ct_rec_gpu r = {.seq = s, .start_ns = (uint64_t)(START_MONO + start),
+                           .end_ns = (uint64_t)(START_MONO + start + dur), .stream = stream, .api_id = api_id,
+                           .device = device};
+    ct_put_hdr(&r.h, CT_REC_GPU, sizeof r, tid);
+    return r;
+}
+
+static void gpu_launch(uint32_t tid, uint64_t s, uint16_t api_id, int64_t start, int64_t dur, uint64_t stream,
+                       uint32_t name_id, unsigned kind, uint32_t gx, uint32_t bx)
+{
+    struct ct_rec_gpu r = gpu_span(tid, s, api_id, start, dur, stream, 0);
+    r.family = CT_FAM_LAUNCH;
+    r.name_id = name_id;
+    r.launch_kind = kind;
+    r.grid[0] = gx, r.grid[1] = r.grid[2] = 1;
+    r.block[0] = bx, r.block[1] = r.block[2] = 1;
+    put(&r, sizeof r);
+}
+
+static void gpu_copy(uint32_t tid, uint64_t s, uint16_t api_id, int64_t start, int64_t dur, int32_t device,
+                     uint64_t bytes, unsigned sk, unsigned dk, uint32_t flags)
+{
+    struct ct_rec_gpu r = gpu_span(tid, s, api_id, start, dur, 0x20 * (uint64_t)device, device);
+    r.family = CT_FAM_COPY;
+    r.bytes = bytes;
+    r.copy_flags = flags;
+    r.src_kind = (uint16_t)sk;
+    r.dst_kind = (uint16_t)dk;
+    put(&r, sizeof r);
+}
+
+enum { GS_A = 1, GS_B, GS_C };
+#define GRAPH_EXEC 0xabc
+
+/* Sequence numbers are those of the calls in the order written: main's 1 to 21, the worker's 22 to 24. */
+static void gpu(void)
+{
+    static const char cmd[] = "./gpuapp";
+    header(6000, 1, START_MONO);
+    process("gpuhost", cmd, sizeof cmd);
+    copy_launch_apis();
+    api(A_GRAPH, "cuGraphLaunch", "cuGraphLaunch", 0, CT_FAM_LAUNCH);
+    api(A_HOSTFN, "cuLaunchHostFunc", "cuLaunchHostFunc", 0, CT_FAM_LAUNCH);
+    string(0, GS_A, CT_STR_KERNEL, "_Z7kernelAPf");
+    string(0, GS_B, CT_STR_KERNEL, "kernelB");
+    string(0, GS_C, CT_STR_KERNEL, "kernelC");
+    gpu_info(CT_GPU_SAMPLE, 4, 2, 0, 0, 0, 0, 0, 0);
+    clock_in_ticks(); /* call times in ticks; span times stay ns */
+    seq = 0;
+    const uint32_t M = 6000, W = 6001;
+    copy(M, A_HTOD, 1000, 100, 1000000, CT_MEM_HOST, CT_MEM_DEVICE, 0);   /* 1: 500 on the GPU */
+    copy(M, A_HTOD, 2000, 100, 1000000, CT_MEM_HOST, CT_MEM_DEVICE, 0);   /* 2: untimed */
+    copy(M, A_HTOD, 3000, 100, 4096, CT_MEM_HOST, CT_MEM_DEVICE, 0);      /* 3: 50 */
+    launch(M, A_LAUNCH, 4000, 100, GS_A, 8, 256, 1);                      /* 4: 1000 */
+    launch_again(M, 6000, 100, 4000);                                     /* 5: 1200 */
+    launch_again(M, 8000, 100, 6000);                                     /* 6-8: untimed */
+    launch_again(M, 9000, 100, 8000);
+    launch_again(M, 10000, 100, 9000);
+    launch_again(M, 11000, 100, 10000);                                   /* 9: 1400 */
+    launch(M, A_LAUNCH, 13000, 100, GS_A, 16, 128, 0);                    /* 10: 3000 */
+    launch(M, A_LAUNCH, 17000, 100, GS_A, 16, 128, 0);                    /* 11: 5000 */
+    launch(M, A_LAUNCH, 23000, 100, GS_A, 32, 64, 0);                     /* 12: its shape never timed */
+    launch(M, A_LAUNCH_PTSZ, 24000, 50, GS_B, 4, 32, 0);                  /* 13-15: 100, 200, 300 */
+    launch(M, A_LAUNCH_PTSZ, 25000, 50, GS_B, 4, 32, 0);
+    launch(M, A_LAUNCH_PTSZ, 26000, 50, GS_B, 4, 32, 0);
+    launch(M, A_LAUNCH, 27000, 50, GS_C, 1, 1, 0);                        /* 16-17: never timed */
+    launch(M, A_LAUNCH, 28000, 50, GS_C, 1, 1, 0);
+    launch_of(M, A_LAUNCH, 1 /* CUDA_ERROR_INVALID_VALUE */, 29000, 50, GS_A, CT_LAUNCH_KERNEL, 0xf00d, 8, 256, 0);
+    launch_of(M, A_HOSTFN, 0, 30000, 50, 0, CT_LAUNCH_HOST_FUNC, 0x4000, 0, 0, 0); /* 19: runs on the host */
+    copy(M, A_MEMSET, 31000, 40, 8192, CT_MEM_UNKNOWN, CT_MEM_DEVICE, CT_COPY_SET); /* 20: 20 */
+    copy(M, A_MEMSET, 32000, 40, 8192, CT_MEM_UNKNOWN, CT_MEM_DEVICE, CT_COPY_SET); /* 21: untimed */
+    /* The main thread's spans, in the order their events completed, not by sequence number. */
+    gpu_copy(M, 3, A_HTOD, 3150, 50, 0, 4096, CT_MEM_HOST, CT_MEM_DEVICE, 0);
+    gpu_copy(M, 1, A_HTOD, 1200, 500, 0, 1000000, CT_MEM_HOST, CT_MEM_DEVICE, 0);
+    gpu_launch(M, 5, A_LAUNCH, 6100, 1200, 0x10, GS_A, CT_LAUNCH_KERNEL, 8, 256);
+    gpu_launch(M, 4, A_LAUNCH, 4100, 1000, 0x10, GS_A, CT_LAUNCH_KERNEL, 8, 256);
+    gpu_launch(M, 9, A_LAUNCH, 11100, 1400, 0x10, GS_A, CT_LAUNCH_KERNEL, 8, 256);
+    gpu_launch(M, 10, A_LAUNCH, 13100, 3000, 0x10, GS_A, CT_LAUNCH_KERNEL, 16, 128);
+    gpu_launch(M, 11, A_LAUNCH, 17100, 5000, 0x10, GS_A, CT_LAUNCH_KERNEL, 16, 128);
+    gpu_launch(M, 13, A_LAUNCH_PTSZ, 24100, 100, 0x2, GS_B, CT_LAUNCH_KERNEL, 4, 32);
+    gpu_launch(M, 15, A_LAUNCH_PTSZ, 26100, 300, 0x2, GS_B, CT_LAUNCH_KERNEL, 4, 32);
+    gpu_launch(M, 14, A_LAUNCH_PTSZ, 25100, 200, 0x2, GS_B, CT_LAUNCH_KERNEL, 4, 32);
+    gpu_copy(M, 20, A_MEMSET, 31100, 20, 0, 8192, CT_MEM_UNKNOWN, CT_MEM_DEVICE, CT_COPY_SET);
+
+    launch_of(W, A_GRAPH, 0, 5000, 200, 0, CT_LAUNCH_GRAPH, GRAPH_EXEC, 0, 0, 0);  /* 22: 4000 */
+    launch_of(W, A_GRAPH, 0, 20000, 200, 0, CT_LAUNCH_GRAPH, GRAPH_EXEC, 0, 0, 0); /* 23: untimed */
+    copy(W, A_DTOH, 33000, 900, 2000000, CT_MEM_DEVICE, CT_MEM_HOST, 0);          /* 24: 800, device 1 */
+    gpu_copy(W, 24, A_DTOH, 33050, 800, 1, 2000000, CT_MEM_DEVICE, CT_MEM_HOST, 0);
+    gpu_launch(W, 22, A_GRAPH, 5300, 4000, 0x20, 0, CT_LAUNCH_GRAPH, 0, 0);
+    gpu_info(CT_GPU_SAMPLE, 4, 2, 1, 13, 1, 2, 3, 4);
+    struct ct_rec_end end = {.calls = 24, .end_mono_ns = START_MONO + 40000};
+    ct_put_hdr(&end.h, CT_REC_END, sizeof end, 0);
+    put(&end, sizeof end);
+}
+
+static void gpuoff(void)
+{
+    static const char cmd[] = "./gpuapp";
+    header(6100, 1, START_MONO);
+    process("gpuhost", cmd, sizeof cmd);
+    api(0, "cuLaunchKernel", "cuLaunchKernel", 0, CT_FAM_LAUNCH);
+    string(0, 1, CT_STR_KERNEL, "kernelA");
+    gpu_info(CT_GPU_OFF, 0, 0, 0, 0, 0, 0, 0, 0);
+    seq = 0;
+    launch(6100, 0, 1000, 100, 1, 8, 256, 0);
+    gpu_info(CT_GPU_OFF, 0, 0, 1, 0, 0, 0, 0, 0);
+}
+
+/* n launches of one thread, each with its span (GPU time all): what joining spans to calls costs. */
+static void gpubig(unsigned long long n)
+{
+    static const char cmd[] = "./gpubench";
+    header(7000, 1, START_MONO);
+    process("benchhost", cmd, sizeof cmd);
+    api(0, "cuLaunchKernel", "cuLaunchKernel", 0, CT_FAM_LAUNCH);
+    for (uint32_t k = 1; k <= 4; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "kernel%u", k);
+        string(0, k, CT_STR_KERNEL, name);
+    }
+    gpu_info(CT_GPU_ALL, 0, 0, 0, 0, 0, 0, 0, 0);
+    enum { BLOCK = 4096 }; /* calls, then their spans, as the recorder drains them */
+    for (unsigned long long i = 0; i < n; i += BLOCK) {
+        unsigned long long end = i + BLOCK < n ? i + BLOCK : n;
+        uint64_t first = seq + 1;
+        for (unsigned long long j = i; j < end; j++)
+            launch(7000, 0, (int64_t)j * 1000, 100, 1 + (uint32_t)(j % 4), 1 + (uint32_t)(j % 7), 256, 0);
+        for (unsigned long long j = i; j < end; j++)
+            gpu_launch(7000, first + (j - i), 0, (int64_t)j * 1000 + 200, 500 + (int64_t)(j % 100), 0x10,
+                       1 + (uint32_t)(j % 4), CT_LAUNCH_KERNEL, 1 + (uint32_t)(j % 7), 256);
+    }
+    gpu_info(CT_GPU_ALL, 0, 0, 1, n, 0, 0, 0, 0);
+}
+
 static int open_out(const char *path)
 {
     if (!(out = fopen(path, "wb"))) {
@@ -415,9 +587,13 @@ static int files(unsigned long n, const char *dir)
 int main(int argc, char **argv)
 {
     const char *what = argc > 1 ? argv[1] : "";
-    int want = !strcmp(what, "stacks") ? 6 : !strcmp(what, "parent") || !strcmp(what, "child") ? 3 : 4;
+    int want = !strcmp(what, "stacks")                                                   ? 6
+               : !strcmp(what, "parent") || !strcmp(what, "child") || !strcmp(what, "gpu") ||
+                       !strcmp(what, "gpuoff")
+                   ? 3
+                   : 4;
     if (argc != want) {
-        fprintf(stderr, "usage: report-gen parent|child FILE | report-gen big|threads N FILE | "
+        fprintf(stderr, "usage: report-gen parent|child|gpu|gpuoff FILE | report-gen big|threads|gpubig N FILE | "
                         "report-gen stacks MODULES STACKS FRAMES FILE | report-gen files N DIR\n");
         return 1;
     }
@@ -432,6 +608,12 @@ int main(int argc, char **argv)
         child();
     else if (!strcmp(what, "big"))
         big(strtoull(argv[2], NULL, 10));
+    else if (!strcmp(what, "gpu"))
+        gpu();
+    else if (!strcmp(what, "gpuoff"))
+        gpuoff();
+    else if (!strcmp(what, "gpubig"))
+        gpubig(strtoull(argv[2], NULL, 10));
     else if (!strcmp(what, "threads"))
         threads(strtoul(argv[2], NULL, 10));
     else if (!strcmp(what, "stacks"))

@@ -32,7 +32,7 @@ assert row["cuCtxSynchronize"]["Time (%)"] == 35.9, row["cuCtxSynchronize"]
 
 k = {r["Name"]: r for r in d["kernels"]}
 assert set(k) == {"vecAdd", "void scale<float>(float*, float, int)"}, set(k)
-assert k["vecAdd"]["Launches"] == 4 and k["vecAdd"]["Total Time (ns)"] == 125 and k["vecAdd"]["Shapes"] == 2
+assert k["vecAdd"]["Launches"] == 4 and k["vecAdd"]["Host Total Time (ns)"] == 125 and k["vecAdd"]["Shapes"] == 2
 assert k["void scale<float>(float*, float, int)"]["Launches"] == 1
 shapes = sorted((s["Name"], s["GridXYZ"], s["BlockXYZ"], s["Launches"]) for s in d["kernel_shapes"])
 assert shapes == [("vecAdd", "4 1 1", "256 1 1", 3), ("vecAdd", "8 1 1", "128 1 1", 1),
@@ -42,7 +42,7 @@ c = {r["Operation"]: r for r in d["copies"]}
 assert set(c) == {"[CUDA memcpy Host-to-Device]", "[CUDA memcpy Device-to-Host]", "[CUDA memcpy Device-to-Device]",
                   "[CUDA memset]"}, set(c)
 h = c["[CUDA memcpy Host-to-Device]"]
-assert (h["Count"], h["Total Bytes"], h["Min Bytes"], h["Max Bytes"], h["Total Time (ns)"]) == (3, 10240, 2048, 4096, 4800), h
+assert (h["Count"], h["Total Bytes"], h["Min Bytes"], h["Max Bytes"], h["Host Total Time (ns)"]) == (3, 10240, 2048, 4096, 4800), h
 assert c["[CUDA memset]"]["Total Bytes"] == 8192 and c["[CUDA memcpy Device-to-Device]"]["Total Bytes"] == 16384
 assert c["[CUDA memcpy Device-to-Host]"]["Count"] == 1
 
@@ -70,7 +70,7 @@ assert d["header"]["Duration (ns)"] == 70000, d["header"]
 row = {r["Name"]: r for r in d["api"]}
 assert row["cuMemAlloc"]["Num Calls"] == 5 and row["cuMemFree"]["Num Calls"] == 3 and row["cuLaunchKernel"]["Num Calls"] == 5
 k = {r["Name"]: r for r in d["kernels"]}
-assert k["vecAdd"]["Launches"] == 5 and k["vecAdd"]["Max (ns)"] == 45
+assert k["vecAdd"]["Launches"] == 5 and k["vecAdd"]["Host Max (ns)"] == 45
 s = [x for x in d["kernel_shapes"] if x["Name"] == "vecAdd" and x["GridXYZ"] == "4 1 1"]
 assert s[0]["Launches"] == 4, s
 dev = {r["Kind"]: r for r in d["memory"]}["device"]

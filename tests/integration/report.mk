@@ -10,6 +10,7 @@ tests_integration_libfailpread_la_LDFLAGS = -module -avoid-version -rpath /nowhe
 
 REPORT_TESTS = \
 	tests/integration/report-summary.sh \
+	tests/integration/report-gpu.sh \
 	tests/integration/report-calls.sh \
 	tests/integration/report-export.sh \
 	tests/integration/report-info.sh \

@@ -1,0 +1,212 @@
+#!/bin/sh
+# GPU time (format 5) in every command, on report-gen's `gpu` trace whose spans are known exactly: the summary's
+# gpu_kernels, gpu_copies_time and gpu_copies_size (sampled: Timed column, estimated totals), its header,
+# calls' GPU columns, the exports (Chrome GPU tracks, slices and flows; csv and json fields), info, ctdump;
+# a trace timed in full (no estimate), one with GPU time off, and a format-4 trace (no GPU records).
+. "$CT_TOP_SRCDIR/tests/integration/report-lib.sh"
+CTDUMP=$CT_TOP_BUILDDIR/tests/integration/ctdump
+"$GEN" gpu "$TMP/gpu.ct" && "$GEN" gpuoff "$TMP/off.ct" && "$GEN" gpubig 8 "$TMP/all.ct" || { echo "report-gen failed" >&2; exit 99; }
+
+# gpu_kernels, sampled.  kernelA: shape 8/256 6 launches, 3 timed (1000, 1200, 1400: 1200 x 6 = 7200); 16/128
+# both timed (3000 + 5000); 32/64 never timed (the kernel's mean, 11600 / 5 = 2320).  The graph: 1 of 2
+# timed (4000 x 2).  kernelB: all 3 timed.  kernelC: none.  The failed launch and the host function count
+# nowhere.
+run_report 0 summary -s gpu_kernels -f csv "$TMP/gpu.ct"
+expect_eq "gpu_kernels csv" 'Time (%),"Total Time (ns, est.)",Instances,Timed,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Name
+67.1,17520,9,5,2320.0,1400.0,1000,5000,1694.7,kernelA(float*)
+30.6,8000,2,1,4000.0,4000.0,4000,4000,0.0,[CUDA graph 0xabc]
+2.3,600,3,3,200.0,200.0,100,300,100.0,kernelB
+,,2,0,,,,,,kernelC' "$(cat "$TMP/out")"
+
+# copies: H2D 1e6 bytes twice (one timed, 500: 1000) and 4096 once (50); D2H 800; memset 1 of 2 timed (20 x 2).
+run_report 0 summary -s gpu_copies_time,gpu_copies_size -f csv "$TMP/gpu.ct"
+expect_eq "gpu_copies csv" '# gpu_copies_time
+Time (%),"Total Time (ns, est.)",Count,Timed,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Operation
+55.6,1050,3,2,275.0,275.0,50,500,318.2,[CUDA memcpy Host-to-Device]
+42.3,800,1,1,800.0,800.0,800,800,0.0,[CUDA memcpy Device-to-Host]
+2.1,40,2,1,20.0,20.0,20,20,0.0,[CUDA memset]
+
+# gpu_copies_size
+Total (MB),Count,Avg (MB),Med (MB),Min (MB),Max (MB),StdDev (MB),Operation
+2.004,3,0.668,1.000,0.004,1.000,0.575,[CUDA memcpy Host-to-Device]
+2.000,1,2.000,2.000,2.000,2.000,0.000,[CUDA memcpy Device-to-Host]
+0.016,2,0.008,0.008,0.008,0.008,0.000,[CUDA memset]' "$(cat "$TMP/out")"
+
+run_report 0 summary -s gpu_kernels -f csv -u us --top 1 "$TMP/gpu.ct"
+expect_eq "gpu_kernels in us" 'Time (%),"Total Time (us, est.)",Instances,Timed,Avg (us),Med (us),Min (us),Max (us),StdDev (us),Name
+67.1,17.520,9,5,2.320,1.400,1.000,5.000,1.695,kernelA(float*)' "$(cat "$TMP/out")"
+
+# json: the header's GPU lines, the tables keyed by their titles; the host tables' titles say host time.
+run_report 0 summary -f json "$TMP/gpu.ct"
+py '
+import json, sys
+d = json.load(open(sys.argv[1]))
+h = d["header"]
+assert h["GPU time"] == "sample: the first 2 calls of each kind, then 1 in 4", h
+assert (h["GPU spans"], h["GPU untimed: no free event"], h["GPU untimed: event refused"],
+        h["GPU untimed: stream capture"], h["GPU not completed"]) == (13, 2, 3, 4, 1), h
+assert "GPU counts" not in h, h
+k = d["gpu_kernels"]
+assert [r["Name"] for r in k] == ["kernelA(float*)", "[CUDA graph 0xabc]", "kernelB", "kernelC"], k
+assert k[0]["Total Time (ns, est.)"] == 17520 and k[0]["Instances"] == 9 and k[0]["Timed"] == 5, k[0]
+assert k[3]["Avg (ns)"] == "" and k[3]["Instances"] == 2, k[3]
+assert list(d["kernels"][0])[:3] == ["Host Time (%)", "Host Total Time (ns)", "Launches"], d["kernels"][0]
+assert "Host Total Time (ns)" in d["copies"][0], d["copies"][0]
+c = {r["Operation"]: r for r in d["gpu_copies_size"]}
+assert c["[CUDA memcpy Host-to-Device]"]["Total (MB)"] == 2.004, c
+'
+run_report 0 summary -f table -s header "$TMP/gpu.ct"
+grep -q '^ GPU time  *sample: the first 2 calls of each kind, then 1 in 4$' "$TMP/out" || fail "table header: $(cat "$TMP/out")"
+
+# Timed in full (GPU time all): nsys's columns exactly, no Timed, no estimate.
+run_report 0 summary -s gpu_kernels -f csv "$TMP/all.ct"
+expect_eq "gpu_kernels, all timed" 'Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Name
+25.1,1010,2,505.0,505.0,503,507,2.8,kernel4
+25.0,1008,2,504.0,504.0,502,506,2.8,kernel3
+25.0,1006,2,503.0,503.0,501,505,2.8,kernel2
+24.9,1004,2,502.0,502.0,500,504,2.8,kernel1' "$(cat "$TMP/out")"
+
+# GPU time off, and a format-4 trace: the GPU tables are empty, the header says why.
+run_report 0 summary -f json "$TMP/off.ct"
+py '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["header"]["GPU time"] == "off" and "GPU spans" not in d["header"], d["header"]
+assert d["gpu_kernels"] == [] and d["gpu_copies_time"] == [] and d["gpu_copies_size"] == [], d
+assert d["kernels"][0]["Launches"] == 1
+'
+cp "$TMP/parent.ct" "$TMP/v4.ct"
+printf '\004' | dd of="$TMP/v4.ct" bs=1 seek=8 conv=notrunc 2>/dev/null
+run_report 0 summary -f json "$TMP/v4.ct"
+py '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["header"]["Format version"] == 4 and d["header"]["GPU time"] == "no GPU spans", d["header"]
+assert d["gpu_kernels"] == [] and d["gpu_copies_time"] == [] and d["gpu_copies_size"] == [], d
+assert d["kernels"][0]["Launches"] == 4
+'
+run_report 0 summary -f table -s gpu_kernels "$TMP/v4.ct"
+expect_eq "empty gpu_kernels table" 'GPU kernels (GPU time):
+
+ (none)' "$(cat "$TMP/out")"
+run_report 0 calls -f csv "$TMP/v4.ct"
+expect_eq "format 4: GPU columns empty" 20 "$(tail -n +2 "$TMP/out" | grep -c '^[0-9]*,[0-9]*,,,')"
+
+# calls: GPU start (since the trace start) and duration; empty for untimed calls.
+run_report 0 calls -f csv "$TMP/gpu.ct"
+expect_eq "calls csv header" 'Start (ns),Duration (ns),GPU Start (ns),GPU Duration (ns),Pid,Tid,Seq,Name,Variant,Result,Result Name,Arguments' "$(head -n 1 "$TMP/out")"
+expect_eq "calls csv GPU columns" '1000,100,1200,500,1
+2000,100,,,2
+3000,100,3150,50,3
+4000,100,4100,1000,4
+5000,200,5300,4000,22
+6000,100,6100,1200,5
+8000,100,,,6' "$(sed -n 2,8p "$TMP/out" | cut -d, -f1-4,7)"
+expect_eq "calls csv timed" 13 "$(tail -n +2 "$TMP/out" | cut -d, -f4 | grep -c .)"
+run_report 0 calls -f csv -u us --api cuMemcpyDtoH "$TMP/gpu.ct"
+expect_eq "calls csv in us" '33.000,0.900,33.050,0.800,6000,6001,24' "$(tail -n 1 "$TMP/out" | cut -d, -f1-7)"
+run_report 0 calls -f json "$TMP/gpu.ct"
+py '
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+g = {r["seq"]: r["gpu"] for r in rows if "gpu" in r}
+assert sorted(g) == [1, 3, 4, 5, 9, 10, 11, 13, 14, 15, 20, 22, 24], sorted(g)
+assert g[13] == {"start": 24100, "duration": 100, "device": 0, "stream": "0x2"}, g[13]
+assert g[24] == {"start": 33050, "duration": 800, "device": 1, "stream": "0x20"}, g[24]
+'
+run_report 0 calls -f table --api cuGraphLaunch "$TMP/gpu.ct"
+expect_eq "calls table" '      Start (ns)  Duration (ns)   GPU Start (ns) GPU Duration (ns)      Pid      Tid  Name                         Result                       Arguments
+            5000            200             5300              4000     6000     6001  cuGraphLaunch                CUDA_SUCCESS                 kernel=[graph] kind=graph grid=0,1,1 block=0,1,1 shmem=0 stream=0x0 function=0xabc
+           20000            200                                        6000     6001  cuGraphLaunch                CUDA_SUCCESS                 kernel=[graph] kind=graph grid=0,1,1 block=0,1,1 shmem=0 stream=0x0 function=0xabc' "$(cat "$TMP/out")"
+
+# Chrome: a process per device, a track per stream, a slice per span, a flow from each call to its span.
+run_report 0 export -f chrome "$TMP/gpu.ct"
+py '
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+meta = {(e["name"], e["pid"], e["tid"]): e["args"]["name"] for e in ev if e["ph"] == "M"}
+gpu0, gpu1 = 1000000001, 1000000002
+assert meta[("process_name", gpu0, 0)] == "GPU 0" and meta[("process_name", gpu1, 0)] == "GPU 1", meta
+tracks = {(p, t): n for (k, p, t), n in meta.items() if k == "thread_name" and p >= gpu0}
+assert sorted(tracks.values()) == ["stream 0x0", "stream 0x10", "stream 0x2", "stream 0x20", "stream 0x20"], tracks
+x = [e for e in ev if e["ph"] == "X" and e["pid"] >= gpu0]
+got = "\n".join("%d %s %s %s %s %s" % (e["args"]["seq"], e["cat"], e["ts"], e["dur"], tracks[(e["pid"], e["tid"])], e["name"])
+                for e in sorted(x, key=lambda e: e["args"]["seq"]))
+assert got == """1 gpu_copy 1.2 0.5 stream 0x0 [CUDA memcpy Host-to-Device]
+3 gpu_copy 3.15 0.05 stream 0x0 [CUDA memcpy Host-to-Device]
+4 gpu_kernel 4.1 1.0 stream 0x10 kernelA(float*)
+5 gpu_kernel 6.1 1.2 stream 0x10 kernelA(float*)
+9 gpu_kernel 11.1 1.4 stream 0x10 kernelA(float*)
+10 gpu_kernel 13.1 3.0 stream 0x10 kernelA(float*)
+11 gpu_kernel 17.1 5.0 stream 0x10 kernelA(float*)
+13 gpu_kernel 24.1 0.1 stream 0x2 kernelB
+14 gpu_kernel 25.1 0.2 stream 0x2 kernelB
+15 gpu_kernel 26.1 0.3 stream 0x2 kernelB
+20 gpu_copy 31.1 0.02 stream 0x0 [CUDA memset]
+22 gpu_graph 5.3 4.0 stream 0x20 [CUDA graph 0xabc]
+24 gpu_copy 33.05 0.8 stream 0x20 [CUDA memcpy Device-to-Host]""", got
+assert [e["pid"] for e in x if e["args"]["seq"] == 24] == [gpu1]
+a = {e["args"]["seq"]: e["args"] for e in x}
+assert a[4]["grid"] == "8,1,1" and a[4]["block"] == "256,1,1" and a[4]["tid"] == 6000, a[4]
+assert a[1]["bytes"] == 1000000 and a[22]["graph"] == "0xabc" and a[22]["tid"] == 6001, a
+calls = {e["args"]["seq"]: e for e in ev if e["ph"] == "X" and e["pid"] == 6000}
+spans = {e["args"]["seq"]: e for e in x}
+s = {e["id"]: e for e in ev if e["ph"] == "s"}
+f = {e["id"]: e for e in ev if e["ph"] == "f"}
+assert len(s) == len(f) == 13 and set(s) == set(f), (s, f)
+for i in s:
+    src, dst = s[i], f[i]
+    assert src["cat"] == dst["cat"] == "gpu" and dst["bp"] == "e", (src, dst)
+    call = [c for c in calls.values() if (c["pid"], c["tid"], c["ts"]) == (src["pid"], src["tid"], src["ts"])]
+    span = spans[call[0]["args"]["seq"]]
+    assert (dst["pid"], dst["tid"], dst["ts"]) == (span["pid"], span["tid"], span["ts"]), (src, dst, span)
+'
+
+# export csv and json: the GPU fields of each call, empty when untimed; the file's GPU info.
+run_report 0 export -f csv "$TMP/gpu.ct"
+py '
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+with open(sys.argv[1]) as f:
+    assert {len(r) for r in csv.reader(f)} == {44}
+r = {x["seq"]: x for x in rows}
+assert [r["4"][k] for k in ("gpu_start_ns", "gpu_duration_ns", "gpu_device", "gpu_stream")] == ["4100", "1000", "0", "0x10"], r["4"]
+assert [r["2"][k] for k in ("gpu_start_ns", "gpu_duration_ns", "gpu_device", "gpu_stream")] == ["", "", "", ""], r["2"]
+assert sum(1 for x in rows if x["gpu_start_ns"]) == 13
+'
+run_report 0 export -f json "$TMP/gpu.ct"
+py '
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+f = rows[0]["gpu"]
+assert f == {"spans": 13, "mode": "sample", "sample_n": 4, "sample_k": 2, "final": True, "timed": 13,
+             "not_completed": 1, "untimed_pool": 2, "untimed_refused": 3, "untimed_capture": 4}, f
+assert sum(1 for r in rows if "gpu" in r and r["type"] == "call") == 13
+'
+
+# info: the records and the gpu table.
+run_report 0 info -f json "$TMP/gpu.ct"
+py '
+import json, sys
+d = json.load(open(sys.argv[1]))
+rec = {r["Type"]: r["Count"] for r in d["records"]}
+assert rec["gpu"] == 13 and rec["gpu-info"] == 2, rec
+assert d["gpu"] == {"GPU time": "sample: the first 2 calls of each kind, then 1 in 4", "GPU spans": 13,
+                    "Sample 1 in N": 4, "Sample first K": 2, "Final counts": "yes", "Timed (writer'"'"'s count)": 13,
+                    "Not completed": 1, "Untimed: no free event": 2, "Untimed: event refused": 3,
+                    "Untimed: stream capture": 4}, d["gpu"]
+'
+run_report 0 info -f json "$TMP/v4.ct"
+py '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["gpu"] == {"GPU time": "unknown (no gpu-info record)", "GPU spans": 0}, d["gpu"]
+'
+
+# ctdump prints both records.
+"$CTDUMP" "$TMP/gpu.ct" >"$TMP/dump" || fail "ctdump"
+expect_eq "ctdump gpu" 'gpu seq=24 tid=6001 name=cuMemcpyDtoH start=1000033050 dur=800 device=1 stream=0x20 copy bytes=2000000 src_kind=device dst_kind=host flags=none
+gpu seq=22 tid=6001 name=cuGraphLaunch start=1000005300 dur=4000 device=0 stream=0x20 launch kernel=? kind=graph grid=0,1,1 block=0,1,1
+gpu-info mode=sample n=4 k=2 final=1 timed=13 not_completed=1 untimed_pool=2 untimed_refused=3 untimed_capture=4' "$(grep '^gpu' "$TMP/dump" | tail -n 3)"
+expect_eq "ctdump gpu lines" 15 "$(grep -c '^gpu' "$TMP/dump")"
+finish
