@@ -304,8 +304,9 @@ def emit_trampoline(w, v):
     if gpu:
         # GPU time (gpu_time.h): the start event goes on the call's stream just before it.
         w('    struct ct_gpu_pair *gp = NULL;\n')
-        w('    if (ct_gpu_mode != CT_GPU_OFF && ct_gpu_choose(%s)) {\n' % gpu[1])
-        w('        ct_busy_enter();\n        gp = ct_gpu_begin(%s, %s);\n        ct_busy_leave();\n    }\n' % (vid, gpu[0]))
+        w('    if (ct_gpu_mode != CT_GPU_OFF) {\n        ct_busy_enter();\n')
+        w('        if (ct_gpu_choose(%s))\n            gp = ct_gpu_begin(%s, %s);\n' % (gpu[1], vid, gpu[0]))
+        w('        ct_busy_leave();\n    }\n')
     # From the call's return to its record's commit the thread is inside the tracer (trampoline.h).
     w('    uint64_t t0 = ct_now();\n    CUresult r = real(%s);\n    uint64_t t1 = ct_now();\n' % args)
     w('    ct_busy_enter();\n')

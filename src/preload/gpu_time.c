@@ -59,6 +59,12 @@ static void find_driver(void)
         ct_warn("GPU time: the driver lacks a function it needs; no call is timed");
 }
 
+struct ct_gpu_kind *ct_gpu_kinds_make(void)
+{
+    /* Kept for the thread's life: a thread that exits leaks its 8 KiB, as the recorder keeps little more. */
+    return ct_gpu_kinds = calloc(CT_GPU_KINDS, sizeof *ct_gpu_kinds);
+}
+
 CUstreamCaptureMode ct_gpu_relax(void)
 {
     CUstreamCaptureMode m = CU_STREAM_CAPTURE_MODE_RELAXED;
@@ -182,8 +188,6 @@ struct ct_gpu_pair *ct_gpu_begin(uint16_t api_id, CUstream stream)
     pthread_once(&found_once, find_driver);
     if (!found)
         return NULL;
-    if (!ct_gpu_kinds && ct_gpu_mode == CT_GPU_SAMPLE)
-        ct_gpu_kinds = calloc(CT_GPU_KINDS, sizeof *ct_gpu_kinds); /* freed with the process */
     if (ct_gpu_drv.ctx_get_current(&ctx) != CUDA_SUCCESS || !ctx || !(pool = pool_of(ctx)))
         return NULL; /* no context: the call fails, and is not timed */
     /* An event recorded on a stream being captured would become a node of the program's graph. */

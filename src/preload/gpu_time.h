@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "cudatrace/format.h"
+#include "preload/kernel_names.h"
 #include "recorder/gpu.h"
 
 /* A thread's kinds of call (a launch's function, grid and block; a copy's function and size class): how many
@@ -23,17 +24,20 @@ struct ct_gpu_kind {
     uint32_t left;
 };
 #define CT_GPU_KINDS 512u
-/* The calling thread's table; NULL until its first timed call (ct_gpu_begin makes it). */
+/* The calling thread's table; NULL until its first call in sample mode. */
 extern __thread struct ct_gpu_kind *ct_gpu_kinds __attribute__((tls_model("initial-exec")));
 
 static inline uint64_t ct_gpu_mix(uint64_t h, uint64_t v)
 {
     return (h ^ v) * 0x9e3779b97f4a7c15ull + (h >> 29);
 }
+/* A launch's kind.  The kernel names' generation is in it: a handle freed by a module unload and given to
+ * another kernel is another kind. */
 static inline uint64_t ct_gpu_key_launch(unsigned api_id, const void *fn, unsigned gx, unsigned gy, unsigned gz,
                                          unsigned bx, unsigned by, unsigned bz)
 {
-    uint64_t h = ct_gpu_mix(api_id, (uint64_t)(uintptr_t)fn);
+    uint64_t h = ct_gpu_mix(api_id, (uint64_t)(uintptr_t)fn ^
+                                        (uint64_t)__atomic_load_n(&ct_kernel_name_generation, __ATOMIC_RELAXED) << 48);
     h = ct_gpu_mix(h, (uint64_t)gx << 32 | gy);
     h = ct_gpu_mix(h, (uint64_t)gz << 32 | bx);
     return ct_gpu_mix(h, (uint64_t)by << 32 | bz);
@@ -44,13 +48,17 @@ static inline uint64_t ct_gpu_key_size(unsigned api_id, uint64_t bytes)
     return ct_gpu_mix(api_id, bytes ? 64u - (unsigned)__builtin_clzll(bytes) : 0u);
 }
 
+/* The calling thread's table, made (NULL when out of memory: then every call is timed). */
+struct ct_gpu_kind *ct_gpu_kinds_make(void);
+
 /* Time this call?  all: yes.  sample: the first CT_GPU_SAMPLE_K calls of its kind on this thread, then one
- * in ct_gpu_sample_n.  Only when ct_gpu_mode is not off (the trampoline tests that first). */
+ * in ct_gpu_sample_n.  Only when ct_gpu_mode is not off (the trampoline tests that first), inside ct_busy
+ * (a thread's first call makes its table). */
 static inline int ct_gpu_choose(uint64_t key)
 {
     struct ct_gpu_kind *t = ct_gpu_kinds, *k;
 
-    if (ct_gpu_mode == CT_GPU_ALL || !t)
+    if (ct_gpu_mode == CT_GPU_ALL || (!t && !(t = ct_gpu_kinds_make())))
         return 1;
     k = &t[(key ^ key >> 32) % CT_GPU_KINDS];
     if (k->key != key) {
