@@ -2,12 +2,16 @@
 # bench/overhead is built by `make gpu-samples` (tests/samples/gpu.mk) with the samples' nvcc flags;
 # `make bench-overhead` runs it on this machine's GPU.  It prints numbers, never pass/fail.
 EXTRA_DIST += bench/overhead.cu bench/run-overhead bench/overhead-split.patch tests/integration/split-patch.sh \
-	bench/cupti_ab.cu bench/quantile.h
+	bench/cupti_ab.cu bench/quantile.h bench/events_ab.cu
 TESTS += tests/integration/split-patch.sh
-CLEANFILES += bench/overhead bench/cupti_ab
+CLEANFILES += bench/overhead bench/cupti_ab bench/events_ab
 
 bench/overhead: $(srcdir)/bench/overhead.cu $(srcdir)/bench/quantile.h
 	$(nvcc_sample) -o $@ $(srcdir)/bench/overhead.cu
+
+# Timing events recorded by the program itself, untraced: the floor under GPU time's cost.
+bench/events_ab: $(srcdir)/bench/events_ab.cu $(srcdir)/bench/quantile.h
+	$(nvcc_sample) -o $@ $(srcdir)/bench/events_ab.cu
 
 # The minimal CUPTI callback tracer measured the same way, in one process, and with -a CUPTI's kernel
 # activity (needs the toolkit's CUPTI; built by scripts/gpu-bundle where it can be, not by gpu-samples).

@@ -42,7 +42,7 @@ nvcc_sample = $(AM_V_GEN)$(MKDIR_P) $(@D) && $(NVCC) $(NVCC_SAMPLE_FLAGS)
 
 .PHONY: gpu-samples
 if HAVE_NVCC
-gpu-samples: $(GPU_SAMPLES) bench/overhead
+gpu-samples: $(GPU_SAMPLES) bench/overhead bench/events_ab
 else
 gpu-samples:
 	@echo "gpu-samples: configured without nvcc, nothing to build"

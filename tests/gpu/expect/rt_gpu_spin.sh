@@ -1,12 +1,13 @@
 # Expectations for tests/samples/rt_gpu_spin.cu: GPU time (issue 17) against the kernels' own %globaltimer.
 # The harness's traced run samples (CUDATRACE_GPU_TIME=sample, the default: the first 8 launches of each
 # kernel, then 1 in 32); one more run times every launch (all).  In both, each spin kernel's gpu_kernels Avg
-# is within 5% of the mean the kernels measured themselves in that run, plus a fixed 2 µs: what thread 0's
-# stamps cannot see (the block's start and retirement, about 1 µs on a launch-bound GPU) and %globaltimer's
-# tick (1 µs on some GPUs).  The slack only matters for the 10 µs kernel.
+# is within 5% of the mean the kernels measured themselves in that run, plus the fixed cost of timing with
+# events: a span holds the end event's own processing and the kernel's launch and retirement on the device,
+# which the kernel's own stamps cannot see (doc/gpu-time.md: about 3.8 us on the H100).  So the 10 us kernel
+# reads about 40% long: the slack matters only for it.
 # shellcheck shell=bash disable=SC2154 # $dir, $table: set by the runner and gpu_table
 # sample-env: CUDATRACE_GPU_TIME=sample
-spin_slack_ns=2000
+spin_slack_ns=4500
 expect_calls "40 launches of each spin kernel" -eq 160 family=launch 'kernel=spin*' 'kernel!=spinHead*'
 expect_no_failed_calls
 # check_spin_times TAG: the gpu_kernels checks of run TAG.
@@ -33,7 +34,6 @@ check_spin_times() {
 check_spin_times traced
 if traced_again all CUDATRACE_GPU_TIME=all; then
     check_spin_times all
-    # Its launch calls are slices named with their kernel too: 40 of them, then the 40 GPU spans.
-    expect_chrome_slices "all: the Chrome export holds 40 launch slices and 40 GPU spans of spin1000us" -ge 80 \
-        all spin1000us
+    # The GPU spans are slices named by their kernel (the launch calls' slices are "cuLaunchKernel NAME").
+    expect_chrome_slices "all: the Chrome export holds the 40 GPU spans of spin1000us" -eq 40 all spin1000us
 fi
