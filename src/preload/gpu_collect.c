@@ -86,7 +86,11 @@ static const struct ct_gpu_anchor *anchor(struct ct_gpu_pool *pool)
 }
 
 /* The span of a completed pair, on the trace's clock.  CUDA_ERROR_NOT_READY when it has not completed after
- * all (a pair another thread queued just before this one it was recorded after). */
+ * all (a pair another thread queued just before this one it was recorded after).
+ * On an idle stream the start event is stamped before the call even began, and the device then waits for
+ * the call to submit its work: for as long as the call takes on the host (microseconds for a launch,
+ * milliseconds for one that loads its module first).  The work cannot start before the call returned, so a
+ * start event stamped earlier, with the end event after, gives way to the call's return. */
 static CUresult place(const struct ct_gpu_anchor *a, struct ct_gpu_pair *p)
 {
     float since = 0, dur = 0;
@@ -100,6 +104,8 @@ static CUresult place(const struct ct_gpu_anchor *a, struct ct_gpu_pair *p)
         return CUDA_ERROR_INVALID_VALUE;
     p->rec.start_ns = (uint64_t)(start + 0.5);
     p->rec.end_ns = p->rec.start_ns + (uint64_t)((double)dur * 1e6 + 0.5);
+    if (p->returned_ns > p->rec.start_ns && p->returned_ns < p->rec.end_ns)
+        p->rec.start_ns = p->returned_ns;
     return CUDA_SUCCESS;
 }
 

@@ -22,6 +22,7 @@ struct ct_gpu_pair {
     CUevent start, end;
     CUstream stream;
     uint64_t seq_mark;     /* the thread's next sequence number before the call: did its record get one? */
+    uint64_t returned_ns;  /* CLOCK_MONOTONIC just after the call returned */
     size_t order;          /* the collector's: place in the waiting list */
     int done;              /* the collector's: its end event completed */
     struct ct_rec_gpu rec; /* the span to be, but for its times */

@@ -227,6 +227,7 @@ static void finish(struct ct_gpu_pair *p, CUresult r)
     struct ct_ring *ring = ct_rec_ring;
     struct ct_gpu_pool *pool = p->pool;
 
+    p->returned_ns = ct_now_ns(); /* the work was submitted by now (gpu_collect.c, place) */
     if (r != CUDA_SUCCESS || !ring || ring->seq_next == p->seq_mark) {
         ct_gpu_drop(p); /* a failed call is not timed; a call without a record has nothing to join */
         return;

@@ -74,7 +74,7 @@ static int steady(void)
     return 0;
 }
 
-/* A per-thread launch on stream 0, one that fails, then one that succeeds. */
+/* A per-thread launch on stream 0, one that fails, then two that succeed. */
 static int variants(void)
 {
     CUcontext ctx;
@@ -86,6 +86,7 @@ static int variants(void)
         fprintf(stderr, "gpu-time: a block of 2048 threads was accepted\n");
         return 1;
     }
+    CHECK(spin(NULL, 1000000)); /* keeps the stream busy: the next span is its kernel's own 2 us */
     CHECK(spin(NULL, 2000));
     CHECK(cuCtxSynchronize());
     return 0;
@@ -111,6 +112,7 @@ static int capture(void)
         return 1;
     }
     CHECK(cuGraphInstantiateWithFlags(&ge, g, 0));
+    CHECK(spin(s, 1000000)); /* keeps the stream busy: the graphs' spans are their own work */
     CHECK(cuGraphLaunch(ge, s));
     CHECK(cuGraphLaunch(ge, s));
     CHECK(cuStreamSynchronize(s));
@@ -169,6 +171,7 @@ static int destroy(void)
     CHECK(cuDevicePrimaryCtxRelease(dev));
     CHECK(cuCtxCreate(&ctx, NULL, 0, dev));
     load();
+    CHECK(spin(NULL, 1000000));
     CHECK(spin(NULL, 3000));
     CHECK(cuCtxSynchronize());
     return 0;
