@@ -15,6 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cunit-run.h"
+
 #define OK(call) CU_ASSERT_EQUAL_FATAL((call), CUDA_SUCCESS)
 #define MS 1000000ull /* ns */
 
@@ -259,11 +261,5 @@ int main(int argc, char **argv)
         {"simdriver: timeline", enter_context, leave_context, NULL, NULL, tests},
         CU_SUITE_INFO_NULL,
     };
-    if (CU_initialize_registry() != CUE_SUCCESS || CU_register_suites(suites) != CUE_SUCCESS)
-        return 2;
-    CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    unsigned int failed = CU_get_number_of_failures() + CU_get_number_of_suites_failed();
-    CU_cleanup_registry();
-    return failed ? 1 : 0;
+    return cunit_run(suites);
 }

@@ -23,6 +23,7 @@ EXTRA_DIST += \
 	tests/integration/simdriver-api.sh \
 	tests/integration/simdriver-timeline.sh \
 	tests/integration/simdriver-capture.sh \
+	tests/integration/cunit-run.h \
 	tests/data/cudart-13.0-entry-point-requests.txt
 
 if HAVE_CUNIT
