@@ -1,4 +1,5 @@
-/* cudatrace-report export: the whole trace as Chrome Trace Event JSON, CSV or JSON lines. */
+/* cudatrace-report export: the whole trace as Chrome Trace Event JSON, CSV, JSON lines, a Perfetto protobuf
+ * trace or a SQLite database. */
 #include "config.h"
 
 #include <string.h>
@@ -6,6 +7,8 @@
 #include "report/cli.h"
 #include "report/export.h"
 #include "report/trace.h"
+
+static const char formats[] = "chrome, csv, json, perfetto or sqlite";
 
 static int run(int argc, char **argv)
 {
@@ -18,8 +21,9 @@ static int run(int argc, char **argv)
     while ((opt = getopt_long(argc, argv, RP_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
         switch (opt) {
         case 'f':
-            if (strcmp(optarg, "chrome") && strcmp(optarg, "csv") && strcmp(optarg, "json"))
-                return rp_usage_error(cmd, "unknown --format '%s' (chrome, csv or json)", optarg);
+            if (strcmp(optarg, "chrome") && strcmp(optarg, "csv") && strcmp(optarg, "json") &&
+                strcmp(optarg, "perfetto") && strcmp(optarg, "sqlite"))
+                return rp_usage_error(cmd, "unknown --format '%s' (%s)", optarg, formats);
             format = optarg;
             break;
         case 'o': co.output = optarg; break;
@@ -29,11 +33,26 @@ static int run(int argc, char **argv)
         }
     }
     if (!format)
-        return rp_usage_error(cmd, "--format is required (chrome, csv or json)");
+        return rp_usage_error(cmd, "--format is required (%s)", formats);
+    const int sqlite = !strcmp(format, "sqlite");
+#ifndef HAVE_SQLITE
+    if (sqlite)
+        return rp_usage_error(cmd, "this cudatrace-report was built without SQLite: --format sqlite needs "
+                                   "configure --with-sqlite (Debian: libsqlite3-dev)");
+#endif
+    if (sqlite && !co.output)
+        return rp_usage_error(cmd, "--format sqlite writes a database file: give it with -o FILE");
     struct rp_trace tr;
     int rc = rp_open_files(&tr, cmd, argc, argv, optind, 0);
     if (rc != RP_EXIT_OK && rc != RP_EXIT_DAMAGED)
         return rc;
+#ifdef HAVE_SQLITE
+    if (sqlite) {
+        int wrc = rp_export_sqlite(co.output, &tr);
+        rp_trace_close(&tr);
+        return wrc == 0 ? rc : wrc < 0 ? RP_EXIT_FAILED : wrc;
+    }
+#endif
     FILE *out = rp_output_open(&co);
     if (!out) {
         rp_trace_close(&tr);
@@ -41,7 +60,8 @@ static int run(int argc, char **argv)
     }
     int (*write)(FILE *, struct rp_trace *) = !strcmp(format, "chrome") ? rp_export_chrome
                                               : !strcmp(format, "csv")  ? rp_export_csv
-                                                                        : rp_export_jsonl;
+                                              : !strcmp(format, "json") ? rp_export_jsonl
+                                                                        : rp_export_perfetto;
     int wrc = write(out, &tr);
     if (wrc != 0)
         rc = wrc < 0 ? RP_EXIT_FAILED : wrc;
