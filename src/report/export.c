@@ -71,8 +71,8 @@ static int run(int argc, char **argv)
 }
 
 const struct rp_command rp_cmd_export = {
-    "export", "the whole trace as Chrome Trace Event JSON (Perfetto), CSV or JSON lines",
-    "Usage: " RP_PROG " export --format=chrome|csv|json [-o OUT] FILE...\n"
+    "export", "the whole trace as a Perfetto trace, a SQLite database, Chrome JSON, CSV or JSON lines",
+    "Usage: " RP_PROG " export --format=chrome|perfetto|sqlite|csv|json [-o OUT] FILE...\n"
     "Write every call of the trace files (merged, in time order) for other tools.\n"
     "\n"
     "  -f, --format=chrome  Chrome Trace Event JSON, for ui.perfetto.dev and chrome://tracing: a\n"
@@ -84,6 +84,13 @@ const struct rp_command rp_cmd_export = {
     "                       a process \"GPU N\" per device with a track per stream (\"stream 0x..\"),\n"
     "                       an X slice per timed kernel, graph or copy (args: seq, grid/block or\n"
     "                       bytes), and a flow arrow (cat \"gpu\") from each call to its GPU slice\n"
+    "  -f, --format=perfetto  the same timeline as Perfetto's native protobuf trace (.pftrace), about\n"
+    "                       32 bytes a call: interned names, a sequence per thread with delta times;\n"
+    "                       args: bytes, result when not CUDA_SUCCESS, seq of a call timed on the GPU\n"
+    "  -f, --format=sqlite  a SQLite database (-o required; replaced if it exists): processes,\n"
+    "                       devices, threads, strings, results, api_calls, launches, copies,\n"
+    "                       allocations, frees, memory_usage, gpu_spans, gpu_info, stacks, frames,\n"
+    "                       and a view calls (doc/exports.md); needs a report built with SQLite\n"
     "  -f, --format=csv     one row per call, one column per field (times in ns since the trace\n"
     "                       start; fields a call does not have are empty; gpu_start_ns,\n"
     "                       gpu_duration_ns, gpu_device and gpu_stream for a call timed on the GPU)\n"
@@ -93,10 +100,12 @@ const struct rp_command rp_cmd_export = {
     "  -o, --output=FILE    write to FILE instead of standard output\n"
     "  -h, --help           this help\n"
     "\n"
-    "Output is streamed: memory grows with the GPU spans (40 bytes each), not with the calls.\n"
-    "chrome://tracing fails near 256 MB of JSON; Perfetto holds about 2 GB.\n"
+    "Output is streamed: memory grows with the GPU spans (40 bytes each), not with the calls\n"
+    "(sqlite: plus a 64 MiB page cache).  chrome://tracing fails near 256 MB of JSON; Perfetto\n"
+    "holds about 2 GB of JSON, and the perfetto format at any size it can hold in memory.\n"
     "\n"
-    "Exit status: 0 ok, 1 usage, 2 unreadable or not a trace, 3 truncated or corrupt (calls\n"
-    "before the damage exported, with a warning), 4 out of memory or output error.\n",
+    "Exit status: 0 ok, 1 usage (also sqlite in a report built without it), 2 unreadable or not a\n"
+    "trace, 3 truncated or corrupt (calls before the damage exported, with a warning), 4 out of\n"
+    "memory or output error.\n",
     run,
 };
