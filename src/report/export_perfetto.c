@@ -194,6 +194,15 @@ static void interned(struct px *x, const struct news *n)
     pb_end(&x->b, d);
 }
 
+/* The end of an event's packet: its track event, the interned entries it defines (n may be NULL). */
+static void event_end(struct px *x, size_t te, const struct news *n)
+{
+    pb_end(&x->b, te);
+    if (n)
+        interned(x, n);
+    packet_end(x);
+}
+
 static void track(struct px *x, uint64_t uuid, uint64_t parent, const char *name)
 {
     packet_begin(x, &x->seqs[0]);
@@ -331,13 +340,10 @@ static int gpu_slice(struct px *x, const struct rp_call *c, uint64_t flow)
     cat(x, s, &n, !launch ? CAT_GPU_COPY : c->call->pl.launch.kind == CT_LAUNCH_GRAPH ? CAT_GPU_GRAPH : CAT_GPU_KERNEL);
     arg_uint(x, s, &n, ARG_SEQ, c->call->c.seq);
     pb_fixed64(&x->b, PF_TrackEvent_terminating_flow_ids, flow);
-    pb_end(&x->b, te);
-    interned(x, &n);
-    packet_end(x);
+    event_end(x, te, &n);
     event_begin(x, s, c->gpu_t1 - x->t->start_ns, SLICE_END, &te);
     pb_uint(&x->b, PF_TrackEvent_track_uuid, uuid);
-    pb_end(&x->b, te);
-    packet_end(x);
+    event_end(x, te, NULL);
     return 0;
 }
 
@@ -373,17 +379,14 @@ static int call_slice(struct px *x, const struct rp_call *c, struct rp_memtrack 
         arg_uint(x, s, &n, ARG_SEQ, c->call->c.seq);
         pb_fixed64(&x->b, PF_TrackEvent_flow_ids, flow);
     }
-    pb_end(&x->b, te);
-    interned(x, &n);
-    packet_end(x);
+    event_end(x, te, &n);
 
     event_begin(x, s, c->t1 - x->t->start_ns, SLICE_END, &te);
     if (rp_memtrack_call(mt, c)) {
         pb_uint(&x->b, PF_TrackEvent_extra_counter_track_uuids, x->mem_track[c->file_index]);
         pb_int(&x->b, PF_TrackEvent_extra_counter_values, (int64_t)mt->device.live_bytes);
     }
-    pb_end(&x->b, te);
-    packet_end(x);
+    event_end(x, te, NULL);
     return flow ? gpu_slice(x, c, flow) : 0;
 }
 
