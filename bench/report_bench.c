@@ -1,8 +1,9 @@
-/* Times `cudatrace-report summary` on a generated trace: wall seconds and the peak resident memory of the
- * report process (getrusage of the child), so the speed and memory claims of the man page are measured.
+/* Times `cudatrace-report summary`, `calls` and the Perfetto and SQLite exports on a generated trace: wall
+ * seconds and the peak resident memory of the report process (getrusage of the child), and each export's
+ * size per call, so the speed and memory claims of the man page and doc/performance.md are measured.
  *
  *   report_bench REPORT GEN [N]   N calls (default 10,000,000), written by GEN (tests/integration/report-gen)
- *                                 into a temporary file, summarized by REPORT, then removed.
+ *                                 into a temporary file, read by REPORT, then removed with the exports.
  * Prints numbers only; no pass/fail on time. */
 #include "config.h"
 
@@ -26,6 +27,7 @@ static double now(void)
 static int run(char *const argv[], double *secs, long *maxrss_kb)
 {
     double t0 = now();
+    fflush(stdout); /* else the child's freopen writes what is buffered a second time */
     pid_t pid = fork();
     if (pid < 0)
         return -1;
@@ -67,13 +69,30 @@ int main(int argc, char **argv)
         return 1;
     }
     printf("trace: %s calls, %.1f MB, generated in %.2f s\n", n, (double)st.st_size / 1e6, secs);
-    const char *modes[][2] = {{"summary", NULL}, {"summary", "--section=api"}, {"calls", "--api=cuMemFree"}};
+    char out[64];
+    snprintf(out, sizeof out, "%s/export", dir);
+    /* command, its option, its format (an export writes `out`, whose size is reported) */
+    const char *modes[][3] = {{"summary", NULL, "csv"},          {"summary", "--section=api", "csv"},
+                              {"calls", "--api=cuMemFree", "csv"}, {"export", NULL, "perfetto"},
+                              {"export", NULL, "sqlite"}};
     for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
-        char *cmd[] = {argv[1], (char *)modes[i][0], "--format=csv", (char *)(modes[i][1] ? modes[i][1] : path),
-                       modes[i][1] ? path : NULL, NULL};
+        const int export = !strcmp(modes[i][0], "export");
+        char fmt[32];
+        snprintf(fmt, sizeof fmt, "--format=%s", modes[i][2]);
+        char *cmd[8] = {argv[1], (char *)modes[i][0], fmt}, **a = cmd + 3;
+        if (modes[i][1])
+            *a++ = (char *)modes[i][1];
+        if (export)
+            *a++ = "-o", *a++ = out;
+        *a = path;
         rc = run(cmd, &secs, &rss);
-        printf("cudatrace-report %s %s: %.2f s, peak RSS %.1f MB, exit %d\n", modes[i][0],
-               modes[i][1] ? modes[i][1] : "", secs, (double)rss / 1024.0, rc);
+        printf("cudatrace-report %s %s: %.2f s, peak RSS %.1f MB, exit %d", modes[i][0],
+               export ? fmt : modes[i][1] ? modes[i][1] : "", secs, (double)rss / 1024.0, rc);
+        if (export && stat(out, &st) == 0)
+            printf(", %.1f MB, %.1f bytes per call", (double)st.st_size / 1e6, (double)st.st_size / strtod(n, NULL));
+        putchar('\n');
+        fflush(stdout);
+        unlink(out);
     }
     unlink(path);
     rmdir(dir);

@@ -1,4 +1,5 @@
-/* cudatrace-report export: the whole trace as Chrome Trace Event JSON, CSV or JSON lines. */
+/* cudatrace-report export: the whole trace as Chrome Trace Event JSON, CSV, JSON lines, a Perfetto protobuf
+ * trace or a SQLite database. */
 #include "config.h"
 
 #include <string.h>
@@ -6,6 +7,8 @@
 #include "report/cli.h"
 #include "report/export.h"
 #include "report/trace.h"
+
+static const char formats[] = "chrome, csv, json, perfetto or sqlite";
 
 static int run(int argc, char **argv)
 {
@@ -18,8 +21,9 @@ static int run(int argc, char **argv)
     while ((opt = getopt_long(argc, argv, RP_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
         switch (opt) {
         case 'f':
-            if (strcmp(optarg, "chrome") && strcmp(optarg, "csv") && strcmp(optarg, "json"))
-                return rp_usage_error(cmd, "unknown --format '%s' (chrome, csv or json)", optarg);
+            if (strcmp(optarg, "chrome") && strcmp(optarg, "csv") && strcmp(optarg, "json") &&
+                strcmp(optarg, "perfetto") && strcmp(optarg, "sqlite"))
+                return rp_usage_error(cmd, "unknown --format '%s' (%s)", optarg, formats);
             format = optarg;
             break;
         case 'o': co.output = optarg; break;
@@ -29,11 +33,26 @@ static int run(int argc, char **argv)
         }
     }
     if (!format)
-        return rp_usage_error(cmd, "--format is required (chrome, csv or json)");
+        return rp_usage_error(cmd, "--format is required (%s)", formats);
+    const int sqlite = !strcmp(format, "sqlite");
+#ifndef HAVE_SQLITE
+    if (sqlite)
+        return rp_usage_error(cmd, "this cudatrace-report was built without SQLite: --format sqlite needs "
+                                   "configure --with-sqlite (Debian: libsqlite3-dev)");
+#endif
+    if (sqlite && !co.output)
+        return rp_usage_error(cmd, "--format sqlite writes a database file: give it with -o FILE");
     struct rp_trace tr;
     int rc = rp_open_files(&tr, cmd, argc, argv, optind, 0);
     if (rc != RP_EXIT_OK && rc != RP_EXIT_DAMAGED)
         return rc;
+#ifdef HAVE_SQLITE
+    if (sqlite) {
+        int wrc = rp_export_sqlite(co.output, &tr);
+        rp_trace_close(&tr);
+        return wrc == 0 ? rc : wrc < 0 ? RP_EXIT_FAILED : wrc;
+    }
+#endif
     FILE *out = rp_output_open(&co);
     if (!out) {
         rp_trace_close(&tr);
@@ -41,7 +60,8 @@ static int run(int argc, char **argv)
     }
     int (*write)(FILE *, struct rp_trace *) = !strcmp(format, "chrome") ? rp_export_chrome
                                               : !strcmp(format, "csv")  ? rp_export_csv
-                                                                        : rp_export_jsonl;
+                                              : !strcmp(format, "json") ? rp_export_jsonl
+                                                                        : rp_export_perfetto;
     int wrc = write(out, &tr);
     if (wrc != 0)
         rc = wrc < 0 ? RP_EXIT_FAILED : wrc;
@@ -51,8 +71,8 @@ static int run(int argc, char **argv)
 }
 
 const struct rp_command rp_cmd_export = {
-    "export", "the whole trace as Chrome Trace Event JSON (Perfetto), CSV or JSON lines",
-    "Usage: " RP_PROG " export --format=chrome|csv|json [-o OUT] FILE...\n"
+    "export", "the whole trace as a Perfetto trace, a SQLite database, Chrome JSON, CSV or JSON lines",
+    "Usage: " RP_PROG " export --format=chrome|perfetto|sqlite|csv|json [-o OUT] FILE...\n"
     "Write every call of the trace files (merged, in time order) for other tools.\n"
     "\n"
     "  -f, --format=chrome  Chrome Trace Event JSON, for ui.perfetto.dev and chrome://tracing: a\n"
@@ -64,6 +84,13 @@ const struct rp_command rp_cmd_export = {
     "                       a process \"GPU N\" per device with a track per stream (\"stream 0x..\"),\n"
     "                       an X slice per timed kernel, graph or copy (args: seq, grid/block or\n"
     "                       bytes), and a flow arrow (cat \"gpu\") from each call to its GPU slice\n"
+    "  -f, --format=perfetto  the same timeline as Perfetto's native protobuf trace (.pftrace), about\n"
+    "                       32 bytes a call: interned names, a sequence per thread with delta times;\n"
+    "                       args: bytes, result when not CUDA_SUCCESS, seq of a call timed on the GPU\n"
+    "  -f, --format=sqlite  a SQLite database (-o required; replaced if it exists): processes,\n"
+    "                       devices, threads, strings, results, api_calls, launches, copies,\n"
+    "                       allocations, frees, memory_usage, gpu_spans, gpu_info, stacks, frames,\n"
+    "                       and a view calls (doc/exports.md); needs a report built with SQLite\n"
     "  -f, --format=csv     one row per call, one column per field (times in ns since the trace\n"
     "                       start; fields a call does not have are empty; gpu_start_ns,\n"
     "                       gpu_duration_ns, gpu_device and gpu_stream for a call timed on the GPU)\n"
@@ -73,10 +100,12 @@ const struct rp_command rp_cmd_export = {
     "  -o, --output=FILE    write to FILE instead of standard output\n"
     "  -h, --help           this help\n"
     "\n"
-    "Output is streamed: memory grows with the GPU spans (40 bytes each), not with the calls.\n"
-    "chrome://tracing fails near 256 MB of JSON; Perfetto holds about 2 GB.\n"
+    "Output is streamed: memory grows with the GPU spans (40 bytes each), not with the calls\n"
+    "(sqlite: plus a 64 MiB page cache).  chrome://tracing fails near 256 MB of JSON; Perfetto\n"
+    "holds about 2 GB of JSON, and the perfetto format at any size it can hold in memory.\n"
     "\n"
-    "Exit status: 0 ok, 1 usage, 2 unreadable or not a trace, 3 truncated or corrupt (calls\n"
-    "before the damage exported, with a warning), 4 out of memory or output error.\n",
+    "Exit status: 0 ok, 1 usage (also sqlite in a report built without it), 2 unreadable or not a\n"
+    "trace, 3 truncated or corrupt (calls before the damage exported, with a warning), 4 out of\n"
+    "memory or output error.\n",
     run,
 };

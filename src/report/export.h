@@ -11,5 +11,9 @@
 int rp_export_chrome(FILE *out, struct rp_trace *t);
 int rp_export_csv(FILE *out, struct rp_trace *t);
 int rp_export_jsonl(FILE *out, struct rp_trace *t);
+int rp_export_perfetto(FILE *out, struct rp_trace *t);
+/* SQLite needs a file of its own, not a stream: it writes `path` (replaced if it exists; message printed on
+ * failure, which leaves no file).  Only where configure found SQLite (HAVE_SQLITE). */
+int rp_export_sqlite(const char *path, struct rp_trace *t);
 
 #endif

@@ -20,6 +20,8 @@ src_report_libctreport_la_SOURCES = \
 	src/report/export.c src/report/export.h \
 	src/report/export_chrome.c \
 	src/report/export_records.c \
+	src/report/export_perfetto.c \
+	src/report/pb.c src/report/pb.h \
 	src/report/info.c \
 	src/report/stacktab.c src/report/stacktab.h \
 	src/report/symbolize.c src/report/symbolize.h src/report/symbols.h \
@@ -33,9 +35,13 @@ src_report_libctreport_la_SOURCES += src/report/symbols_dw.c
 else
 src_report_libctreport_la_SOURCES += src/report/symbols_elf.c src/report/elfsym.c src/report/elfsym.h
 endif
-nodist_src_report_libctreport_la_SOURCES = src/report/results.c
-src_report_libctreport_la_CFLAGS = $(AM_CFLAGS) $(LIBDW_CFLAGS)
-src_report_libctreport_la_LIBADD = src/format/libctformat.la $(LIBDW_LIBS) $(DL_LIBS) -lm
+# SQLite (export --format sqlite) where configure found it.
+if HAVE_SQLITE
+src_report_libctreport_la_SOURCES += src/report/export_sqlite.c
+endif
+nodist_src_report_libctreport_la_SOURCES = src/report/results.c src/report/perfetto_fields.h
+src_report_libctreport_la_CFLAGS = $(AM_CFLAGS) $(LIBDW_CFLAGS) $(SQLITE_CFLAGS)
+src_report_libctreport_la_LIBADD = src/format/libctformat.la $(LIBDW_LIBS) $(SQLITE_LIBS) $(DL_LIBS) -lm
 
 # CUresult names, generated from the toolkit's cuda.h (never a hand-kept copy).
 src/report/results.c: $(srcdir)/src/report/gen-results.py $(CUDA_DIR)/include/cuda.h
@@ -43,6 +49,14 @@ src/report/results.c: $(srcdir)/src/report/gen-results.py $(CUDA_DIR)/include/cu
 BUILT_SOURCES += src/report/results.c
 CLEANFILES += src/report/results.c
 EXTRA_DIST += src/report/gen-results.py
+
+# The Perfetto field numbers the encoder uses, generated from the one place they are written down: the
+# .proto subset (which the tests also decode the export with).
+src/report/perfetto_fields.h: $(srcdir)/src/report/gen-perfetto-fields.py $(srcdir)/src/report/perfetto_trace.proto
+	$(AM_V_GEN)$(MKDIR_P) src/report && $(PYTHON3) $(srcdir)/src/report/gen-perfetto-fields.py $(srcdir)/src/report/perfetto_trace.proto $@
+BUILT_SOURCES += src/report/perfetto_fields.h
+CLEANFILES += src/report/perfetto_fields.h
+EXTRA_DIST += src/report/gen-perfetto-fields.py src/report/perfetto_trace.proto
 
 bin_PROGRAMS += src/report/cudatrace-report
 src_report_cudatrace_report_SOURCES = src/report/main.c

@@ -7,14 +7,6 @@
 
 #include "report/display_names.h"
 
-/* Allocations live in three name spaces: addresses, VMM physical handles (cuMemCreate) and VMM mappings
- * (cuMemMap); a free of one kind may release another kind of the same space (cuMemFreeAsync of cuMemAlloc
- * memory). */
-static uint64_t space_of(unsigned kind)
-{
-    return kind == CT_MEM_VMM ? 1 : kind == CT_MEM_VMM_MAP ? 2 : 0;
-}
-
 static void grew(struct rp_mem_stats *s, uint64_t bytes, int64_t t)
 {
     s->live++;
@@ -99,11 +91,11 @@ int rp_memtrack_call(struct rp_memtrack *m, const struct rp_call *c)
             m->device.allocs++;
             m->device.alloc_bytes += a->bytes;
         }
-        struct rp_u64map_entry *old = rp_u64map_get(&m->live, a->address, file | space_of(kind));
+        struct rp_u64map_entry *old = rp_u64map_get(&m->live, a->address, file | rp_mem_space(kind));
         if (old) /* its free was not recorded (lost records): the new allocation replaces it */
             changed |= release(m, old);
         uint64_t tag = kind | (uint64_t)(uint32_t)(device + 1) << 8 | (uint64_t)c->call->c.stack_id << 32;
-        if (!rp_u64map_put(&m->live, a->address, file | space_of(kind), a->bytes, tag)) {
+        if (!rp_u64map_put(&m->live, a->address, file | rp_mem_space(kind), a->bytes, tag)) {
             m->oom = 1;
             return changed;
         }
@@ -128,7 +120,7 @@ int rp_memtrack_call(struct rp_memtrack *m, const struct rp_call *c)
         if (f->address == 0) /* freeing NULL does nothing */
             return 0;
         unsigned fkind = f->kind < RP_MEM_KINDS ? f->kind : CT_MEM_UNKNOWN;
-        struct rp_u64map_entry *e = rp_u64map_get(&m->live, f->address, file | space_of(fkind));
+        struct rp_u64map_entry *e = rp_u64map_get(&m->live, f->address, file | rp_mem_space(fkind));
         if (!e) {
             m->unmatched_frees++;
             return 0;

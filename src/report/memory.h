@@ -39,6 +39,11 @@ static inline unsigned rp_live_kind(const struct rp_u64map_entry *e) { return (u
 static inline int32_t rp_live_device(const struct rp_u64map_entry *e) { return (int32_t)((e->v2 >> 8) & 0xffffff) - 1; }
 static inline uint32_t rp_live_stack(const struct rp_u64map_entry *e) { return (uint32_t)(e->v2 >> 32); }
 
+/* Allocations live in three name spaces: addresses, VMM physical handles (cuMemCreate) and VMM mappings
+ * (cuMemMap); a free of one kind may release another kind of the same space (cuMemFreeAsync of cuMemAlloc
+ * memory).  0, 1 or 2. */
+static inline uint64_t rp_mem_space(unsigned kind) { return kind == CT_MEM_VMM ? 1 : kind == CT_MEM_VMM_MAP ? 2 : 0; }
+
 /* Account one successful call; returns 1 when it changed the live device bytes (an alloc or free of
  * device memory), else 0.  Failed calls and other families are ignored. */
 int rp_memtrack_call(struct rp_memtrack *m, const struct rp_call *c);

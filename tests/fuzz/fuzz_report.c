@@ -20,6 +20,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* The input as a file the report can open twice (pass 1 and the merge), without touching the disk. */
 static int fd = -1;
 static char path[64];
+/* The SQLite export needs a real file: one in a directory of its own, replaced by each run. */
+static char dbdir[] = "/tmp/ct-fuzz.XXXXXX", db[64];
+
+static void remove_db(void)
+{
+    unlink(db);
+    rmdir(dbdir);
+}
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -29,10 +37,17 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         abort();
     }
     snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    if (!mkdtemp(dbdir)) {
+        perror("mkdtemp");
+        abort();
+    }
+    snprintf(db, sizeof db, "%s/t.sqlite", dbdir);
+    atexit(remove_db);
     return 0;
 }
 
-/* Each command with each output format that has code of its own; the two-file run merges two processes. */
+/* Each command with each output format that has code of its own; the two-file run merges two processes.
+ * Output goes to /dev/null, unless the run names its own. */
 #define F path
 static char *const runs[][9] = {
     {"summary", "-f", "json", F, NULL},
@@ -49,6 +64,10 @@ static char *const runs[][9] = {
     {"export", "-f", "chrome", F, F, NULL},
     {"export", "-f", "csv", F, NULL},
     {"export", "-f", "json", F, NULL},
+    {"export", "-f", "perfetto", F, F, NULL},
+#ifdef HAVE_SQLITE
+    {"export", "-f", "sqlite", "-o", db, F, NULL},
+#endif
     {"info", "-f", "json", F, NULL},
     {"info", "-f", "table", F, NULL},
 };
@@ -76,10 +95,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         char prog[64];
         snprintf(prog, sizeof prog, "%s", runs[i][0]);
         argv[argc++] = prog;
-        for (int j = 1; runs[i][j]; j++)
+        int own_output = 0;
+        for (int j = 1; runs[i][j]; j++) {
             argv[argc++] = runs[i][j] == (char *)path ? path : runs[i][j];
-        argv[argc++] = "-o";
-        argv[argc++] = "/dev/null";
+            own_output |= !strcmp(runs[i][j], "-o");
+        }
+        if (!own_output) {
+            argv[argc++] = "-o";
+            argv[argc++] = "/dev/null";
+        }
         optind = 0; /* glibc: start getopt afresh */
         int rc = command(runs[i][0])->run(argc, argv);
         if (rc == 1) /* a usage error: the table above is wrong, not the input */

@@ -7,9 +7,9 @@ check_PROGRAMS += tests/fuzz/fuzz-replay
 tests_fuzz_fuzz_replay_SOURCES = tests/fuzz/fuzz_report.c tests/fuzz/replay.c \
 	$(src_report_libctreport_la_SOURCES) $(src_format_libctformat_la_SOURCES)
 nodist_tests_fuzz_fuzz_replay_SOURCES = $(nodist_src_report_libctreport_la_SOURCES)
-tests_fuzz_fuzz_replay_CFLAGS = $(AM_CFLAGS) $(LIBDW_CFLAGS) $(REPLAY_SANITIZE)
+tests_fuzz_fuzz_replay_CFLAGS = $(AM_CFLAGS) $(LIBDW_CFLAGS) $(SQLITE_CFLAGS) $(REPLAY_SANITIZE)
 tests_fuzz_fuzz_replay_LDFLAGS = $(REPLAY_SANITIZE)
-tests_fuzz_fuzz_replay_LDADD = $(LIBDW_LIBS) $(DL_LIBS) -lm
+tests_fuzz_fuzz_replay_LDADD = $(LIBDW_LIBS) $(SQLITE_LIBS) $(DL_LIBS) -lm
 
 # scripts/fuzz sets FUZZ_ENGINE to -fsanitize=fuzzer (a make variable: the command line overrides it).
 FUZZ_ENGINE =

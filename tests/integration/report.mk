@@ -13,6 +13,8 @@ REPORT_TESTS = \
 	tests/integration/report-gpu.sh \
 	tests/integration/report-calls.sh \
 	tests/integration/report-export.sh \
+	tests/integration/report-sqlite.sh \
+	tests/integration/report-perfetto.sh \
 	tests/integration/report-info.sh \
 	tests/integration/report-malformed.sh \
 	tests/integration/report-input.sh \
