@@ -304,12 +304,14 @@ def emit_trampoline(w, v):
     if gpu:
         # GPU time (gpu_time.h): the start event goes on the call's stream just before it.
         w('    struct ct_gpu_pair *gp = NULL;\n')
-        w('    if (ct_gpu_mode != CT_GPU_OFF) {\n        ct_busy_enter();\n')
+        w('    if (ct_gpu_mode != CT_GPU_OFF%s) {\n        ct_busy_enter();\n' % (' && ' + gpu[2] if gpu[2] else ''))
         w('        if (ct_gpu_choose(%s))\n            gp = ct_gpu_begin(%s, %s);\n' % (gpu[1], vid, gpu[0]))
         w('        ct_busy_leave();\n    }\n')
     # From the call's return to its record's commit the thread is inside the tracer (trampoline.h).
     w('    uint64_t t0 = ct_now();\n    CUresult r = real(%s);\n    uint64_t t1 = ct_now();\n' % args)
     w('    ct_busy_enter();\n')
+    if gpu:
+        w('    if (gp)\n        ct_gpu_returned(gp);\n')
     if v.hook:
         w('    ct_hook_%s(r%s);\n' % (v.hook, comma_args))
     if v.decoder and v.family == 'launch':
@@ -340,17 +342,21 @@ def emit_trampoline(w, v):
         w('    struct ct_rec_call *c = ct_rec_call_begin(sizeof *c, %s, CT_FAM_NONE, r, t0, t1);\n' % vid)
         w('    if (c) {\n')
     emit_stack_hook(w, v)
+    w('        ct_rec_commit(c);\n')
     if gpu:
+        # After the commit, so that the collector never has a span whose call is not in the ring; the
+        # payload stays readable (only this thread writes its ring).
         w('        if (gp) {\n            ct_gpu_end_copy(gp, r, (const struct ct_pl_copy *)(c + 1));\n'
           '            gp = NULL;\n        }\n')
-    w('        ct_rec_commit(c);\n    }\n')
+    w('    }\n')
     if gpu:
         w('    if (gp)\n        ct_gpu_drop(gp);\n')
     w('    ct_busy_leave();\n    return r;\n}\n\n')
 
 
 def gpu_exprs(v):
-    """GPU time (src/preload/gpu_time.h): the C expressions of a timed variant's stream and kind key, or None.
+    """GPU time (src/preload/gpu_time.h): the C expressions of a timed variant's stream, kind key and a condition
+    for timing it at all (None: always), or None.
     Launches of GPU work (kernels, graphs) and copies and sets are timed; cuLaunchHostFunc runs on the host.
     A per-thread variant's stream 0 is the thread's default stream; a variant without a stream uses the
     default stream."""
@@ -371,10 +377,12 @@ def gpu_exprs(v):
             shape = '0, 0, 0, 0, 0, 0'
         fn = 'f' if 'f' in names else names[0]   # cuGraphLaunch: the executable graph
         if 'config' in names:
+            # A programmatic dependent launch is left untimed: an event between it and the kernel before
+            # would make it wait for that kernel's end (gpu_time.h, ct_gpu_timeable).
             return stream, ('(config ? ct_gpu_key_launch(%s, %s, config->gridDimX, config->gridDimY, '
                             'config->gridDimZ, config->blockDimX, config->blockDimY, config->blockDimZ) : %s)'
-                            % (vid, fn, vid))
-        return stream, 'ct_gpu_key_launch(%s, %s, %s)' % (vid, fn, shape)
+                            % (vid, fn, vid)), 'ct_gpu_timeable(config)'
+        return stream, 'ct_gpu_key_launch(%s, %s, %s)' % (vid, fn, shape), None
     for size in ('ByteCount', 'N', 'count', 'numParams'):
         if size in names:
             break
@@ -385,7 +393,7 @@ def gpu_exprs(v):
             size = '(pCopy ? (uint64_t)pCopy->WidthInBytes * pCopy->Height : 0)'
         else:
             sys.exit('gen-wrappers: %s:%d: no size to key GPU timing of %s by' % (v.header, v.line, v.pfn))
-    return stream, 'ct_gpu_key_size(%s, %s)' % (vid, size)
+    return stream, 'ct_gpu_key_size(%s, %s)' % (vid, size), None
 
 
 def emit_stack_hook(w, v):

@@ -16,7 +16,7 @@
 
 #define CT_GPU_ANCHOR_NS 100000000ull   /* 100 ms */
 #define CT_GPU_ANCHOR_WAIT_NS 200000ull /* 0.2 ms spent at most waiting for one anchor */
-#define CT_GPU_ANCHOR_GOOD_NS 20000ull  /* a renewal may be this much wider than 4 times the last window */
+#define CT_GPU_DRIFT_DIV 10000ull      /* a clock drift of at most 100 ppm (1 / 10000) against the host's */
 
 enum { ANCHOR_NONE, ANCHOR_DONE };
 
@@ -66,8 +66,7 @@ static int stamp(struct ct_gpu_pool *pool, struct ct_gpu_anchor *b)
 }
 
 /* The anchor to place spans by, NULL while there is none.  Renewed when the newest is older than
- * CT_GPU_ANCHOR_NS, one try per CT_GPU_ANCHOR_NS at most (a try may wait CT_GPU_ANCHOR_WAIT_NS); the new
- * one replaces the old one unless its window is much wider. */
+ * CT_GPU_ANCHOR_NS, one try per CT_GPU_ANCHOR_NS at most (a try may wait CT_GPU_ANCHOR_WAIT_NS). */
 static const struct ct_gpu_anchor *anchor(struct ct_gpu_pool *pool)
 {
     struct ct_gpu_anchor *a = &pool->anchor[pool->newest], *b = &pool->anchor[!pool->newest];
@@ -78,7 +77,10 @@ static const struct ct_gpu_anchor *anchor(struct ct_gpu_pool *pool)
     if (a->state == ANCHOR_DONE && now - pool->tried_ns <= CT_GPU_ANCHOR_NS)
         return a;
     pool->tried_ns = now;
-    if (stamp(pool, b) && (a->state != ANCHOR_DONE || b->window <= 4 * a->window + CT_GPU_ANCHOR_GOOD_NS)) {
+    /* The old anchor's error grows with its age (the host clock is slewed, the GPU's is not): a new one is
+     * taken once its own half-window is smaller. */
+    if (stamp(pool, b) && (a->state != ANCHOR_DONE ||
+                           b->window / 2 <= a->window / 2 + (now - a->ns) / CT_GPU_DRIFT_DIV)) {
         pool->newest = !pool->newest;
         return b;
     }
@@ -89,8 +91,9 @@ static const struct ct_gpu_anchor *anchor(struct ct_gpu_pool *pool)
  * all (a pair another thread queued just before this one it was recorded after).
  * On an idle stream the start event is stamped before the call even began, and the device then waits for
  * the call to submit its work: for as long as the call takes on the host (microseconds for a launch,
- * milliseconds for one that loads its module first).  The work cannot start before the call returned, so a
- * start event stamped earlier, with the end event after, gives way to the call's return. */
+ * milliseconds for one that loads its module first).  The work starts about when the call returns (the
+ * device may start it a little before), so a start event stamped clearly earlier, with the end event after,
+ * gives way to the call's return. */
 static CUresult place(const struct ct_gpu_anchor *a, struct ct_gpu_pair *p)
 {
     float since = 0, dur = 0;
@@ -104,17 +107,25 @@ static CUresult place(const struct ct_gpu_anchor *a, struct ct_gpu_pair *p)
         return CUDA_ERROR_INVALID_VALUE;
     p->rec.start_ns = (uint64_t)(start + 0.5);
     p->rec.end_ns = p->rec.start_ns + (uint64_t)((double)dur * 1e6 + 0.5);
-    if (p->returned_ns > p->rec.start_ns && p->returned_ns < p->rec.end_ns)
-        p->rec.start_ns = p->returned_ns;
+    if (p->returned_ns > p->rec.start_ns + a->window / 2 && p->returned_ns < p->rec.end_ns)
+        p->rec.start_ns = p->returned_ns; /* later than the anchor's own uncertainty can explain */
     return CUDA_SUCCESS;
 }
 
+/* A stream's pairs in the order they were queued.  CU_STREAM_PER_THREAD is each thread's own stream. */
 static int by_stream(const void *x, const void *y)
 {
-    const struct ct_gpu_pair *const *a = x, *const *b = y;
-    if ((*a)->stream != (*b)->stream)
-        return (uintptr_t)(*a)->stream < (uintptr_t)(*b)->stream ? -1 : 1;
-    return (*a)->order < (*b)->order ? -1 : (*a)->order > (*b)->order;
+    const struct ct_gpu_pair *a = *(const struct ct_gpu_pair *const *)x, *b = *(const struct ct_gpu_pair *const *)y;
+    if (a->stream != b->stream)
+        return (uintptr_t)a->stream < (uintptr_t)b->stream ? -1 : 1;
+    if (a->stream == CU_STREAM_PER_THREAD && a->rec.h.tid != b->rec.h.tid)
+        return a->rec.h.tid < b->rec.h.tid ? -1 : 1;
+    return a->order < b->order ? -1 : a->order > b->order;
+}
+
+static int same_stream(const struct ct_gpu_pair *a, const struct ct_gpu_pair *b)
+{
+    return a->stream == b->stream && (a->stream != CU_STREAM_PER_THREAD || a->rec.h.tid == b->rec.h.tid);
 }
 
 static int completed(const struct ct_gpu_pair *p)
@@ -132,7 +143,7 @@ static void mark_completed(struct ct_gpu_pair **v, size_t n, struct ct_gpu_pair 
     memcpy(by, v, n * sizeof *by);
     qsort(by, n, sizeof *by, by_stream);
     for (size_t first = 0, end; first < n; first = end) {
-        for (end = first + 1; end < n && by[end]->stream == by[first]->stream; end++) {
+        for (end = first + 1; end < n && same_stream(by[end], by[first]); end++) {
         }
         /* Completed: by[first .. lo]; not: by[hi .. end). */
         size_t lo = first, hi = end - 1;
@@ -177,13 +188,14 @@ void ct_gpu_collect_pool(struct ct_gpu_pool *pool, int final)
     }
     mark_completed(v, n, v + n);
     const struct ct_gpu_anchor *a = anchor(pool);
+    const int hopeless = !a && pool->broken; /* no stream of its own: its spans can never be placed */
     keep = &pool->wait;
     for (size_t i = 0; i < n; i++) {
         CUresult r = CUDA_ERROR_NOT_READY;
         p = v[i];
         if (p->done && a && (r = place(a, p)) == CUDA_SUCCESS)
             ct_gpu_queue(&p->rec);
-        else if (r != CUDA_ERROR_NOT_READY)
+        else if (r != CUDA_ERROR_NOT_READY || hopeless)
             atomic_fetch_add(&ct_gpu_counts.untimed_refused, 1);
         else if (!final) { /* not completed yet, or no anchor yet */
             *keep = p;
@@ -207,7 +219,7 @@ void ct_gpu_collect(int final)
     pthread_mutex_lock(&ct_gpu_collect_mu);
     CUstreamCaptureMode was = ct_gpu_relax();
     for (struct ct_gpu_pool *pool = atomic_load(&ct_gpu_pools); pool; pool = pool->next)
-        if (!atomic_load(&pool->dead))
+        if (!atomic_load(&pool->dead) && !atomic_load(&pool->closing))
             ct_gpu_collect_pool(pool, final);
     ct_gpu_unrelax(was);
     pthread_mutex_unlock(&ct_gpu_collect_mu);

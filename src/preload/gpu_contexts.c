@@ -1,20 +1,19 @@
 /* GPU time when a context goes away, at fork and at exit.  Events of a destroyed context must never be
- * touched: the calls that destroy one (cuCtxDestroy, the last cuDevicePrimaryCtxRelease, a primary reset)
- * hold the collector's lock from before the call (completed pairs read first) to after it (the pool
- * retired if the context is gone).  At exit, the last collection runs in an atexit handler registered after
- * the CUDA runtime's, so it runs before the runtime tears the driver down. */
+ * touched.  Before a call that may destroy one (cuCtxDestroy, cuDevicePrimaryCtxRelease and Reset,
+ * cuGreenCtxDestroy) the pools of that context are read for what completed and marked closing, so that the
+ * collector leaves them alone; after it they are retired if the context is gone, or opened again.  No lock
+ * is held across the call itself: it may take seconds, and a signal handler may run meanwhile.  At exit,
+ * the last collection runs in an atexit handler registered after the CUDA runtime's, so it runs before the
+ * runtime tears the driver down. */
 #include "config.h"
 
 #include <stdlib.h>
 
 #include "preload/gpu_pool.h"
 #include "preload/hooks.h"
+#include "preload/interpose.h"
 #include "preload/trampoline.h"
 #include "recorder/recorder.h"
-
-/* This thread holds ct_gpu_collect_mu across a context-destroying call (a pre-hook took it). */
-static __thread int holding __attribute__((tls_model("initial-exec")));
-static __thread CUstreamCaptureMode held_mode __attribute__((tls_model("initial-exec")));
 
 /* Free a list of pairs, their events gone with their context; returns how many there were. */
 static uint64_t forget(struct ct_gpu_pair *p)
@@ -41,49 +40,103 @@ void ct_gpu_retire(struct ct_gpu_pool *pool)
     atomic_fetch_add(&ct_gpu_counts.not_completed, n);
 }
 
-/* Before a call that may destroy contexts: hold the collector off, and read what completed in the pools
- * that match (ctx, or the primary context of dev when ctx is NULL). */
-static void closing(CUcontext ctx, CUdevice dev)
+/* The primary context of dev, NULL when it is not active.  Asked before a release or reset, whose caller
+ * holds a reference (or is about to destroy it anyway): the retain and release leave its count as it was. */
+static CUcontext primary_of(CUdevice dev)
 {
-    if (!atomic_load(&ct_gpu_pools))
-        return;
-    pthread_mutex_lock(&ct_gpu_collect_mu);
-    holding = 1;
-    held_mode = ct_gpu_relax();
-    for (struct ct_gpu_pool *pool = atomic_load(&ct_gpu_pools); pool; pool = pool->next)
-        if (!atomic_load(&pool->dead) && (ctx ? pool->ctx == ctx : pool->primary && pool->device == dev))
-            ct_gpu_collect_pool(pool, 0);
+    unsigned flags;
+    int active = 0;
+    CUcontext p = NULL;
+
+    if (ct_gpu_drv.primary_state(dev, &flags, &active) != CUDA_SUCCESS || !active ||
+        ct_gpu_drv.primary_retain(&p, dev) != CUDA_SUCCESS)
+        return NULL;
+    ct_gpu_drv.primary_release(dev);
+    return p;
 }
 
-/* After it: retire the matching pools whose context is gone, and let the collector go on. */
-static void closed(CUcontext ctx, CUdevice dev, int gone)
+/* Before a call that may destroy ctx: read what completed in its pools, then mark them closing. */
+static void closing(CUcontext ctx)
 {
-    if (!holding)
+    if (!ctx || !atomic_load(&ct_gpu_pools))
         return;
-    for (struct ct_gpu_pool *pool = atomic_load(&ct_gpu_pools); gone && pool; pool = pool->next)
-        if (!atomic_load(&pool->dead) && (ctx ? pool->ctx == ctx : pool->primary && pool->device == dev))
-            ct_gpu_retire(pool);
-    ct_gpu_unrelax(held_mode);
-    holding = 0;
+    pthread_mutex_lock(&ct_gpu_collect_mu);
+    CUstreamCaptureMode was = ct_gpu_relax();
+    for (struct ct_gpu_pool *pool = atomic_load(&ct_gpu_pools); pool; pool = pool->next)
+        if (!atomic_load(&pool->dead) && pool->ctx == ctx) {
+            ct_gpu_collect_pool(pool, 0);
+            atomic_store(&pool->closing, 1);
+        }
+    ct_gpu_unrelax(was);
     pthread_mutex_unlock(&ct_gpu_collect_mu);
 }
 
-void ct_pre_cuCtxDestroy(CUcontext ctx) { closing(ctx, -1); }
-void ct_hook_cuCtxDestroy(CUresult r, CUcontext ctx) { closed(ctx, -1, r == CUDA_SUCCESS); }
+/* After it: retire ctx's pools if it is gone, else let the collector read them again. */
+static void closed(CUcontext ctx, int gone)
+{
+    if (!ctx || !atomic_load(&ct_gpu_pools))
+        return;
+    pthread_mutex_lock(&ct_gpu_collect_mu);
+    for (struct ct_gpu_pool *pool = atomic_load(&ct_gpu_pools); pool; pool = pool->next)
+        if (!atomic_load(&pool->dead) && pool->ctx == ctx) {
+            if (gone)
+                ct_gpu_retire(pool);
+            atomic_store(&pool->closing, 0);
+        }
+    pthread_mutex_unlock(&ct_gpu_collect_mu);
+}
 
-void ct_pre_cuDevicePrimaryCtxReset(CUdevice dev) { closing(NULL, dev); }
-void ct_hook_cuDevicePrimaryCtxReset(CUresult r, CUdevice dev) { closed(NULL, dev, r == CUDA_SUCCESS); }
+/* The context a primary release or reset is about: found by the pre-hook, used by the hook. */
+static __thread CUcontext primary_closing __attribute__((tls_model("initial-exec")));
 
-void ct_pre_cuDevicePrimaryCtxRelease(CUdevice dev) { closing(NULL, dev); }
+void ct_pre_cuCtxDestroy(CUcontext ctx) { closing(ctx); }
+void ct_hook_cuCtxDestroy(CUresult r, CUcontext ctx) { closed(ctx, r == CUDA_SUCCESS); }
+
+void ct_pre_cuDevicePrimaryCtxReset(CUdevice dev)
+{
+    primary_closing = atomic_load(&ct_gpu_pools) ? primary_of(dev) : NULL;
+    closing(primary_closing);
+}
+void ct_hook_cuDevicePrimaryCtxReset(CUresult r, CUdevice dev)
+{
+    (void)dev;
+    closed(primary_closing, r == CUDA_SUCCESS);
+    primary_closing = NULL;
+}
+
+void ct_pre_cuDevicePrimaryCtxRelease(CUdevice dev)
+{
+    primary_closing = atomic_load(&ct_gpu_pools) ? primary_of(dev) : NULL;
+    closing(primary_closing);
+}
 void ct_hook_cuDevicePrimaryCtxRelease(CUresult r, CUdevice dev)
 {
     unsigned flags;
     int active = 1;
 
     /* Only the last release destroys it. */
-    if (holding && r == CUDA_SUCCESS && ct_gpu_drv.primary_state(dev, &flags, &active) != CUDA_SUCCESS)
+    if (primary_closing && r == CUDA_SUCCESS && ct_gpu_drv.primary_state(dev, &flags, &active) != CUDA_SUCCESS)
         active = 0;
-    closed(NULL, dev, r == CUDA_SUCCESS && !active);
+    closed(primary_closing, r == CUDA_SUCCESS && !active);
+    primary_closing = NULL;
+}
+
+/* A green context is used through the context cuCtxFromGreenCtx gives; its pools are that context's. */
+static __thread CUcontext green_closing __attribute__((tls_model("initial-exec")));
+
+void ct_pre_cuGreenCtxDestroy(CUgreenCtx h)
+{
+    PFN_cuCtxFromGreenCtx_v12040 from_green = CT_DRIVER(cuCtxFromGreenCtx);
+    green_closing = NULL;
+    if (atomic_load(&ct_gpu_pools) && from_green && from_green(&green_closing, h) != CUDA_SUCCESS)
+        green_closing = NULL;
+    closing(green_closing);
+}
+void ct_hook_cuGreenCtxDestroy(CUresult r, CUgreenCtx h)
+{
+    (void)h;
+    closed(green_closing, r == CUDA_SUCCESS);
+    green_closing = NULL;
 }
 
 /* ---- fork and exit ---- */
@@ -106,7 +159,6 @@ static void fork_child(void)
     for (struct ct_gpu_pool *pool = atomic_load(&ct_gpu_pools); pool; pool = pool->next)
         atomic_store(&pool->dead, 1);
     atomic_store(&ct_gpu_pools, NULL);
-    holding = 0;
 }
 
 static void at_exit(void)

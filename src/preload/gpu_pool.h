@@ -22,7 +22,7 @@ struct ct_gpu_pair {
     CUevent start, end;
     CUstream stream;
     uint64_t seq_mark;     /* the thread's next sequence number before the call: did its record get one? */
-    uint64_t returned_ns;  /* CLOCK_MONOTONIC just after the call returned */
+    uint64_t returned_ns;  /* CLOCK_MONOTONIC right after the call returned (ct_gpu_returned) */
     size_t order;          /* the collector's: place in the waiting list */
     int done;              /* the collector's: its end event completed */
     struct ct_rec_gpu rec; /* the span to be, but for its times */
@@ -40,8 +40,8 @@ struct ct_gpu_pool {
     struct ct_gpu_pool *next; /* pools are never freed: a thread may still hold one in its cache */
     CUcontext ctx;
     int device;
-    int primary;              /* the device's primary context */
     _Atomic int dead;         /* the context was destroyed: its events are never touched again */
+    _Atomic int closing;      /* a call that may destroy the context is running: the collector waits */
     pthread_mutex_t mu;       /* free and pend */
     struct ct_gpu_pair *free;
     struct ct_gpu_pair *pend, **pend_tail;
@@ -75,9 +75,10 @@ struct ct_gpu_driver {
 };
 extern struct ct_gpu_driver ct_gpu_drv;
 
-/* Every pool, newest first (appended under ct_gpu_pools_mu, read without it: only ever prepended). */
+/* Every pool, newest first (prepended under a lock of gpu_time.c's, read without one). */
 extern struct ct_gpu_pool *_Atomic ct_gpu_pools;
-/* Held while events are read or a context goes away, so that no event of a destroyed context is read. */
+/* Held while events are read, and while pools are marked closing, retired or opened again around a call
+ * that may destroy their context: so that no event of a destroyed context is ever read. */
 extern pthread_mutex_t ct_gpu_collect_mu;
 
 /* Make this thread's capture interaction relaxed for the tracer's own calls, and put it back: the tracer's

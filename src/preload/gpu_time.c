@@ -59,10 +59,29 @@ static void find_driver(void)
         ct_warn("GPU time: the driver lacks a function it needs; no call is timed");
 }
 
+/* A thread's table goes with the thread (a key's destructor: threads come and go by the thousand). */
+static pthread_key_t kinds_key;
+static pthread_once_t kinds_once = PTHREAD_ONCE_INIT;
+static int kinds_keyed;
+
+static void kinds_free(void *t)
+{
+    if (ct_gpu_kinds == t)
+        ct_gpu_kinds = NULL;
+    free(t);
+}
+
+static void kinds_key_make(void) { kinds_keyed = pthread_key_create(&kinds_key, kinds_free) == 0; }
+
 struct ct_gpu_kind *ct_gpu_kinds_make(void)
 {
-    /* Kept for the thread's life: a thread that exits leaks its 8 KiB, as the recorder keeps little more. */
-    return ct_gpu_kinds = calloc(CT_GPU_KINDS, sizeof *ct_gpu_kinds);
+    pthread_once(&kinds_once, kinds_key_make);
+    struct ct_gpu_kind *t = calloc(CT_GPU_KINDS, sizeof *t);
+    if (t && kinds_keyed && pthread_setspecific(kinds_key, t) != 0) {
+        free(t);
+        t = NULL;
+    }
+    return ct_gpu_kinds = t;
 }
 
 CUstreamCaptureMode ct_gpu_relax(void)
@@ -79,27 +98,12 @@ void ct_gpu_unrelax(CUstreamCaptureMode was)
         ct_gpu_drv.exchange_mode(&was);
 }
 
-/* Is ctx its device's primary context?  Asked only when the primary one is active (retaining an inactive
- * one would create it); the retain and release leave its count as it was. */
-static int is_primary(CUcontext ctx, CUdevice dev)
-{
-    unsigned flags;
-    int active = 0;
-    CUcontext p = NULL;
-
-    if (ct_gpu_drv.primary_state(dev, &flags, &active) != CUDA_SUCCESS || !active ||
-        ct_gpu_drv.primary_retain(&p, dev) != CUDA_SUCCESS)
-        return 0;
-    ct_gpu_drv.primary_release(dev);
-    return p == ctx;
-}
-
 static struct ct_gpu_pool *pool_of(CUcontext ctx)
 {
     struct ct_gpu_pool *p = last_pool;
 
     if (p && p->ctx == ctx && !atomic_load_explicit(&p->dead, memory_order_acquire))
-        return p;
+        return p; /* closing or not: a call of the program's on a context it is destroying is its own affair */
     pthread_mutex_lock(&pools_mu);
     for (p = atomic_load(&ct_gpu_pools); p; p = p->next)
         if (p->ctx == ctx && !atomic_load(&p->dead))
@@ -111,7 +115,6 @@ static struct ct_gpu_pool *pool_of(CUcontext ctx)
             dev = -1;
         p->ctx = ctx;
         p->device = dev;
-        p->primary = dev >= 0 && is_primary(ctx, dev);
         ct_gpu_unrelax(was);
         pthread_mutex_init(&p->mu, NULL);
         p->pend_tail = &p->pend;
@@ -214,6 +217,8 @@ struct ct_gpu_pair *ct_gpu_begin(uint16_t api_id, CUstream stream)
     return p;
 }
 
+void ct_gpu_returned(struct ct_gpu_pair *p) { p->returned_ns = ct_now_ns(); }
+
 void ct_gpu_drop(struct ct_gpu_pair *p)
 {
     p->next = NULL;
@@ -227,7 +232,6 @@ static void finish(struct ct_gpu_pair *p, CUresult r)
     struct ct_ring *ring = ct_rec_ring;
     struct ct_gpu_pool *pool = p->pool;
 
-    p->returned_ns = ct_now_ns(); /* the work was submitted by now (gpu_collect.c, place) */
     if (r != CUDA_SUCCESS || !ring || ring->seq_next == p->seq_mark) {
         ct_gpu_drop(p); /* a failed call is not timed; a call without a record has nothing to join */
         return;

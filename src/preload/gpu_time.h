@@ -76,6 +76,20 @@ static inline int ct_gpu_choose(uint64_t key)
     return 1;
 }
 
+/* cuLaunchKernelEx: time it unless it is a programmatic dependent launch, whose overlap with the kernel
+ * before it an event between them would take away. */
+static inline int ct_gpu_timeable(const CUlaunchConfig *config)
+{
+    for (unsigned i = 0; config && config->attrs && i < config->numAttrs; i++) {
+        const CUlaunchAttribute *a = &config->attrs[i];
+        if ((a->id == CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION &&
+             a->value.programmaticStreamSerializationAllowed) ||
+            a->id == CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT)
+            return 0;
+    }
+    return 1;
+}
+
 /* A per-thread variant's stream: its 0 is the calling thread's default stream. */
 static inline CUstream ct_gpu_pt_stream(CUstream s) { return s ? s : CU_STREAM_PER_THREAD; }
 
@@ -86,6 +100,8 @@ struct ct_gpu_pair;
  * call returned r (not timed unless r is CUDA_SUCCESS and the call's record was kept), with the payload its
  * span repeats; ct_gpu_drop when there is no record. */
 struct ct_gpu_pair *ct_gpu_begin(uint16_t api_id, CUstream stream);
+/* Right after the call returned: when its work was submitted by (gpu_collect.c, place). */
+void ct_gpu_returned(struct ct_gpu_pair *p);
 void ct_gpu_end_launch(struct ct_gpu_pair *p, CUresult r, const struct ct_pl_launch *pl);
 void ct_gpu_end_copy(struct ct_gpu_pair *p, CUresult r, const struct ct_pl_copy *pl);
 void ct_gpu_drop(struct ct_gpu_pair *p);

@@ -33,5 +33,7 @@ void ct_pre_cuDevicePrimaryCtxRelease(CUdevice dev);
 void ct_hook_cuDevicePrimaryCtxRelease(CUresult r, CUdevice dev);
 void ct_pre_cuDevicePrimaryCtxReset(CUdevice dev);
 void ct_hook_cuDevicePrimaryCtxReset(CUresult r, CUdevice dev);
+void ct_pre_cuGreenCtxDestroy(CUgreenCtx h);
+void ct_hook_cuGreenCtxDestroy(CUresult r, CUgreenCtx h);
 
 #endif

@@ -96,11 +96,11 @@ static void drain_upto(struct ct_ring *last, int final, struct ct_rec_clock **cl
  * makes passes until no ring was added meanwhile. */
 void ct_drain_all(int final, int in_signal)
 {
-    struct ct_ring *last = ct_rings_last(), *upto;
     struct ct_rec_clock clk, *clock = NULL;
     struct ct_gpu_batch gpu;
 
-    ct_gpu_take(&gpu, final, in_signal); /* before the rings: every span's call is in them by now */
+    ct_gpu_take(&gpu, final, in_signal); /* before the rings are listed: every span's call is in them by now */
+    struct ct_ring *last = ct_rings_last(), *upto;
     ct_clock_calibrate();
     ct_tf_verify();
     ct_meta_write(in_signal);

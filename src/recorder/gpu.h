@@ -1,7 +1,7 @@
 /* GPU time, the recorder's part (the driver's part is preload/gpu_time.c): the settings in effect, the counts
  * that CT_REC_GPU_INFO reports, and the spans waiting to be written.  Spans are made wherever timing events
- * are read (the drain's collector, or a thread destroying a context), queued here, and written by the drain
- * after the rings, so a span always follows its call in the file. */
+ * are read (the drain's collector, or a thread about to destroy a context), queued here, and written by the
+ * drain after the rings it took them before, so a span follows its call in the file. */
 #ifndef CT_RECORDER_GPU_H
 #define CT_RECORDER_GPU_H
 
