@@ -30,7 +30,8 @@ int rp_common_option(struct rp_common *o, const struct rp_command *cmd, int opt,
     }
     case 'u':
         if (rp_timeunit_parse(arg, &o->unit) < 0)
-            return rp_usage_error(cmd, "unknown --timeunit '%s' (ns, us, ms or s)", arg), -1;
+            return rp_usage_error(cmd, "unknown --timeunit '%s' (ns, us, ms, s, or nsec, usec, msec, sec, seconds ...)",
+                                  arg), -1;
         return 1;
     case 'o':
         o->output = arg;
