@@ -1,6 +1,7 @@
 /* What a program said about itself, as readers see it (format 6): NVTX events and names, the process's rank,
  * thread names; and the process record.  Decoded here, like every record, so that readers never touch record
- * bytes.  Each returns 1, or 0 (*out untouched) for a record of another type. */
+ * bytes.  Each returns 1, or 0 (*out untouched) for a record of another type; readers get them from the
+ * sequential reader (reader.h, ct_reader_nvtx, ...). */
 #ifndef CT_FORMAT_ANNOT_H
 #define CT_FORMAT_ANNOT_H
 

@@ -62,8 +62,7 @@ static int take_record(struct rp_file *f, const struct ct_reader *rd, const stru
         return 0;
     }
     case CT_REC_PROCESS: {
-        struct ct_process p;
-        ct_decode_process(h, &p);
+        const struct ct_process p = *ct_reader_process(rd);
         char *host = strndup(p.host, p.host_len), *cmd = joined_cmdline(p.cmdline, p.cmdline_len);
         free(f->host);
         free(f->cmdline);
@@ -73,8 +72,7 @@ static int take_record(struct rp_file *f, const struct ct_reader *rd, const stru
         return host && cmd ? 0 : -1;
     }
     case CT_REC_THREAD: {
-        struct ct_thread_name t;
-        ct_decode_thread(h, &t);
+        const struct ct_thread_name t = *ct_reader_thread(rd);
         struct named *n = ct_grow(p1->named, &p1->ncap, p1->nnamed + 1, sizeof *n);
         if (!n)
             return -1;
@@ -82,18 +80,12 @@ static int take_record(struct rp_file *f, const struct ct_reader *rd, const stru
         n[p1->nnamed++] = (struct named){t.tid, t.name_id};
         return 0;
     }
-    case CT_REC_NVTX: {
-        struct ct_nvtx_event e;
-        ct_decode_nvtx(h, &e);
-        return rp_nvtx_add(&f->nvtx, &e);
-    }
-    case CT_REC_NVTX_NAME: {
-        struct ct_nvtx_naming m;
-        ct_decode_nvtx_name(h, &m);
-        return rp_nvtx_add_name(&f->nvtx, &m);
-    }
+    case CT_REC_NVTX:
+        return rp_nvtx_add(&f->nvtx, ct_reader_nvtx(rd));
+    case CT_REC_NVTX_NAME:
+        return rp_nvtx_add_name(&f->nvtx, ct_reader_nvtx_name(rd));
     case CT_REC_RANK:
-        ct_decode_rank(h, &f->rank);
+        f->rank = *ct_reader_rank(rd);
         return 0;
     case CT_REC_LOST: {
         const struct ct_rec_lost *r = (const void *)h;
