@@ -175,20 +175,23 @@ static nvtxRangeId_t cb_RangeStartEx(const nvtxEventAttributes_t *a)
         return FWD(fwd_core, NVTX_CBID_CORE_RangeStartEx, nvtxRangeStartEx_impl_fntype)(theirs(a, &c));
     return id;
 }
-static nvtxRangeId_t cb_RangeStartA(const char *m)
-{
-    nvtxRangeId_t id = start(NULL, NULL, m ? ct_nvtx_ascii_id(m) : 0);
-    if (fwd_core[NVTX_CBID_CORE_RangeStartA])
-        return FWD(fwd_core, NVTX_CBID_CORE_RangeStartA, nvtxRangeStartA_impl_fntype)(m);
-    return id;
-}
-static nvtxRangeId_t cb_RangeStartW(const wchar_t *m)
-{
-    nvtxRangeId_t id = start(NULL, NULL, m ? ct_nvtx_wide_id(m) : 0);
-    if (fwd_core[NVTX_CBID_CORE_RangeStartW])
-        return FWD(fwd_core, NVTX_CBID_CORE_RangeStartW, nvtxRangeStartW_impl_fntype)(m);
-    return id;
-}
+/* The A (char) and W (wchar_t) forms of a callback differ only in how the message becomes its id. */
+#define CB_A_AND_W(ret, name, op)                                                                             \
+    static ret cb_##name##A(const char *m)                                                                    \
+    {                                                                                                         \
+        ret r = op(NULL, NULL, m ? ct_nvtx_ascii_id(m) : 0);                                                  \
+        if (fwd_core[NVTX_CBID_CORE_##name##A])                                                               \
+            return FWD(fwd_core, NVTX_CBID_CORE_##name##A, nvtx##name##A_impl_fntype)(m);                     \
+        return r;                                                                                             \
+    }                                                                                                         \
+    static ret cb_##name##W(const wchar_t *m)                                                                 \
+    {                                                                                                         \
+        ret r = op(NULL, NULL, m ? ct_nvtx_wide_id(m) : 0);                                                   \
+        if (fwd_core[NVTX_CBID_CORE_##name##W])                                                               \
+            return FWD(fwd_core, NVTX_CBID_CORE_##name##W, nvtx##name##W_impl_fntype)(m);                     \
+        return r;                                                                                             \
+    }
+CB_A_AND_W(nvtxRangeId_t, RangeStart, start)
 static void cb_RangeEnd(nvtxRangeId_t id)
 {
     /* With a forwarded tool the ids are its own: the end cannot be paired with our start, so it is not
@@ -207,20 +210,7 @@ static int cb_RangePushEx(const nvtxEventAttributes_t *a)
         return FWD(fwd_core, NVTX_CBID_CORE_RangePushEx, nvtxRangePushEx_impl_fntype)(theirs(a, &c));
     return level;
 }
-static int cb_RangePushA(const char *m)
-{
-    int level = push(NULL, NULL, m ? ct_nvtx_ascii_id(m) : 0);
-    if (fwd_core[NVTX_CBID_CORE_RangePushA])
-        return FWD(fwd_core, NVTX_CBID_CORE_RangePushA, nvtxRangePushA_impl_fntype)(m);
-    return level;
-}
-static int cb_RangePushW(const wchar_t *m)
-{
-    int level = push(NULL, NULL, m ? ct_nvtx_wide_id(m) : 0);
-    if (fwd_core[NVTX_CBID_CORE_RangePushW])
-        return FWD(fwd_core, NVTX_CBID_CORE_RangePushW, nvtxRangePushW_impl_fntype)(m);
-    return level;
-}
+CB_A_AND_W(int, RangePush, push)
 static int cb_RangePop(void)
 {
     int level = pop(NULL);

@@ -20,12 +20,8 @@ struct out {
 static void emit(struct out *o, struct rp_table *t)
 {
     char key[512], title[1024];
-    if (o->file) {
-        snprintf(key, sizeof key, "%s[%s]", t->key, o->file);
-        snprintf(title, sizeof title, "%s: %s", t->title, o->file);
-        t->key = key;
-        t->title = title;
-    }
+    if (o->file)
+        rp_table_of(t, o->file, key, sizeof key, title, sizeof title);
     rp_table_print(t, o->f, o->fmt, o->first, 1);
     o->first = 0;
     rp_table_free(t);

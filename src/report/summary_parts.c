@@ -11,12 +11,8 @@
 void rp_sum_emit(struct rp_sum_out *o, struct rp_table *t)
 {
     char key[256], title[512];
-    if (o->group) {
-        snprintf(key, sizeof key, "%s[%s]", t->key, o->group);
-        snprintf(title, sizeof title, "%s: %s", t->title, o->group);
-        t->key = key;
-        t->title = title;
-    }
+    if (o->group)
+        rp_table_of(t, o->group, key, sizeof key, title, sizeof title);
     rp_table_print(t, o->f, o->fmt, o->first, o->labelled);
     o->first = 0;
     rp_table_free(t);

@@ -216,6 +216,14 @@ void rp_table_print(const struct rp_table *t, FILE *out, enum rp_format fmt, int
     }
 }
 
+void rp_table_of(struct rp_table *t, const char *what, char *key, size_t key_size, char *title, size_t title_size)
+{
+    snprintf(key, key_size, "%s[%s]", t->key, what);
+    snprintf(title, title_size, "%s: %s", t->title, what);
+    t->key = key;
+    t->title = title;
+}
+
 void rp_table_free(struct rp_table *t)
 {
     for (size_t i = 0; i < t->nrows * t->ncols; i++)

@@ -2,7 +2,9 @@
 # the runner's LD_PRELOAD and again through the launcher (cudatrace run --stats), the report merging the
 # ranks and comparing them (--by rank).
 # shellcheck shell=bash disable=SC2154 # $dir, $report, $launcher, $python, $pydir: set by the runner
+set +f # the runner sources this with globbing off
 files=("$dir"/trace-*.ctrace)
+set -f
 expect_value "a trace per rank (torchrun itself makes no CUDA call)" -eq 2 "${#files[@]}"
 expect_value "launches from 2 processes" -eq 2 "$(distinct pid family=launch)"
 "$report" info --format json "${files[@]}" >"$dir/info.json" 2>/dev/null
@@ -18,7 +20,9 @@ expect_value "cudatrace run --stats torchrun ... exits 0" -eq 0 "$rc"
 expect_value "the job's output, then the summary (--stats)" -eq 1 "$(grep -c '^torchrun world=2 sum=' "$dir/launcher.out")"
 expect_value "--stats found both ranks' files" -eq 1 "$(grep -c '^cudatrace: --stats: 2 trace files$' "$dir/launcher.err")"
 expect_value "--stats summary header names ranks 0 and 1" -eq 1 "$(grep -c '^Ranks,"0, 1"$' "$dir/launcher.out")"
+set +f
 lfiles=("$dir"/launcher/trace-*.ctrace)
+set -f
 "$report" summary --format json --by rank "${lfiles[@]}" >"$dir/by_rank.json" 2>/dev/null
 expect_value "--by rank: an api table per rank and a spread table" -eq 1 \
     "$("$python" -c 'import json,sys; d=json.load(open(sys.argv[1])); a=sorted(k for k in d if k.startswith("api[")); print(int(len(a) == 2 and a[0].startswith("api[rank 0 (") and a[1].startswith("api[rank 1 (") and len(d["spread"]) > 0))' "$dir/by_rank.json")"
