@@ -152,7 +152,6 @@ static int run(int argc, char **argv)
     int rc = rp_open_files(&tr, cmd, argc, argv, optind, 0);
     if (rc != RP_EXIT_OK && rc != RP_EXIT_DAMAGED)
         return rc;
-    rp_warn_incomplete(&tr);
     struct rp_kernel_names k = {0};
     struct rp_apimatch ac = {flt.api, {0}, NULL, 0, 0};
     struct rp_range_filter rf = {0};

@@ -239,7 +239,6 @@ static int run(int argc, char **argv)
     int rc = rp_open_files(&tr, &rp_cmd_memory, argc, argv, optind, 0);
     if (rc != RP_EXIT_OK && rc != RP_EXIT_DAMAGED)
         return rc;
-    rp_warn_incomplete(&tr);
     struct result r;
     memset(&r, 0, sizeof r);
     struct rp_memtrack at_peak = {0};

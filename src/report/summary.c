@@ -633,7 +633,6 @@ static int run(int argc, char **argv)
     int rc = rp_open_files(&tr, &rp_cmd_summary, argc, argv, optind, 0);
     if (rc != RP_EXIT_OK && rc != RP_EXIT_DAMAGED)
         return rc;
-    rp_warn_incomplete(&tr);
     struct agg a;
     memset(&a, 0, sizeof a);
     struct rp_range_filter rf = {0};

@@ -126,8 +126,8 @@ const struct rp_thread *rp_file_thread(const struct rp_file *f, uint32_t tid);
 const char *rp_thread_name(const struct rp_file *f, uint32_t tid);
 /* How the report names a process: "rank N (HOST, PID)", or "HOST, PID" without a rank. */
 const char *rp_file_label(const struct rp_file *f, char *buf, size_t size);
-/* Warn on stderr about each file without an END record (summary, calls, memory, export: info says it in its
- * table); returns how many there are. */
+/* Warn on stderr about each file without an END record (every command but info, which says it in its table:
+ * cli.c, rp_open_files); returns how many there are. */
 size_t rp_warn_incomplete(const struct rp_trace *t);
 
 /* A call of pass 2: the decoded call (format/decoder.h), its times on the report clock, its file and thread,

@@ -71,4 +71,17 @@ PY
 "$report" info -f csv $files >"$tmp/info.csv" || fail "info of several files"
 [ "$(grep -c '^Rank,' "$tmp/info.csv")" = 5 ] || fail "info ranks: $(grep '^Rank' "$tmp/info.csv")"
 grep -q "^# file\[$tmp/rank3.ctrace\]\$" "$tmp/info.csv" || fail "info of several files: keys"
+# A trace without its END record (the process killed): every command but info warns, summary's header names
+# it, memory --error-exitcode still reports leaks (the samples free everything: none here).
+head -c -40 "$tmp/rank0.ctrace" >"$tmp/killed.ctrace"
+"$ctdump" "$tmp/killed.ctrace" | grep -q '^end ' && fail "the cut trace still has its END record"
+"$report" summary -f csv -s header "$tmp/killed.ctrace" >"$tmp/killed.csv" 2>"$tmp/killed.err" || fail "summary of a killed process"
+grep -q "^cudatrace-report: warning: $tmp/killed.ctrace is incomplete (no END record" "$tmp/killed.err" ||
+    fail "no warning for a trace without END: $(cat "$tmp/killed.err")"
+grep -q "^\"Incomplete (no END record: killed, crashed or _exit)\",$tmp/killed.ctrace\$" "$tmp/killed.csv" ||
+    fail "header of a trace without END: $(cat "$tmp/killed.csv")"
+"$report" calls -f csv "$tmp/killed.ctrace" 2>&1 >/dev/null | grep -q 'is incomplete' || fail "calls: no warning"
+"$report" info -f csv "$tmp/killed.ctrace" 2>&1 >/dev/null | grep -q . && fail "info warns on stderr"
+"$report" summary -f csv -s header "$tmp/rank1.ctrace" 2>&1 >/dev/null | grep -q . && fail "a complete trace warns"
+"$report" memory -f csv --error-exitcode 9 "$tmp/rank1.ctrace" >/dev/null || fail "memory --error-exitcode without leaks"
 exit 0
