@@ -3,6 +3,7 @@ itself; each of the 2 ranks (gloo backend, both on GPU 0) multiplies a 256x256 m
 GPU (rank 1 does twice the work: a straggler), all-reduces the sums over gloo, and rank 0 prints the result.
 Exits 77 when torch, CUDA or torchrun is missing.  tests/gpu/expect/py_torchrun.sh asserts the two ranks'
 traces, and runs it again through the `cudatrace run --stats` launcher to check --by rank."""
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -22,10 +23,14 @@ def launch():
         print("py_torchrun: skipped: no CUDA in this torch or no GPU", file=sys.stderr)
         return 77
     torchrun = shutil.which("torchrun")
-    if torchrun is None:
-        print("py_torchrun: skipped: no torchrun on PATH", file=sys.stderr)
+    if torchrun:
+        cmd = [torchrun]
+    elif importlib.util.find_spec("torch.distributed.run"):
+        cmd = [sys.executable, "-m", "torch.distributed.run"]  # torchrun's module, where the script is not on PATH
+    else:
+        print("py_torchrun: skipped: no torchrun", file=sys.stderr)
         return 77
-    return subprocess.call([torchrun, "--standalone", "--nproc_per_node=2", __file__])
+    return subprocess.call(cmd + ["--standalone", "--nproc_per_node=2", __file__])
 
 
 def worker():

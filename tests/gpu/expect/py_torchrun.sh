@@ -5,11 +5,11 @@
 set +f # the runner sources this with globbing off
 files=("$dir"/trace-*.ctrace)
 set -f
-expect_value "a trace per rank (torchrun itself makes no CUDA call)" -eq 2 "${#files[@]}"
+expect_value "a trace per rank (and torchrun's own, if it called CUDA)" -ge 2 "${#files[@]}"
 expect_value "launches from 2 processes" -eq 2 "$(distinct pid family=launch)"
 "$report" info --format json "${files[@]}" >"$dir/info.json" 2>/dev/null
 expect_value "ranks 0 and 1, world size 2, from RANK" -eq 2 \
-    "$("$python" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sorted((v["Rank"], v["World size"], v["Rank from"]) for k, v in d.items() if k.startswith("file[")) == [(0, 2, "RANK"), (1, 2, "RANK")] and 2 or 0)' "$dir/info.json")"
+    "$("$python" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sorted((v["Rank"], v["World size"], v["Rank from"]) for k, v in d.items() if k.startswith("file[") and v["Rank"] != "") == [(0, 2, "RANK"), (1, 2, "RANK")] and 2 or 0)' "$dir/info.json")"
 # Through the launcher: the whole job, --stats summarizing both ranks' files.
 mkdir -p "$dir/launcher"
 (cd "$dir" && env ${sample_env[@]+"${sample_env[@]}"} timeout -k 10 "$limit" "$launcher" run --stats \
@@ -18,7 +18,7 @@ rc=$?
 expect_value "cudatrace run --stats torchrun ... exits 0" -eq 0 "$rc"
 [ "$rc" -eq 0 ] || note "launcher stderr: $(last_line "$dir/launcher.err")"
 expect_value "the job's output, then the summary (--stats)" -eq 1 "$(grep -c '^torchrun world=2 sum=' "$dir/launcher.out")"
-expect_value "--stats found both ranks' files" -eq 1 "$(grep -c '^cudatrace: --stats: 2 trace files$' "$dir/launcher.err")"
+expect_value "--stats found both ranks' files" -eq 1 "$(grep -c '^cudatrace: --stats: [2-9] trace files$' "$dir/launcher.err")"
 expect_value "--stats summary header names ranks 0 and 1" -eq 1 "$(grep -c '^Ranks,"0, 1"$' "$dir/launcher.out")"
 set +f
 lfiles=("$dir"/launcher/trace-*.ctrace)
