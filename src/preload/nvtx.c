@@ -218,17 +218,26 @@ static int cb_RangePop(void)
         return FWD(fwd_core, NVTX_CBID_CORE_RangePop, nvtxRangePop_impl_fntype)();
     return level;
 }
+/* A category named, in the default domain (d NULL) or another; a wide name arrives as UTF-8. */
+static void name_category(nvtxDomainHandle_t d, uint32_t category, const char *name)
+{
+    ct_rec_nvtx_name(CT_NVTX_NAME_CATEGORY, domain_id(d), category, name ? ct_rec_intern(CT_STR_NVTX, name) : 0);
+}
+static const char *utf8_or_null(const wchar_t *s, char *buf, size_t size)
+{
+    return s ? ct_nvtx_utf8(s, buf, size) : NULL;
+}
+
 static void cb_NameCategoryA(uint32_t category, const char *name)
 {
-    ct_rec_nvtx_name(CT_NVTX_NAME_CATEGORY, 0, category, name ? ct_rec_intern(CT_STR_NVTX, name) : 0);
+    name_category(NULL, category, name);
     if (fwd_core[NVTX_CBID_CORE_NameCategoryA])
         FWD(fwd_core, NVTX_CBID_CORE_NameCategoryA, nvtxNameCategoryA_impl_fntype)(category, name);
 }
 static void cb_NameCategoryW(uint32_t category, const wchar_t *name)
 {
     char buf[1024];
-    if (name)
-        cb_NameCategoryA(category, ct_nvtx_utf8(name, buf, sizeof buf));
+    name_category(NULL, category, utf8_or_null(name, buf, sizeof buf));
     if (fwd_core[NVTX_CBID_CORE_NameCategoryW])
         FWD(fwd_core, NVTX_CBID_CORE_NameCategoryW, nvtxNameCategoryW_impl_fntype)(category, name);
 }
@@ -241,8 +250,7 @@ static void cb_NameOsThreadA(uint32_t tid, const char *name)
 static void cb_NameOsThreadW(uint32_t tid, const wchar_t *name)
 {
     char buf[1024];
-    if (name)
-        ct_rec_thread_name(tid, ct_nvtx_utf8(name, buf, sizeof buf));
+    ct_rec_thread_name(tid, utf8_or_null(name, buf, sizeof buf));
     if (fwd_core[NVTX_CBID_CORE_NameOsThreadW])
         FWD(fwd_core, NVTX_CBID_CORE_NameOsThreadW, nvtxNameOsThreadW_impl_fntype)(tid, name);
 }
@@ -290,7 +298,7 @@ static int cb_DomainRangePop(nvtxDomainHandle_t d)
 }
 static void cb_DomainNameCategoryA(nvtxDomainHandle_t d, uint32_t category, const char *name)
 {
-    ct_rec_nvtx_name(CT_NVTX_NAME_CATEGORY, domain_id(d), category, name ? ct_rec_intern(CT_STR_NVTX, name) : 0);
+    name_category(d, category, name);
     if (fwd_core2[NVTX_CBID_CORE2_DomainNameCategoryA])
         FWD(fwd_core2, NVTX_CBID_CORE2_DomainNameCategoryA, nvtxDomainNameCategoryA_impl_fntype)(their_domain(d),
                                                                                                  category, name);
@@ -298,9 +306,7 @@ static void cb_DomainNameCategoryA(nvtxDomainHandle_t d, uint32_t category, cons
 static void cb_DomainNameCategoryW(nvtxDomainHandle_t d, uint32_t category, const wchar_t *name)
 {
     char buf[1024];
-    if (name)
-        ct_rec_nvtx_name(CT_NVTX_NAME_CATEGORY, domain_id(d), category,
-                         ct_rec_intern(CT_STR_NVTX, ct_nvtx_utf8(name, buf, sizeof buf)));
+    name_category(d, category, utf8_or_null(name, buf, sizeof buf));
     if (fwd_core2[NVTX_CBID_CORE2_DomainNameCategoryW])
         FWD(fwd_core2, NVTX_CBID_CORE2_DomainNameCategoryW, nvtxDomainNameCategoryW_impl_fntype)(their_domain(d),
                                                                                                  category, name);
@@ -316,7 +322,7 @@ static nvtxStringHandle_t cb_DomainRegisterStringA(nvtxDomainHandle_t d, const c
 static nvtxStringHandle_t cb_DomainRegisterStringW(nvtxDomainHandle_t d, const wchar_t *s)
 {
     char buf[1024];
-    struct ct_nvtx_string *r = ct_nvtx_string(s ? ct_nvtx_utf8(s, buf, sizeof buf) : NULL);
+    struct ct_nvtx_string *r = ct_nvtx_string(utf8_or_null(s, buf, sizeof buf));
     if (r && fwd_core2[NVTX_CBID_CORE2_DomainRegisterStringW])
         r->theirs = FWD(fwd_core2, NVTX_CBID_CORE2_DomainRegisterStringW, nvtxDomainRegisterStringW_impl_fntype)(
             their_domain(d), s);
@@ -332,7 +338,7 @@ static nvtxDomainHandle_t cb_DomainCreateA(const char *name)
 static nvtxDomainHandle_t cb_DomainCreateW(const wchar_t *name)
 {
     char buf[1024];
-    struct ct_nvtx_domain *d = ct_nvtx_domain(name ? ct_nvtx_utf8(name, buf, sizeof buf) : NULL);
+    struct ct_nvtx_domain *d = ct_nvtx_domain(utf8_or_null(name, buf, sizeof buf));
     if (d && !d->theirs && fwd_core2[NVTX_CBID_CORE2_DomainCreateW])
         d->theirs = FWD(fwd_core2, NVTX_CBID_CORE2_DomainCreateW, nvtxDomainCreateW_impl_fntype)(name);
     return (nvtxDomainHandle_t)d;
