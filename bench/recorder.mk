@@ -4,3 +4,14 @@ noinst_PROGRAMS += bench/recorder_bench
 bench_recorder_bench_SOURCES = bench/recorder_bench.c bench/quantile.h tests/integration/recorder-variants.c
 bench_recorder_bench_CFLAGS = $(AM_CFLAGS) -O2
 bench_recorder_bench_LDADD = src/recorder/librecorder.la $(DL_LIBS)
+
+# NVTX push+pop cost under the tracer (bench/run-nvtx; make bench-nvtx).
+noinst_PROGRAMS += bench/nvtx_bench
+bench_nvtx_bench_SOURCES = bench/nvtx_bench.c bench/quantile.h
+bench_nvtx_bench_CFLAGS = $(AM_CFLAGS) -O2
+bench_nvtx_bench_LDFLAGS = -L$(CUDA_STUBS_DIR)
+bench_nvtx_bench_LDADD = -lcuda $(DL_LIBS)
+dist_noinst_SCRIPTS += bench/run-nvtx
+.PHONY: bench-nvtx
+bench-nvtx: bench/nvtx_bench src/preload/libcudatrace.la
+	CT_TOP_BUILDDIR=$(abs_top_builddir) $(srcdir)/bench/run-nvtx

@@ -19,16 +19,19 @@
 
 #define CT_MAGIC "CUDATRC\n"          /* 8 bytes, no terminating NUL stored */
 #define CT_MAGIC_LEN 8
-#define CT_FORMAT_VERSION 5u           /* independent of the package version; 2 added CT_REC_LAUNCH_REPEAT,
+#define CT_FORMAT_VERSION 6u           /* independent of the package version; 2 added CT_REC_LAUNCH_REPEAT,
                                         * 3 CT_REC_CLOCK, 4 CT_REC_LAUNCH_SHORT, 5 CT_REC_GPU and
-                                        * CT_REC_GPU_INFO */
+                                        * CT_REC_GPU_INFO, 6 CT_REC_NVTX, CT_REC_NVTX_NAME, CT_REC_RANK and
+                                        * CT_REC_THREAD records written */
 #define CT_FORMAT_VERSION_MIN 1u       /* the oldest version readers still read (1: no repeats) */
 #define CT_BYTE_ORDER_MARK 0x01020304u /* written natively */
 
 /* Feature bits in ct_file_header.features. */
 #define CT_FEAT_STACKS   (1u << 0) /* CT_REC_STACK / CT_REC_MODULE records may appear, stack_id is meaningful */
 #define CT_FEAT_TIME_MONO (1u << 1) /* record times are on CLOCK_MONOTONIC (ns, or ticks: CT_REC_CLOCK) */
-#define CT_FEAT_CAPTURE_RANGES (1u << 2) /* only the calls in cuProfilerStart..cuProfilerStop ranges were recorded */
+#define CT_FEAT_CAPTURE_RANGES (1u << 2) /* only the calls in capture ranges were recorded: cuProfilerStart..
+                                         * cuProfilerStop, or with CT_FEAT_CAPTURE_NVTX an NVTX range */
+#define CT_FEAT_CAPTURE_NVTX (1u << 3)   /* the capture ranges are those of an NVTX range (CUDATRACE_CAPTURE=nvtx:..) */
 
 /* The times a reader accepts, in ns: on CLOCK_MONOTONIC (the header's start, calls once converted, the END
  * record's end) 0 to CT_MONO_NS_MAX, 73 years of uptime; on CLOCK_REALTIME (the header's start) 0 to
@@ -69,8 +72,11 @@ enum ct_rec_type {
     CT_REC_LAUNCH_SHORT = 15, /* a launch repeat in 16 bytes (format 4) */
     CT_REC_GPU = 16,      /* what the device did for one timed call: a kernel or a copy (format 5) */
     CT_REC_GPU_INFO = 17, /* how calls were chosen for GPU timing, and what could not be timed (format 5) */
+    CT_REC_NVTX = 18,     /* an NVTX event: range push/pop, start/end, mark (format 6) */
+    CT_REC_NVTX_NAME = 19, /* the name of an NVTX domain or category (format 6) */
+    CT_REC_RANK = 20,     /* the process's rank in a parallel job, from the launcher's variables (format 6) */
 };
-#define CT_REC_TYPE_LAST CT_REC_GPU_INFO
+#define CT_REC_TYPE_LAST CT_REC_RANK
 
 #define CT_REC_MARKER 0xC7u /* first byte of every record: a reader's cheap check against garbage */
 
@@ -91,7 +97,9 @@ struct ct_rec_process {
 }; /* 16 bytes + data */
 
 /* String kinds (ct_rec_string.kind). */
-enum ct_str_kind { CT_STR_KERNEL = 1, CT_STR_THREAD = 2, CT_STR_OTHER = 3 };
+enum ct_str_kind { CT_STR_KERNEL = 1, CT_STR_THREAD = 2, CT_STR_OTHER = 3, CT_STR_NVTX = 4 /* format 6: NVTX
+                                                                                             * messages, domain
+                                                                                             * and category names */ };
 
 /* CT_REC_STRING: followed by `len` bytes (no NUL) and zero padding. */
 struct ct_rec_string {
@@ -303,7 +311,8 @@ struct ct_rec_device {
     char name[64]; /* NUL padded */
 }; /* 104 bytes */
 
-/* CT_REC_THREAD. */
+/* CT_REC_THREAD: the thread's name from here on (written from format 6: its OS name at its first record,
+ * each rename by pthread_setname_np or prctl(PR_SET_NAME), each nvtxNameOsThread); a reader keeps the last. */
 struct ct_rec_thread {
     struct ct_rec_hdr h; /* h.tid is the thread */
     uint32_t name_id;    /* CT_REC_STRING */
@@ -401,5 +410,57 @@ struct ct_rec_gpu_info {
     uint64_t untimed_refused; /* chosen, but the driver refused to create or record a timing event */
     uint64_t untimed_capture; /* chosen, but their stream was being captured into a graph */
 }; /* 64 bytes */
+
+/* NVTX (format 6).  libcudatrace.so is an NVTX injection library: the program's NVTX calls become CT_REC_NVTX
+ * records in the calling thread's ring, among its calls.  A push/pop range is the span from a PUSH to the
+ * POP that closes it on the same thread and domain (a per-thread, per-domain stack); a start/end range is
+ * the span from START to the END of the same range_id, which any thread may write. */
+enum ct_nvtx_kind { CT_NVTX_PUSH = 1, CT_NVTX_POP = 2, CT_NVTX_START = 3, CT_NVTX_END = 4, CT_NVTX_MARK = 5 };
+#define CT_NVTX_COLOR (1u << 0) /* ct_rec_nvtx.color holds an ARGB color */
+
+/* CT_REC_NVTX: one NVTX event of thread h.tid. */
+struct ct_rec_nvtx {
+    struct ct_rec_hdr h;
+    uint8_t kind;       /* enum ct_nvtx_kind */
+    uint8_t flags;      /* CT_NVTX_* */
+    uint16_t domain;    /* 0: the default domain; else a CT_REC_NVTX_NAME's domain */
+    uint32_t name_id;   /* CT_REC_STRING (CT_STR_NVTX) of the message; 0: none (pops, ends, no message) */
+    uint64_t t_ns;      /* CLOCK_MONOTONIC ns (the writer converts the ticks it recorded) */
+    uint64_t range_id;  /* START and END: the nvtxRangeId_t that pairs them (process-unique); else 0 */
+    uint32_t category;  /* 0: none */
+    uint32_t color;     /* with CT_NVTX_COLOR */
+}; /* 40 bytes */
+
+enum ct_nvtx_name_what { CT_NVTX_NAME_DOMAIN = 1, CT_NVTX_NAME_CATEGORY = 2 };
+
+/* CT_REC_NVTX_NAME: domain `domain` is called name_id (DOMAIN), or category `category` of that domain is
+ * (CATEGORY).  Written once per name, before or after the events that use it. */
+struct ct_rec_nvtx_name {
+    struct ct_rec_hdr h;
+    uint8_t what;       /* enum ct_nvtx_name_what */
+    uint8_t reserved;
+    uint16_t domain;
+    uint32_t category;
+    uint32_t name_id;   /* CT_REC_STRING (CT_STR_NVTX) */
+    uint32_t reserved2;
+}; /* 24 bytes */
+
+/* Where a process's rank came from (ct_rec_rank.source). */
+enum ct_rank_source {
+    CT_RANK_NONE = 0,  /* no rank variable set */
+    CT_RANK_RANK = 1,  /* RANK (torchrun, torch.distributed) */
+    CT_RANK_OMPI = 2,  /* OMPI_COMM_WORLD_RANK (Open MPI) */
+    CT_RANK_PMI = 3,   /* PMI_RANK (MPICH, Intel MPI) */
+    CT_RANK_SLURM = 4, /* SLURM_PROCID */
+};
+
+/* CT_REC_RANK: written once, after CT_REC_PROCESS (which holds the host name).  -1 where not known. */
+struct ct_rec_rank {
+    struct ct_rec_hdr h;  /* h.tid 0 */
+    int32_t rank;
+    int32_t local_rank;
+    int32_t world_size;
+    uint32_t source;      /* enum ct_rank_source: the variable `rank` came from */
+}; /* 24 bytes */
 
 #endif

@@ -28,7 +28,7 @@ const char *ct_name_launch_kind(unsigned kind)
 
 const char *ct_name_str_kind(unsigned kind)
 {
-    static const char *const n[] = {NULL, "kernel", "thread", "other"};
+    static const char *const n[] = {NULL, "kernel", "thread", "other", "nvtx"};
     return PICK(n, kind);
 }
 
@@ -43,8 +43,20 @@ const char *ct_name_record_type(unsigned type)
     static const char *const n[] = {NULL,     "process", "string", "api",    "call",          "lost",
                                     "driver", "device",  "thread", "untraced", "end",         "stack",
                                     "module", "launch-repeat", "clock", "launch-short", "gpu",
-                                    "gpu-info"};
+                                    "gpu-info", "nvtx",   "nvtx-name", "rank"};
     return PICK(n, type);
+}
+
+const char *ct_name_nvtx_kind(unsigned kind)
+{
+    static const char *const n[] = {NULL, "push", "pop", "start", "end", "mark"};
+    return PICK(n, kind);
+}
+
+const char *ct_name_rank_source(unsigned source)
+{
+    static const char *const n[] = {"none", "RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID"};
+    return PICK(n, source);
 }
 
 const char *ct_name_gpu_mode(unsigned mode)

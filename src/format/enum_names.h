@@ -8,7 +8,9 @@
 const char *ct_name_family(unsigned family);        /* none alloc free launch copy */
 const char *ct_name_mem_kind(unsigned kind);        /* unknown device host pinned managed async vmm vmm_map array */
 const char *ct_name_launch_kind(unsigned kind);     /* kernel cooperative host_func graph */
-const char *ct_name_str_kind(unsigned kind);        /* kernel thread other */
+const char *ct_name_str_kind(unsigned kind);        /* kernel thread other nvtx */
+const char *ct_name_nvtx_kind(unsigned kind);       /* push pop start end mark */
+const char *ct_name_rank_source(unsigned source);   /* none RANK OMPI_COMM_WORLD_RANK PMI_RANK SLURM_PROCID */
 const char *ct_name_lost_reason(unsigned reason);   /* buffer_full write_error shutdown nested */
 const char *ct_name_record_type(unsigned type);     /* process string api call ... gpu gpu-info */
 const char *ct_name_gpu_mode(unsigned mode);        /* off sample all */

@@ -12,5 +12,6 @@ src_format_libctformat_la_SOURCES = \
 	src/format/reader.c src/format/reader.h \
 	src/format/runs.c src/format/runs.h src/format/grow.h \
 	src/format/merge.c src/format/merge.h \
-	src/format/enum_names.c src/format/enum_names.h
+	src/format/enum_names.c src/format/enum_names.h \
+	src/format/annot.c src/format/annot.h
 src_format_libctformat_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden

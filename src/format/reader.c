@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "format/annot.h"
 #include "format/decoder.h"
 #include "format/enum_names.h"
 #include "format/input.h"
@@ -37,6 +38,13 @@ struct ct_reader {
     struct ct_call call;     /* the last call returned */
     struct ct_gpu_span gpu;  /* the last CT_REC_GPU returned */
     struct ct_gpu_info gpu_info; /* the last CT_REC_GPU_INFO returned */
+    union {                  /* the last format 6 annotation or process record returned (annot.h) */
+        struct ct_nvtx_event nvtx;
+        struct ct_nvtx_naming naming;
+        struct ct_rank rank;
+        struct ct_thread_name thread;
+        struct ct_process process;
+    } annot;
     unsigned file_type;      /* type of the record last returned, as in the file */
     struct ct_runs *runs;    /* being built (ct_reader_build_runs), or NULL */
 };
@@ -276,8 +284,10 @@ const struct ct_rec_hdr *ct_reader_next(struct ct_reader *r)
         if (d == CT_DECODED_CALL)
             return &r->call.c.h;
         if (h->type != CT_REC_CLOCK) { /* kept by the decoder, never returned */
-            if (!ct_decode_gpu(h, &r->gpu))
-                ct_decode_gpu_info(h, &r->gpu_info);
+            if (!ct_decode_gpu(h, &r->gpu) && !ct_decode_gpu_info(h, &r->gpu_info) &&
+                !ct_decode_nvtx(h, &r->annot.nvtx) && !ct_decode_nvtx_name(h, &r->annot.naming) &&
+                !ct_decode_rank(h, &r->annot.rank) && !ct_decode_thread(h, &r->annot.thread))
+                ct_decode_process(h, &r->annot.process);
             return h;
         }
     }
@@ -292,6 +302,31 @@ const struct ct_gpu_span *ct_reader_gpu_span(const struct ct_reader *r)
 const struct ct_gpu_info *ct_reader_gpu_info(const struct ct_reader *r)
 {
     return r->file_type == CT_REC_GPU_INFO ? &r->gpu_info : NULL;
+}
+
+const struct ct_nvtx_event *ct_reader_nvtx(const struct ct_reader *r)
+{
+    return r->file_type == CT_REC_NVTX ? &r->annot.nvtx : NULL;
+}
+
+const struct ct_nvtx_naming *ct_reader_nvtx_name(const struct ct_reader *r)
+{
+    return r->file_type == CT_REC_NVTX_NAME ? &r->annot.naming : NULL;
+}
+
+const struct ct_rank *ct_reader_rank(const struct ct_reader *r)
+{
+    return r->file_type == CT_REC_RANK ? &r->annot.rank : NULL;
+}
+
+const struct ct_thread_name *ct_reader_thread(const struct ct_reader *r)
+{
+    return r->file_type == CT_REC_THREAD ? &r->annot.thread : NULL;
+}
+
+const struct ct_process *ct_reader_process(const struct ct_reader *r)
+{
+    return r->file_type == CT_REC_PROCESS ? &r->annot.process : NULL;
 }
 
 uint64_t ct_reader_unknown_shapes(const struct ct_reader *r) { return ct_decoder_unknown_shapes(r->dec); }

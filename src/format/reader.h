@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "cudatrace/format.h"
+#include "format/annot.h"
 #include "format/gpu.h"
 
 struct ct_runs;
@@ -70,6 +71,13 @@ const char *ct_reader_path(const struct ct_reader *r);
  * NULL for any other record. */
 const struct ct_gpu_span *ct_reader_gpu_span(const struct ct_reader *r);
 const struct ct_gpu_info *ct_reader_gpu_info(const struct ct_reader *r);
+/* The record last returned decoded (annot.h), when it is of that type; NULL otherwise.  A process record's
+ * strings point into the record: valid until the next ct_reader_next. */
+const struct ct_nvtx_event *ct_reader_nvtx(const struct ct_reader *r);
+const struct ct_nvtx_naming *ct_reader_nvtx_name(const struct ct_reader *r);
+const struct ct_rank *ct_reader_rank(const struct ct_reader *r);
+const struct ct_thread_name *ct_reader_thread(const struct ct_reader *r);
+const struct ct_process *ct_reader_process(const struct ct_reader *r);
 /* Launch repeats read so far whose payload was not known (its defining record was lost to a write error). */
 uint64_t ct_reader_unknown_shapes(const struct ct_reader *r);
 

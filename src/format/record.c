@@ -173,6 +173,9 @@ size_t ct_rec_min_size(unsigned type)
     case CT_REC_LAUNCH_SHORT: return sizeof(struct ct_rec_launch_short);
     case CT_REC_GPU: return sizeof(struct ct_rec_gpu);
     case CT_REC_GPU_INFO: return sizeof(struct ct_rec_gpu_info);
+    case CT_REC_NVTX: return sizeof(struct ct_rec_nvtx);
+    case CT_REC_NVTX_NAME: return sizeof(struct ct_rec_nvtx_name);
+    case CT_REC_RANK: return sizeof(struct ct_rec_rank);
     default: return 0;
     }
 }
@@ -264,6 +267,20 @@ const char *ct_rec_check(const struct ct_rec_hdr *h, size_t avail)
         const struct ct_rec_gpu_info *r = (const void *)h;
         if (r->mode > CT_GPU_ALL)
             return "gpu info record with an unknown mode";
+        break;
+    }
+    case CT_REC_NVTX: {
+        const struct ct_rec_nvtx *r = (const void *)h;
+        if (r->kind < CT_NVTX_PUSH || r->kind > CT_NVTX_MARK)
+            return "nvtx record of an unknown kind";
+        if (r->t_ns > (uint64_t)CT_MONO_NS_MAX)
+            return "nvtx record with an impossible time";
+        break;
+    }
+    case CT_REC_NVTX_NAME: {
+        const struct ct_rec_nvtx_name *r = (const void *)h;
+        if (r->what != CT_NVTX_NAME_DOMAIN && r->what != CT_NVTX_NAME_CATEGORY)
+            return "nvtx name record of an unknown kind";
         break;
     }
     case CT_REC_STACK: {

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 
 #include "preload/capture.h"
 #include "preload/hooks.h"
@@ -10,15 +11,16 @@
 #include "recorder/settings.h"
 
 CT_HOT_DATA int ct_capture_off;
-static int by_profiler_api; /* CUDATRACE_CAPTURE=profiler */
+static struct ct_capture_spec spec; /* CUDATRACE_CAPTURE */
+static _Atomic int nvtx_open;       /* NVTX capture ranges open now, all threads */
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static void capture_read(void)
 {
-    by_profiler_api = ct_settings_capture() == CT_CAPTURE_PROFILER;
-    if (by_profiler_api)
-        ct_rec_ranges_only();
-    __atomic_store_n(&ct_capture_off, by_profiler_api, __ATOMIC_RELAXED);
+    ct_settings_capture(&spec);
+    if (spec.mode != CT_CAPTURE_ALL)
+        ct_rec_ranges_only(spec.mode == CT_CAPTURE_NVTX);
+    __atomic_store_n(&ct_capture_off, spec.mode != CT_CAPTURE_ALL, __ATOMIC_RELAXED);
 }
 
 void ct_capture_init(void) { pthread_once(&once, capture_read); }
@@ -30,13 +32,31 @@ __attribute__((constructor)) static void capture_ctor(void) { ct_capture_init();
 void ct_hook_cuProfilerStart(CUresult r)
 {
     (void)r;
-    if (by_profiler_api)
+    if (spec.mode == CT_CAPTURE_PROFILER)
         __atomic_store_n(&ct_capture_off, 0, __ATOMIC_RELAXED);
 }
 
 void ct_hook_cuProfilerStop(CUresult r)
 {
     (void)r;
-    if (by_profiler_api)
+    if (spec.mode == CT_CAPTURE_PROFILER)
+        __atomic_store_n(&ct_capture_off, 1, __ATOMIC_RELAXED);
+}
+
+const struct ct_capture_spec *ct_capture_nvtx(void)
+{
+    ct_capture_init();
+    return spec.mode == CT_CAPTURE_NVTX ? &spec : NULL;
+}
+
+void ct_capture_nvtx_open(void)
+{
+    if (atomic_fetch_add(&nvtx_open, 1) == 0)
+        __atomic_store_n(&ct_capture_off, 0, __ATOMIC_RELAXED);
+}
+
+void ct_capture_nvtx_close(void)
+{
+    if (atomic_fetch_sub(&nvtx_open, 1) == 1)
         __atomic_store_n(&ct_capture_off, 1, __ATOMIC_RELAXED);
 }

@@ -1,6 +1,8 @@
 /* Capture ranges: with CUDATRACE_CAPTURE=profiler, calls are recorded only from a cuProfilerStart to the next
  * cuProfilerStop (cudaProfilerStart/Stop in the runtime), as nsys records with
- * --capture-range=cudaProfilerApi.  Outside a range a trampoline reads no clock and writes nothing; it still
+ * --capture-range=cudaProfilerApi; with CUDATRACE_CAPTURE=nvtx:RANGE[@DOMAIN], only while an NVTX range of
+ * that message (and domain) is open on some thread, as nsys -c nvtx -p RANGE@DOMAIN (nvtx.c opens and
+ * closes them).  Outside a range a trampoline reads no clock and writes nothing; it still
  * runs its hook (hooks.h), so that pointers handed out meanwhile are trampolines and kernel names stay
  * right for the next range. */
 #ifndef CT_PRELOAD_CAPTURE_H
@@ -13,5 +15,12 @@ extern int ct_capture_off;
  * call the driver before ours runs, from interpose.c before the first real driver function is handed out,
  * so that no driver call, and no cuProfilerStart, comes before the switch is set. */
 void ct_capture_init(void);
+
+/* CUDATRACE_CAPTURE=nvtx:...: the range and domain (settings.h), else NULL. */
+struct ct_capture_spec;
+const struct ct_capture_spec *ct_capture_nvtx(void);
+/* A capture range opened or closed (any thread: recording runs while at least one is open). */
+void ct_capture_nvtx_open(void);
+void ct_capture_nvtx_close(void);
 
 #endif

@@ -19,6 +19,8 @@ src_preload_libcudatrace_la_SOURCES = \
 	src/preload/decode_alloc.c src/preload/decode_launch.c src/preload/decode_launch.h src/preload/decode_copy.c \
 	src/preload/kernel_names.c src/preload/kernel_names.h \
 	src/preload/capture.c src/preload/capture.h \
+	src/preload/nvtx.c src/preload/nvtx_names.c src/preload/nvtx_names.h \
+	src/preload/thread_names.c \
 	src/preload/gpu_time.c src/preload/gpu_time.h src/preload/gpu_pool.h src/preload/gpu_collect.c \
 	src/preload/gpu_contexts.c \
 	src/preload/driver_info.c

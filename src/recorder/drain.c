@@ -11,6 +11,7 @@
 #include "recorder/meta_queue.h"
 #include "recorder/drain.h"
 #include "recorder/gpu.h"
+#include "recorder/intern.h"
 #include "recorder/rings.h"
 #include "recorder/tracefile.h"
 
@@ -64,9 +65,26 @@ static void write_nested_loss(void)
         append_lost(tid, n, first, last, CT_LOST_NESTED);
 }
 
+/* The name a thread had at its first record, written ahead of its records (interning it queues its string for
+ * the next metadata write: *strings says one is due).  Not in a signal handler (a lock and malloc). */
+static void write_first_name(struct ct_ring *r, int in_signal, int *strings)
+{
+    struct ct_rec_thread t;
+
+    if (in_signal || !atomic_exchange(&r->name_pending, 0))
+        return;
+    memset(&t, 0, sizeof t);
+    ct_put_hdr(&t.h, CT_REC_THREAD, sizeof t, r->tid);
+    r->os_name[sizeof r->os_name - 1] = '\0';
+    if ((t.name_id = ct_intern(CT_STR_THREAD, r->os_name, r->tid)) != 0) {
+        ct_tf_append(&(struct iovec){&t, sizeof t}, 1);
+        *strings = 1;
+    }
+}
+
 /* Write every ring up to `last`, in list order.  *clock: the clock record still to write ahead of the first
  * call times (ticks) of this drain, or NULL; an idle drain writes none. */
-static void drain_upto(struct ct_ring *last, int final, struct ct_rec_clock **clock)
+static void drain_upto(struct ct_ring *last, int final, int in_signal, struct ct_rec_clock **clock, int *strings)
 {
     for (struct ct_ring *r = last ? ct_rings_first() : NULL; r;
          r = r == last ? NULL : atomic_load_explicit(&r->next, memory_order_acquire)) {
@@ -77,6 +95,7 @@ static void drain_upto(struct ct_ring *last, int final, struct ct_rec_clock **cl
         uint64_t end;
         int n = ct_ring_spans(r, iov, &end, &st);
 
+        write_first_name(r, in_signal, strings);
         if (st.calls && *clock) {
             ct_tf_append(&(struct iovec){*clock, sizeof **clock}, 1);
             *clock = NULL;
@@ -98,6 +117,7 @@ void ct_drain_all(int final, int in_signal)
 {
     struct ct_rec_clock clk, *clock = NULL;
     struct ct_gpu_batch gpu;
+    int strings = 0;
 
     ct_gpu_take(&gpu, final, in_signal); /* before the rings are listed: every span's call is in them by now */
     struct ct_ring *last = ct_rings_last(), *upto;
@@ -110,10 +130,12 @@ void ct_drain_all(int final, int in_signal)
     }
     do {
         upto = last;
-        drain_upto(upto, final, &clock);
+        drain_upto(upto, final, in_signal, &clock, &strings);
         last = ct_rings_last();
     } while (final && last != upto);
     write_nested_loss();
+    if (strings) /* the thread names' strings, now rather than at the next drain (this may be the last) */
+        ct_meta_write(in_signal);
     ct_gpu_write(&gpu, final);
     if (!in_signal)
         ct_rings_free_dead();

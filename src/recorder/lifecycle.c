@@ -25,7 +25,7 @@
 
 static struct ct_settings cfg;
 static int cfg_loaded;
-static _Atomic int ranges_only; /* ct_rec_ranges_only */
+static _Atomic uint32_t ranges_only; /* ct_rec_ranges_only: the header's CT_FEAT_CAPTURE_* bits */
 static pthread_mutex_t init_mu = PTHREAD_MUTEX_INITIALIZER;
 static __thread int in_init __attribute__((tls_model("initial-exec")));
 
@@ -33,7 +33,10 @@ static void install(void);
 
 /* ---- start, flush, stop ---- */
 
-void ct_rec_ranges_only(void) { atomic_store(&ranges_only, 1); }
+void ct_rec_ranges_only(int nvtx)
+{
+    atomic_store(&ranges_only, CT_FEAT_CAPTURE_RANGES | (nvtx ? CT_FEAT_CAPTURE_NVTX : 0));
+}
 
 static int start(void)
 {
@@ -43,7 +46,7 @@ static int start(void)
     }
     if (ct_rings_start(cfg.buffer_size) < 0)
         return -1;
-    const uint32_t ranges = atomic_load(&ranges_only) ? CT_FEAT_CAPTURE_RANGES : 0;
+    const uint32_t ranges = atomic_load(&ranges_only);
     if (ct_tf_open(&cfg, CT_FEAT_TIME_MONO | ranges | ct_stack_start(cfg.stacks, cfg.stack_depth)) < 0)
         return -1;
     ct_gpu_start(cfg.gpu_time, cfg.gpu_sample);

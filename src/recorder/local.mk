@@ -7,6 +7,8 @@ noinst_LTLIBRARIES += src/recorder/librecorder.la
 src_recorder_librecorder_la_SOURCES = \
 	src/recorder/recorder.h src/recorder/variants.h src/recorder/hot.h src/recorder/export.h \
 	src/recorder/record.c src/recorder/recorder_hot.h \
+	src/recorder/annotate.c \
+	src/recorder/rank.c src/recorder/rank.h \
 	src/recorder/state.c src/recorder/state.h \
 	src/recorder/rings.c src/recorder/rings.h \
 	src/recorder/ring.c src/recorder/ring.h \

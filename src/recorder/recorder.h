@@ -79,6 +79,16 @@ void ct_rec_untraced(const char *symbol);
 void ct_rec_driver(int driver_version, int device_count);
 void ct_rec_device(int ordinal, const char *name, const uint8_t uuid[16], uint64_t total_mem);
 
+/* NVTX (annotate.c).  An event into the calling thread's ring (enum ct_nvtx_kind; its time is read here).
+ * Lock-free, as a call record; the message's string id comes from ct_rec_intern (cached by the caller). */
+void ct_rec_nvtx(unsigned kind, uint16_t domain, uint32_t name_id, uint64_t range_id, uint32_t category,
+                 uint32_t color, unsigned flags);
+/* The name of an NVTX domain or category (enum ct_nvtx_name_what), queued as a CT_REC_NVTX_NAME. */
+void ct_rec_nvtx_name(unsigned what, uint16_t domain, uint32_t category, uint32_t name_id);
+/* Thread `tid` is called `name` from now on (a rename, nvtxNameOsThread): a CT_REC_THREAD, when tracing is
+ * on.  The name a thread has at its first record is written by the drain (rings.h). */
+void ct_rec_thread_name(uint32_t tid, const char *name);
+
 /* Is tracing on (configuration valid, output file open or openable)?  Starts the recorder if needed. */
 int ct_rec_enabled(void);
 
@@ -86,8 +96,8 @@ int ct_rec_enabled(void);
  * output file, start the writer, register the exit/fork/signal handlers.  The first record calls it. */
 void ct_rec_init(void);
 /* capture.c, before tracing starts: only the calls of capture ranges will be recorded (the file's header
- * says so: CT_FEAT_CAPTURE_RANGES). */
-void ct_rec_ranges_only(void);
+ * says so: CT_FEAT_CAPTURE_RANGES, with CT_FEAT_CAPTURE_NVTX when `nvtx`: the ranges are NVTX ranges). */
+void ct_rec_ranges_only(int nvtx);
 /* Flush everything and close the file (exit path). Idempotent. */
 void ct_rec_shutdown(void);
 /* GPU time's last collection while the driver is still there (an atexit handler of the interposition layer

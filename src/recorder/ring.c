@@ -158,7 +158,7 @@ int ct_ring_spans(struct ct_ring *r, struct iovec iov[3], uint64_t *end, struct 
     uint64_t start = pos, joined = 0;
     int n = 0;
 
-    st->records = st->calls = st->lost = 0;
+    st->records = st->calls = st->lost = st->nvtx = 0;
     /* A span ends at a pad and at the end of the memory (a record may end exactly there, with no pad). */
     while (pos < head) {
         struct ct_rec_hdr *h = (void *)(r->buf + (pos & r->mask));
@@ -178,6 +178,10 @@ int ct_ring_spans(struct ct_ring *r, struct iovec iov[3], uint64_t *end, struct 
         } else if (h->type == CT_REC_LOST) {
             st->lost += ((struct ct_rec_lost *)h)->count;
             lost_to_ns((struct ct_rec_lost *)h);
+        } else if (h->type == CT_REC_NVTX) {
+            struct ct_rec_nvtx *e = (struct ct_rec_nvtx *)h;
+            e->t_ns = ct_clock_ns(e->t_ns);
+            st->nvtx++;
         }
         pos += h->size;
         if ((pos & r->mask) == 0 && n < 3) {

@@ -68,6 +68,8 @@ struct ct_ring {
     void *map;                   /* the mapping holding buf and this control block */
     size_t map_len;
     int huge_pending;            /* ask for huge pages at the first wrap */
+    char os_name[16];            /* the thread's name at its first record (prctl PR_GET_NAME) ... */
+    _Atomic int name_pending;    /* ... which the drain writes as a CT_REC_THREAD (unless renamed since) */
 
     alignas(64) _Atomic uint64_t tail; /* written by the consumer */
 
@@ -112,6 +114,7 @@ static inline void ct_ring_commit(struct ct_ring *r)
 struct ct_span_stats {
     uint64_t records;
     uint64_t calls;              /* records that stand for a call (ct_rec_is_call) */
+    uint64_t nvtx;               /* CT_REC_NVTX records (their times made ns here) */
     uint64_t lost;               /* the counts of the CT_REC_LOST records */
     uint64_t at[CT_SPAN_LAST];   /* record i starts at byte at[i % CT_SPAN_LAST] of the spans, joined */
 };
@@ -123,7 +126,8 @@ uint64_t ct_ring_unwritten(const struct ct_ring *r);
 
 /* Consumer: the published records as at most 3 contiguous spans of whole records (pads left out); *end is
  * the position to pass to ct_ring_release once they are written.  Call times stay ticks (the file's
- * CT_REC_CLOCK converts them); a LOST record's become ns here.  Returns the span count. */
+ * CT_REC_CLOCK converts them); a LOST or NVTX record's become ns here (few: touching them costs nothing
+ * that matters, and readers of NVTX ranges then need no clock).  Returns the span count. */
 int ct_ring_spans(struct ct_ring *r, struct iovec iov[3], uint64_t *end, struct ct_span_stats *st);
 static inline void ct_ring_release(struct ct_ring *r, uint64_t end)
 {

@@ -3,6 +3,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "recorder/rings.h"
@@ -106,6 +107,8 @@ static void publish(struct ct_ring *r)
  * stays in the caches and that the process touched before: fresh memory costs a page fault per 4 KiB,
  * several microseconds each on a virtual machine, which a short program would pay all along its first
  * 8 MiB of records. */
+__thread int ct_thread_named __attribute__((tls_model("initial-exec")));
+
 struct ct_ring *ct_rings_new_thread(void)
 {
     static _Atomic int warned;
@@ -117,6 +120,8 @@ struct ct_ring *ct_rings_new_thread(void)
             ct_warn("cannot allocate a %zu-byte buffer for a thread; its records are not traced", size);
         return NULL;
     }
+    prctl(PR_GET_NAME, r->os_name); /* once per thread: its name when it first recorded */
+    atomic_store(&r->name_pending, !ct_thread_named);
     publish(r);
     return r;
 }
@@ -183,6 +188,7 @@ void ct_rings_after_fork_child(void)
     }
     if (mine) {
         ct_ring_reset(mine, (uint32_t)gettid());
+        atomic_store(&mine->name_pending, 1); /* the child's file names it too */
         atomic_store(&mine->next, NULL);
     }
     atomic_store(&rings, mine);

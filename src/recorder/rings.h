@@ -18,6 +18,9 @@
  * its TLS is static and a read is one %fs-relative load. */
 extern __thread struct ct_ring *ct_rec_ring __attribute__((tls_model("initial-exec")));
 
+/* The thread was named explicitly (ct_rec_thread_name): its first ring does not take the OS name. */
+extern __thread int ct_thread_named __attribute__((tls_model("initial-exec")));
+
 /* At start: the largest ring a thread may grow to (CUDATRACE_BUFFER_SIZE).  0, or -1 after a warning. */
 int ct_rings_start(size_t max_size);
 /* The calling thread's first ring, made and registered; NULL (one warning per process) when out of memory. */

@@ -101,12 +101,22 @@ int ct_parse_stacks(const char *s, int *out)
     return -1;
 }
 
-int ct_parse_capture(const char *s, int *out)
+int ct_parse_capture(const char *s, struct ct_capture_spec *out)
 {
     if (s && strcasecmp(s, "all") == 0)
-        return *out = CT_CAPTURE_ALL, 0;
+        return out->mode = CT_CAPTURE_ALL, 0;
     if (s && (strcasecmp(s, "profiler") == 0 || strcasecmp(s, "cudaProfilerApi") == 0)) /* nsys's name */
-        return *out = CT_CAPTURE_PROFILER, 0;
+        return out->mode = CT_CAPTURE_PROFILER, 0;
+    if (s && strncasecmp(s, "nvtx:", 5) == 0) { /* nsys -c nvtx -p RANGE@DOMAIN: the last '@' splits */
+        const char *name = s + 5, *at = strrchr(name, '@');
+        size_t len = at ? (size_t)(at - name) : strlen(name);
+        if (len == 0 || len >= sizeof out->range || (at && (!at[1] || strlen(at + 1) >= sizeof out->domain)))
+            return -1;
+        memcpy(out->range, name, len);
+        out->range[len] = '\0';
+        strcpy(out->domain, at ? at + 1 : "");
+        return out->mode = CT_CAPTURE_NVTX, 0;
+    }
     return -1;
 }
 
@@ -120,12 +130,17 @@ int ct_parse_gpu_time(const char *s, int *out)
     return -1;
 }
 
-int ct_settings_capture(void)
+void ct_settings_capture(struct ct_capture_spec *c)
 {
-    int m = CT_CAPTURE_ALL;
+    memset(c, 0, sizeof *c);
+    if (ct_parse_capture(getenv("CUDATRACE_CAPTURE"), c) != 0) /* a bad value: all, and ct_settings_load says so */
+        memset(c, 0, sizeof *c);
+}
 
-    ct_parse_capture(getenv("CUDATRACE_CAPTURE"), &m); /* a bad value: all, and ct_settings_load says so */
-    return m;
+const char *ct_settings_nvtx_forward(void)
+{
+    const char *v = getenv("CUDATRACE_NVTX_FORWARD");
+    return v && *v ? v : NULL;
 }
 
 static void load_stacks(struct ct_settings *s)
@@ -227,6 +242,14 @@ void ct_settings_load(struct ct_settings *s)
     load_stacks(s);
     load_gpu(s);
     /* Used long before (ct_settings_capture); warned about here, with the others, once tracing starts. */
-    if ((v = getenv("CUDATRACE_CAPTURE")) != NULL && ct_parse_capture(v, &b) != 0)
-        ct_warn("CUDATRACE_CAPTURE=\"%.64s\" is not all or profiler; using all (every call is recorded)", v);
+    if ((v = getenv("CUDATRACE_FILE_LIST")) != NULL) {
+        if (*v == '/' && strlen(v) < sizeof s->file_list)
+            strcpy(s->file_list, v);
+        else
+            ct_warn("CUDATRACE_FILE_LIST=\"%.64s\" is not an absolute file name; the trace file is not listed", v);
+    }
+    struct ct_capture_spec c;
+    if ((v = getenv("CUDATRACE_CAPTURE")) != NULL && ct_parse_capture(v, &c) != 0)
+        ct_warn("CUDATRACE_CAPTURE=\"%.64s\" is not all, profiler or nvtx:RANGE[@DOMAIN]; using all (every call is "
+                "recorded)", v);
 }

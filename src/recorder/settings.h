@@ -21,8 +21,15 @@ enum ct_stack_mode { CT_STACKS_NONE = 0, CT_STACKS_ALLOC = 1, CT_STACKS_ALL = 2 
 /* GPU time (gpu.h): which launches and copies get timing events, and how often after the first of a kind. */
 #define CT_DEFAULT_GPU_SAMPLE 32u
 #define CT_MAX_GPU_SAMPLE 1000000u
-/* What is recorded (capture.h): every call, or only calls inside cuProfilerStart/Stop ranges. */
-enum ct_capture_mode { CT_CAPTURE_ALL = 0, CT_CAPTURE_PROFILER = 1 };
+/* What is recorded (capture.h): every call, or only calls inside cuProfilerStart/Stop ranges, or inside an
+ * NVTX range of a given message (and domain). */
+enum ct_capture_mode { CT_CAPTURE_ALL = 0, CT_CAPTURE_PROFILER = 1, CT_CAPTURE_NVTX = 2 };
+#define CT_CAPTURE_NAME_MAX 256
+struct ct_capture_spec {
+    int mode;                          /* enum ct_capture_mode */
+    char range[CT_CAPTURE_NAME_MAX];   /* CT_CAPTURE_NVTX: the range's message */
+    char domain[CT_CAPTURE_NAME_MAX];  /* ... and its domain's name, "" for the default domain */
+};
 
 struct ct_settings {
     char output[1024];  /* CUDATRACE_OUTPUT: file name template (%p %h %q{VAR} %%) */
@@ -34,6 +41,7 @@ struct ct_settings {
     unsigned stack_depth; /* CUDATRACE_STACK_DEPTH: frames kept per stack, 1..CT_MAX_STACK_DEPTH */
     int gpu_time;       /* CUDATRACE_GPU_TIME: enum ct_gpu_mode (format.h) */
     unsigned gpu_sample; /* CUDATRACE_GPU_SAMPLE: 1 call in N is timed once a kind has its first timings */
+    char file_list[1024]; /* CUDATRACE_FILE_LIST: append each trace file's absolute name here ("" none) */
 };
 
 /* Read the environment; warn once per bad variable. */
@@ -41,7 +49,10 @@ void ct_settings_load(struct ct_settings *s);
 /* CUDATRACE_CAPTURE, read apart from the rest: it must be known before the program's first driver call
  * (capture.c), while the rest waits for the first recorded one.  Silent: a bad value is all here, and
  * ct_settings_load warns about it. */
-int ct_settings_capture(void);
+void ct_settings_capture(struct ct_capture_spec *c);
+/* CUDATRACE_NVTX_FORWARD, read when the program's NVTX initializes (preload/nvtx.c): the NVTX injection
+ * library the user had set in NVTX_INJECTION64_PATH, which libcudatrace.so calls on to; NULL when none. */
+const char *ct_settings_nvtx_forward(void);
 
 /* Parsers (0 on success, -1 on a bad value; *out untouched then). */
 int ct_parse_size(const char *s, size_t *out);        /* "4M", "65536", "512K", "1G" */
@@ -49,7 +60,8 @@ int ct_parse_uint(const char *s, unsigned *out);      /* decimal */
 int ct_parse_bool(const char *s, int *out);           /* 1/0, yes/no, true/false, on/off */
 int ct_parse_mode(const char *s, unsigned *out);      /* octal, at most 0777 */
 int ct_parse_stacks(const char *s, int *out);        /* none, alloc, all (any case) */
-int ct_parse_capture(const char *s, int *out);       /* all, profiler or cudaProfilerApi (any case) */
+int ct_parse_capture(const char *s, struct ct_capture_spec *out); /* all, profiler or cudaProfilerApi (any
+                                                                     * case), nvtx:RANGE[@DOMAIN] */
 int ct_parse_gpu_time(const char *s, int *out);      /* off, sample, all (any case) */
 
 #endif

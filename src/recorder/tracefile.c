@@ -15,6 +15,7 @@
 #include "format/record.h"
 #include "recorder/clock.h"
 #include "recorder/output.h"
+#include "recorder/rank.h"
 #include "recorder/settings.h"
 #include "recorder/tracefile.h"
 #include "recorder/variants.h"
@@ -382,12 +383,12 @@ static int64_t clock_ns(clockid_t id)
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-/* Header, CT_REC_PROCESS and one CT_REC_API per variant, in one malloc'd block. */
+/* Header, CT_REC_PROCESS, CT_REC_RANK and one CT_REC_API per variant, in one malloc'd block. */
 static unsigned char *first_records(size_t *len, const char *host, uint32_t features)
 {
     static char cmdline[CT_REC_MAX_SIZE];
     size_t cl = read_cmdline(cmdline, sizeof cmdline), hl = strlen(host);
-    size_t size = sizeof(struct ct_file_header) + ct_size_process(hl, cl), off;
+    size_t size = sizeof(struct ct_file_header) + ct_size_process(hl, cl) + sizeof(struct ct_rec_rank), off;
     unsigned char *buf;
 
     for (unsigned i = 0; i < ct_variant_count; i++)
@@ -399,6 +400,8 @@ static unsigned char *first_records(size_t *len, const char *host, uint32_t feat
     off = sizeof(struct ct_file_header);
     ct_put_process(buf + off, host, hl, cmdline, cl);
     off += ct_size_process(hl, cl);
+    ct_rank_record((struct ct_rec_rank *)(buf + off));
+    off += sizeof(struct ct_rec_rank);
     for (unsigned i = 0; i < ct_variant_count; i++) {
         const struct ct_variant *v = &ct_variants[i];
         ct_put_api(buf + off, (uint16_t)i, v->name, v->symbol, v->version, v->vflags, v->family);
@@ -406,6 +409,26 @@ static unsigned char *first_records(size_t *len, const char *host, uint32_t feat
     }
     *len = size;
     return buf;
+}
+
+/* CUDATRACE_FILE_LIST: one line per trace file, its absolute name, appended in one write (so the lines of
+ * processes writing at once do not mix): how `cudatrace run --stats` finds every file of a run. */
+static void list_file(const char *list)
+{
+    char line[PATH_MAX + 1];
+    int fd, n;
+
+    if (!*list || !realpath(tf.path, line))
+        return;
+    n = (int)strlen(line);
+    line[n++] = '\n';
+    if ((fd = open(list, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600)) < 0) {
+        ct_warn("cannot open %s (CUDATRACE_FILE_LIST): %s", list, strerror(errno));
+        return;
+    }
+    if (write(fd, line, (size_t)n) != n)
+        ct_warn("cannot write %s (CUDATRACE_FILE_LIST)", list);
+    close(fd);
 }
 
 int ct_tf_open(const struct ct_settings *s, uint32_t features)
@@ -460,6 +483,8 @@ int ct_tf_open(const struct ct_settings *s, uint32_t features)
         tf.failed = tf.counting = 1;
     }
     free(first);
+    if (!tf.counting)
+        list_file(s->file_list);
     return 0;
 }
 

@@ -10,6 +10,7 @@
 #include "report/cli.h"
 #include "report/map.h"
 #include "report/display_names.h"
+#include "report/range_filter.h"
 #include "report/trace.h"
 
 struct filter {
@@ -32,20 +33,27 @@ static int keep(const struct filter *f, const struct rp_call *c, const struct rp
     return api->match;
 }
 
+/* Columns in the order of nsys cuda_api_trace where they overlap (Start, Duration, Name, Result, CorrID, Pid,
+ * Tid, Thread Name), then what cudatrace adds. */
 static void header(FILE *out, enum rp_format fmt, const struct rp_timeunit *u)
 {
     const char *n = u->name;
-    if (fmt == RP_FMT_CSV)
-        fprintf(out, "Start (%s),Duration (%s),GPU Start (%s),GPU Duration (%s),Pid,Tid,Seq,Name,Variant,Result,"
-                     "Result Name,Arguments\n", n, n, n, n);
-    else if (fmt == RP_FMT_TABLE) {
+    if (fmt == RP_FMT_CSV || fmt == RP_FMT_TSV) {
+        char line[512];
+        snprintf(line, sizeof line, "Start (%s),Duration (%s),Name,Result,CorrID,Pid,Tid,Thread Name,Variant,Result Name,"
+                 "GPU Start (%s),GPU Duration (%s),Arguments\n", n, n, n, n);
+        for (char *p = line; fmt == RP_FMT_TSV && *p; p++)
+            if (*p == ',')
+                *p = '\t';
+        fputs(line, out);
+    } else if (fmt == RP_FMT_TABLE) {
         char s[24], d[24], gs[24], gd[24];
         snprintf(s, sizeof s, "Start (%s)", n);
         snprintf(d, sizeof d, "Duration (%s)", n);
         snprintf(gs, sizeof gs, "GPU Start (%s)", n);
         snprintf(gd, sizeof gd, "GPU Duration (%s)", n);
-        fprintf(out, "%16s %14s %16s %17s %8s %8s  %-28s %-28s %s\n", s, d, gs, gd, "Pid", "Tid", "Name", "Result",
-                "Arguments");
+        fprintf(out, "%16s %14s  %-28s %-28s %8s %8s %-16s %16s %17s  %s\n", s, d, "Name", "Result", "Pid", "Tid",
+                "Thread Name", gs, gd, "Arguments");
     }
 }
 
@@ -57,20 +65,25 @@ static void line(FILE *out, enum rp_format fmt, const struct rp_timeunit *u, con
     rp_fmt_time(dur, sizeof dur, (double)(c->t1 - c->t0), u, 0);
     rp_gpu_times(c, rel, u, gstart, gdur);
     const char *result = rp_result_name(c->call->c.result, rbuf, sizeof rbuf);
+    const char *thread = rp_thread_name(c->file, c->call->c.h.tid);
     switch (fmt) {
     case RP_FMT_TABLE:
-        fprintf(out, "%16s %14s %16s %17s %8" PRIu32 " %8" PRIu32 "  %-28s %-28s ", start, dur, gstart, gdur,
-                c->file->hdr.pid, c->call->c.h.tid, name, result);
+        fprintf(out, "%16s %14s  %-28s %-28s %8" PRIu32 " %8" PRIu32 " %-16s %16s %17s  ", start, dur, name, result,
+                c->file->hdr.pid, c->call->c.h.tid, *thread ? thread : "-", gstart, gdur);
         rp_args_text(out, c, k);
         putc('\n', out);
         break;
     case RP_FMT_CSV:
-        fprintf(out, "%s,%s,%s,%s,%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",", start, dur, gstart, gdur, c->file->hdr.pid,
-                c->call->c.h.tid, c->call->c.seq);
-        rp_csv_field(out, name);
-        putc(',', out);
-        rp_csv_field(out, rp_call_variant(c));
-        fprintf(out, ",%d,%s,", (int)c->call->c.result, result);
+    case RP_FMT_TSV: {
+        const char sep = fmt == RP_FMT_TSV ? '\t' : ',';
+        fprintf(out, "%s%c%s%c", start, sep, dur, sep);
+        rp_sep_field(out, name, fmt);
+        fprintf(out, "%c%d%c%" PRIu64 "%c%" PRIu32 "%c%" PRIu32 "%c", sep, (int)c->call->c.result, sep, c->call->c.seq,
+                sep, c->file->hdr.pid, sep, c->call->c.h.tid, sep);
+        rp_sep_field(out, thread, fmt);
+        putc(sep, out);
+        rp_sep_field(out, rp_call_variant(c), fmt);
+        fprintf(out, "%c%s%c%s%c%s%c", sep, result, sep, gstart, sep, gdur, sep);
         /* the arguments as one field: text with quotes, so it is written to a buffer first */
         char *args = NULL;
         size_t len = 0;
@@ -78,11 +91,12 @@ static void line(FILE *out, enum rp_format fmt, const struct rp_timeunit *u, con
         if (m) {
             rp_args_text(m, c, k);
             fclose(m);
-            rp_csv_field(out, args ? args : "");
+            rp_sep_field(out, args ? args : "", fmt);
             free(args);
         }
         putc('\n', out);
         break;
+    }
     case RP_FMT_JSON:
         rp_call_json(out, c, rel, u, k, NULL);
         break;
@@ -98,7 +112,9 @@ static int run(int argc, char **argv)
                                              {"from", required_argument, NULL, 'F'},
                                              {"to", required_argument, NULL, 'E'},
                                              {"errors", no_argument, NULL, 'e'},
+                                             {"range", required_argument, NULL, 'r'},
                                              {NULL, 0, NULL, 0}};
+    const char *range = NULL;
     const struct rp_command *cmd = &rp_cmd_calls;
     struct rp_common co;
     struct filter flt = {NULL, -1, -1, 0, -1, 0};
@@ -106,7 +122,7 @@ static int run(int argc, char **argv)
     int opt;
     rp_common_init(&co);
     while ((opt = getopt_long(argc, argv, RP_COMMON_SHORTOPTS "a:e", longopts, NULL)) != -1) {
-        int h = rp_common_option(&co, cmd, opt, optarg, "table,csv,json,column");
+        int h = rp_common_option(&co, cmd, opt, optarg, "table,csv,tsv,json,column");
         if (h < 0)
             return RP_EXIT_USAGE;
         if (h)
@@ -115,6 +131,7 @@ static int run(int argc, char **argv)
         case 'h': rp_help(cmd); return RP_EXIT_OK;
         case 'a': flt.api = optarg; break;
         case 'e': flt.errors = 1; break;
+        case 'r': range = optarg; break;
         case 'T':
         case 'P':
             if (rp_parse_u64(cmd, opt == 'T' ? "--tid" : "--pid", optarg, &v) < 0)
@@ -137,6 +154,13 @@ static int run(int argc, char **argv)
         return rc;
     struct rp_kernel_names k = {0};
     struct rp_apimatch ac = {flt.api, {0}, NULL, 0, 0};
+    struct rp_range_filter rf = {0};
+    if (range && rp_range_filter_init(&rf, &tr, range) < 0) {
+        rp_trace_close(&tr);
+        return RP_EXIT_FAILED;
+    }
+    if (range && rf.ranges == 0)
+        fprintf(stderr, RP_PROG ": warning: no NVTX range '%s' in the trace: no call is listed\n", range);
     struct rp_merge *m = rp_merge_begin(&tr);
     FILE *out = m ? rp_output_open(&co) : NULL;
     if (!out) {
@@ -152,13 +176,14 @@ static int run(int argc, char **argv)
                 rc = RP_EXIT_FAILED;
                 break;
             }
-            if (keep(&flt, c, api, rel))
+            if (keep(&flt, c, api, rel) && (!range || rp_range_filter_keep(&rf, c)))
                 line(out, fmt, &co.unit, c, api->name, rel, &k);
         }
         if (rp_merge_failed(m))
             rc = RP_EXIT_UNREADABLE;
         rc = rp_output_close(out, &co, rc);
     }
+    rp_range_filter_free(&rf);
     rp_apimatch_free(&ac);
     rp_kernel_names_free(&k);
     rp_merge_end(m);
@@ -169,10 +194,12 @@ static int run(int argc, char **argv)
 const struct rp_command rp_cmd_calls = {
     "calls", "one line per call in time order, with decoded arguments",
     "Usage: " RP_PROG " calls [OPTION]... FILE...\n"
-    "List every call of the trace files in time order (files merged): start (since the trace\n"
-    "start), duration, GPU start and GPU duration (of a launch or copy timed on the GPU; empty\n"
-    "for the others), pid, tid, API, result and the decoded arguments (sizes, pointers, memory\n"
-    "kinds, grid/block, kernel name, stream, copy direction).\n"
+    "List every call of the trace files in time order (files merged), in the columns of nsys\n"
+    "cuda_api_trace where they overlap: start (since the trace start), duration, API, result,\n"
+    "CorrID (the call's sequence number), pid, tid, thread name; then the exported variant, the\n"
+    "result's name, GPU start and GPU duration (of a launch or copy timed on the GPU; empty for\n"
+    "the others) and the decoded arguments (sizes, pointers, memory kinds, grid/block, kernel\n"
+    "name, stream, copy direction).  The table shows the result's name in Result.\n"
     "\n"
     "Filters (all must hold):\n"
     "      --api=PATTERN    API name matches the shell glob PATTERN (cuMemcpy*); the display name\n"
@@ -182,12 +209,15 @@ const struct rp_command rp_cmd_calls = {
     "      --from=TIME      calls starting at or after TIME since the trace start\n"
     "      --to=TIME        calls starting at or before TIME (TIME: 1500, 2.5us, 10ms, 1s; ns if bare)\n"
     "  -e, --errors         calls that returned other than CUDA_SUCCESS\n"
+    "      --range=NAME[@DOMAIN]  calls made inside an NVTX range of that message (push/pop or\n"
+    "                       start/end), on the thread that opened it; @DOMAIN: of that domain only\n"
     "\n"
     "Options:\n"
-    "  -f, --format=FMT     table, csv or json (JSON lines: one object per call, with an \"args\"\n"
+    "  -f, --format=FMT     table, csv, tsv or json (JSON lines: one object per call, with an \"args\"\n"
     "                       object, and a \"gpu\" object {start, duration, device, stream} when\n"
     "                       timed on the GPU); default: table on a terminal, else csv\n"
-    "  -u, --timeunit=UNIT  ns, us, ms or s for the starts and durations (default ns)\n"
+    "  -u, --timeunit=UNIT  ns, us, ms or s (or nsec, usec, msec, sec, seconds ...) for the starts\n"
+    "                       and durations (default ns)\n"
     "  -o, --output=FILE    write to FILE instead of standard output\n"
     "  -h, --help           this help\n"
     "\n"

@@ -30,7 +30,8 @@ int rp_common_option(struct rp_common *o, const struct rp_command *cmd, int opt,
     }
     case 'u':
         if (rp_timeunit_parse(arg, &o->unit) < 0)
-            return rp_usage_error(cmd, "unknown --timeunit '%s' (ns, us, ms or s)", arg), -1;
+            return rp_usage_error(cmd, "unknown --timeunit '%s' (ns, us, ms, s, or nsec, usec, msec, sec, seconds ...)",
+                                  arg), -1;
         return 1;
     case 'o':
         o->output = arg;
@@ -68,7 +69,10 @@ int rp_open_files(struct rp_trace *t, const struct rp_command *cmd, int argc, ch
         return rp_usage_error(cmd, "no trace file given");
     if (single && argc - first > 1)
         return rp_usage_error(cmd, "one trace file at a time");
-    return rp_trace_open(t, argv + first, (size_t)(argc - first));
+    int rc = rp_trace_open(t, argv + first, (size_t)(argc - first));
+    if ((rc == RP_EXIT_OK || rc == RP_EXIT_DAMAGED) && cmd != &rp_cmd_info) /* info says so in its table */
+        rp_warn_incomplete(t);
+    return rc;
 }
 
 FILE *rp_output_open(const struct rp_common *o)

@@ -32,7 +32,10 @@ static void metadata(FILE *out, const struct rp_trace *t, int *first)
     for (size_t i = 0; i < t->nfiles; i++) {
         const struct rp_file *f = &t->files[i];
         char pname[512];
-        snprintf(pname, sizeof pname, "%s (pid %" PRIu32 ")", *f->cmdline ? f->cmdline : f->path, f->hdr.pid);
+        if (f->rank.rank >= 0) /* a rank is how people name the processes of a job */
+            rp_file_label(f, pname, sizeof pname);
+        else
+            snprintf(pname, sizeof pname, "%s (pid %" PRIu32 ")", *f->cmdline ? f->cmdline : f->path, f->hdr.pid);
         fprintf(out, "%s{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%" PRIu32 ",\"tid\":0,\"args\":{\"name\":",
                 *first ? "" : ",\n", f->hdr.pid);
         rp_json_string(out, pname);
@@ -51,6 +54,60 @@ static void metadata(FILE *out, const struct rp_trace *t, int *first)
                     f->hdr.pid, th->tid);
             rp_json_string(out, name);
             fputs("}}", out);
+        }
+    }
+}
+
+/* NVTX ranges: push/pop ranges as slices on their thread's track (they nest there, as the calls inside them);
+ * start/end ranges, which may cross threads and overlap, as async slices of their process; marks as
+ * instants on their thread. */
+static void nvtx_events(FILE *out, const struct rp_trace *t, int *first)
+{
+    for (size_t i = 0; i < t->nfiles; i++) {
+        const struct rp_file *f = &t->files[i];
+        for (size_t j = 0; j < f->nvtx.n; j++) {
+            const struct rp_nvtx_range *r = &f->nvtx.r[j];
+            const int64_t t0 = (int64_t)r->t0 + f->clock_offset - t->start_ns;
+            const int64_t t1 = (int64_t)r->t1 + f->clock_offset - t->start_ns;
+            const char *m = rp_file_string(f, r->name_id), *d = rp_file_string(f, rp_nvtx_domain_name(&f->nvtx, r->domain));
+            const char *cat = rp_file_string(f, rp_nvtx_category_name(&f->nvtx, r->domain, r->category));
+            fputs(*first ? "" : ",\n", out);
+            *first = 0;
+            if (r->style == RP_NVTX_PUSHPOP)
+                fputs("{\"ph\":\"X\",\"cat\":\"nvtx\",\"ts\":", out);
+            else if (r->style == RP_NVTX_MARK)
+                fputs("{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"nvtx\",\"ts\":", out);
+            else
+                fputs("{\"ph\":\"b\",\"cat\":\"nvtx\",\"ts\":", out);
+            put_us(out, t0);
+            if (r->style == RP_NVTX_PUSHPOP) {
+                fputs(",\"dur\":", out);
+                put_us(out, t1 - t0);
+            } else if (r->style == RP_NVTX_STARTEND) {
+                fprintf(out, ",\"id\":\"nvtx%zu.%zu\"", i, j);
+            }
+            fprintf(out, ",\"pid\":%" PRIu32 ",\"tid\":%" PRIu32 ",\"name\":", f->hdr.pid, r->tid);
+            rp_json_string(out, m ? m : "");
+            fputs(",\"args\":{\"domain\":", out);
+            rp_json_string(out, d ? d : "");
+            if (r->category) {
+                fprintf(out, ",\"category\":%" PRIu32, r->category);
+                if (cat) {
+                    fputs(",\"category_name\":", out);
+                    rp_json_string(out, cat);
+                }
+            }
+            if (r->has_color)
+                fprintf(out, ",\"color\":\"#%06" PRIx32 "\"", r->color & 0xFFFFFF);
+            fputs("}}", out);
+            if (r->style == RP_NVTX_STARTEND) {
+                fputs(",\n{\"ph\":\"e\",\"cat\":\"nvtx\",\"ts\":", out);
+                put_us(out, t1);
+                fprintf(out, ",\"id\":\"nvtx%zu.%zu\",\"pid\":%" PRIu32 ",\"tid\":%" PRIu32 ",\"name\":", i, j,
+                        f->hdr.pid, r->tid);
+                rp_json_string(out, m ? m : "");
+                putc('}', out);
+            }
         }
     }
 }
@@ -171,6 +228,7 @@ int rp_export_chrome(FILE *out, struct rp_trace *t)
     }
     fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n", out);
     metadata(out, t, &first);
+    nvtx_events(out, t, &first);
     for (const struct rp_call *c; (c = rp_merge_next(m));) {
         char name[256], rbuf[48];
         rp_call_api_name(c, name, sizeof name);

@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include "report/by_group.h"
 #include "report/gpu_tables.h"
 
 #include <stdlib.h>
@@ -295,4 +296,13 @@ void rp_gpu_header_rows(struct rp_table *t, const struct rp_trace *tr)
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
         if (rows[i][1])
             rp_table_row(t, rows[i]);
+}
+
+int rp_gpu_spread(const struct rp_gpu_agg *g, struct rp_spread *s, size_t group)
+{
+    for (size_t i = 0; i < g->nkern; i++)
+        if (g->kern[i].r.ns.st.n &&
+            rp_spread_add(s, "kernel (GPU, timed)", g->kern[i].r.ns.name, group, g->kern[i].r.ns.st.total) < 0)
+            return -1;
+    return 0;
 }

@@ -14,10 +14,14 @@ struct out {
     FILE *f;
     enum rp_format fmt;
     int first;
+    const char *file; /* several files: the tables of each are keyed "KEY[FILE]" */
 };
 
 static void emit(struct out *o, struct rp_table *t)
 {
+    char key[512], title[1024];
+    if (o->file)
+        rp_table_of(t, o->file, key, sizeof key, title, sizeof title);
     rp_table_print(t, o->f, o->fmt, o->first, 1);
     o->first = 0;
     rp_table_free(t);
@@ -34,7 +38,11 @@ static void file_table(struct out *o, const struct rp_file *f)
     struct rp_table t;
     if (rp_table_init_kv(&t, "file", "File") < 0)
         return;
-    char fv[24], fe[24], pid[24], ppid[24], hs[24], wall[24], mono[24], drv[24], ndev[24], tv[17];
+    char fv[24], fe[24], pid[24], ppid[24], hs[24], wall[24], mono[24], drv[24], ndev[24], tv[17], rank[24], lrank[24],
+        wsize[24];
+    snprintf(rank, sizeof rank, "%d", (int)f->rank.rank);
+    snprintf(lrank, sizeof lrank, "%d", (int)f->rank.local_rank);
+    snprintf(wsize, sizeof wsize, "%d", (int)f->rank.world_size);
     memcpy(tv, f->hdr.tracer_version, 16);
     tv[16] = '\0';
     snprintf(fe, sizeof fe, "0x%" PRIx32, f->hdr.features);
@@ -48,12 +56,16 @@ static void file_table(struct out *o, const struct rp_file *f)
         {"Tracer version", tv},
         {"Header size#", u64s(hs, f->hdr.header_size)},
         {"Features", fe},
-        {"Calls recorded from", rp_file_ranges_only(f) ? RP_RANGES_ONLY : "every call"},
+        {"Calls recorded from", rp_file_ranges_only(f) ? (rp_file_nvtx_only(f) ? RP_NVTX_ONLY : RP_RANGES_ONLY) : "every call"},
         {"Pid#", u64s(pid, f->hdr.pid)},
         {"Parent pid#", u64s(ppid, f->hdr.ppid)},
         {"Start wall (ns)#", wall},
         {"Start monotonic (ns)#", mono},
         {"Host", f->host},
+        {"Rank#", f->rank.rank >= 0 ? rank : ""},
+        {"Local rank#", f->rank.local_rank >= 0 ? lrank : ""},
+        {"World size#", f->rank.world_size >= 0 ? wsize : ""},
+        {"Rank from", f->rank.rank >= 0 ? ct_name_rank_source(f->rank.source) : ""},
         {"Command line", f->cmdline},
         {"Driver version#", drv},
         {"Device count#", ndev},
@@ -176,7 +188,7 @@ static int run(int argc, char **argv)
     int opt;
     rp_common_init(&co);
     while ((opt = getopt_long(argc, argv, RP_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
-        int h = rp_common_option(&co, cmd, opt, optarg, "table,csv,json,column");
+        int h = rp_common_option(&co, cmd, opt, optarg, "table,csv,tsv,json,column");
         if (h < 0)
             return RP_EXIT_USAGE;
         if (h)
@@ -188,18 +200,22 @@ static int run(int argc, char **argv)
         return rp_usage_hint(cmd);
     }
     struct rp_trace tr;
-    int rc = rp_open_files(&tr, cmd, argc, argv, optind, 1);
+    int rc = rp_open_files(&tr, cmd, argc, argv, optind, 0);
     if (rc != RP_EXIT_OK && rc != RP_EXIT_DAMAGED)
         return rc;
     FILE *f = rp_output_open(&co);
     if (f) {
-        struct out o = {f, co.format >= 0 ? (enum rp_format)co.format : rp_format_default(f), 1};
-        file_table(&o, &tr.files[0]);
-        records_table(&o, &tr.files[0]);
-        counts_table(&o, &tr.files[0]);
-        threads_table(&o, &tr.files[0]);
-        devices_table(&o, &tr.files[0]);
-        gpu_table(&o, &tr.files[0]);
+        struct out o = {f, co.format >= 0 ? (enum rp_format)co.format : rp_format_default(f), 1, NULL};
+        for (size_t i = 0; i < tr.nfiles; i++) {
+            const struct rp_file *tf = &tr.files[i];
+            o.file = tr.nfiles > 1 ? tf->path : NULL;
+            file_table(&o, tf);
+            records_table(&o, tf);
+            counts_table(&o, tf);
+            threads_table(&o, tf);
+            devices_table(&o, tf);
+            gpu_table(&o, tf);
+        }
         if (o.fmt == RP_FMT_JSON)
             fputs("}\n", f);
         rc = rp_output_close(f, &co, rc);
@@ -212,15 +228,17 @@ static int run(int argc, char **argv)
 
 const struct rp_command rp_cmd_info = {
     "info", "what a trace file holds: header, metadata, record counts, losses",
-    "Usage: " RP_PROG " info [OPTION]... FILE\n"
-    "Describe one trace file: format and tracer versions, header fields (pid, start times,\n"
-    "features), host, command line, driver and devices, records by type, calls recorded, records\n"
-    "lost (by reason), pointers handed back untraced (by symbol), threads and their calls, and\n"
+    "Usage: " RP_PROG " info [OPTION]... FILE...\n"
+    "Describe each trace file: format and tracer versions, header fields (pid, start times,\n"
+    "features), host, rank, local rank and world size (and the variable the rank came from),\n"
+    "command line, driver and devices, records by type, calls recorded, records lost (by\n"
+    "reason), pointers handed back untraced (by symbol), threads with their names and calls, and\n"
     "how GPU time was taken (table gpu: the mode, sample N and K, spans, the writer's counts of\n"
     "timed, not completed and untimed calls).\n"
     "\n"
     "Options:\n"
-    "  -f, --format=FMT     table, csv or json (default: table on a terminal, else csv)\n"
+    "  -f, --format=FMT     table, csv, tsv or json (default: table on a terminal, else csv); with\n"
+    "                       several files each table's key is KEY[FILE]\n"
     "  -o, --output=FILE    write to FILE instead of standard output\n"
     "  -h, --help           this help\n"
     "\n"

@@ -5,6 +5,10 @@ src_report_libctreport_la_SOURCES = \
 	src/report/cli.c src/report/cli.h \
 	src/report/trace.c src/report/trace.h \
 	src/report/gpu_spans.c src/report/gpu_spans.h \
+	src/report/nvtx_ranges.c src/report/nvtx_ranges.h \
+	src/report/range_filter.c src/report/range_filter.h \
+	src/report/nvtx_table.c src/report/nvtx_table.h \
+	src/report/by_group.c src/report/by_group.h \
 	src/report/stats.c src/report/stats.h \
 	src/report/display_names.c src/report/display_names.h \
 	src/report/text.c src/report/text.h \

@@ -122,7 +122,7 @@ static void sites_csv(FILE *out, const char *key, const struct rp_sites *s, unsi
 static void print_text(FILE *out, const struct result *r, const struct rp_trace *t, const struct rp_timeunit *u,
                        unsigned long long top)
 {
-    char b1[48], b2[48], b3[48];
+    char b1[48], b2[48], b3[48], b4[64];
     kinds_table(out, RP_FMT_TABLE, r, t, u);
     if (!r->stacks)
         fputs("\nCall stacks were not recorded (CUDATRACE_STACKS=none, or a build without libunwind): "
@@ -130,7 +130,8 @@ static void print_text(FILE *out, const struct result *r, const struct rp_trace 
     if (r->end.device.peak_bytes) {
         fprintf(out, "\nPeak device memory: %s bytes at %s %s; held by:\n",
                 rp_group_digits(b1, sizeof b1, u64s(b3, r->end.device.peak_bytes)),
-                rp_fmt_time(b2, sizeof b2, (double)(r->end.device.peak_t - t->start_ns), u, 0), u->name);
+                rp_group_digits(b4, sizeof b4, rp_fmt_time(b2, sizeof b2, (double)(r->end.device.peak_t - t->start_ns), u, 0)),
+                u->name);
         for (size_t i = 0; i < r->peak.n && (!top || i < top); i++) {
             fprintf(out, "  %s bytes in %" PRIu64 " allocations at:\n",
                     rp_group_digits(b1, sizeof b1, u64s(b3, r->peak.v[i].bytes)), r->peak.v[i].count);
@@ -207,9 +208,10 @@ static void print_json(FILE *out, const struct result *r, const struct rp_trace 
 static int run(int argc, char **argv)
 {
     static const struct option longopts[] = {RP_COMMON_LONGOPTS, {"top", required_argument, NULL, 't'},
+                                              {"error-exitcode", required_argument, NULL, 'x'},
                                               {NULL, 0, NULL, 0}};
     struct rp_common co;
-    unsigned long long top = 0;
+    unsigned long long top = 0, leak_exit = 0;
     int opt;
     rp_common_init(&co);
     while ((opt = getopt_long(argc, argv, RP_COMMON_SHORTOPTS "t:", longopts, NULL)) != -1) {
@@ -223,6 +225,12 @@ static int run(int argc, char **argv)
         case 't':
             if (rp_parse_u64(&rp_cmd_memory, "--top", optarg, &top) < 0)
                 return RP_EXIT_USAGE;
+            break;
+        case 'x':
+            if (rp_parse_u64(&rp_cmd_memory, "--error-exitcode", optarg, &leak_exit) < 0)
+                return RP_EXIT_USAGE;
+            if (leak_exit > 255)
+                return rp_usage_error(&rp_cmd_memory, "--error-exitcode takes 0 to 255, not %s", optarg);
             break;
         default: return rp_usage_hint(&rp_cmd_memory);
         }
@@ -267,6 +275,8 @@ static int run(int argc, char **argv)
         print_text(f, &r, &tr, &co.unit, top);
     }
     rc = rp_output_close(f, &co, rc);
+    if (rc == RP_EXIT_OK && leak_exit && r.leaks.n) /* as compute-sanitizer --error-exitcode: for CI */
+        rc = (int)leak_exit;
 out:
     rp_memtrack_free(&r.end);
     rp_memtrack_free(&at_peak);
@@ -289,8 +299,11 @@ const struct rp_command rp_cmd_memory = {
     "\n"
     "Options:\n"
     "  -f, --format=FMT     table, csv or json (default: table on a terminal, else csv)\n"
-    "  -u, --timeunit=UNIT  ns, us, ms or s, for the peak times of the table (json: always ns)\n"
+    "  -u, --timeunit=UNIT  ns, us, ms or s (or nsec, usec, msec, sec, seconds ...), for the peak\n"
+    "                       times, digits grouped as in the tables (json: always ns)\n"
     "  -t, --top=N          at most N call sites at the peak and N leak sites (the summary counts all)\n"
+    "      --error-exitcode=N  exit N (1 to 255) when allocations are still live at exit, as\n"
+    "                       compute-sanitizer does (for CI); 0, the default: exit 0\n"
     "  -o, --output=FILE    write to FILE instead of standard output\n"
     "  -h, --help           this help\n"
     "\n"
@@ -298,6 +311,6 @@ const struct rp_command rp_cmd_memory = {
     "(CUDATRACE_DEBUG_DIRS): function+offset, file:line and inlined functions as frames of their own\n"
     "(see cudatrace-report(1), SYMBOLIZATION).\n"
     "\n"
-    "Exit status: as for summary.\n",
+    "Exit status: as for summary; N of --error-exitcode when there are leaks and nothing else failed.\n",
     run,
 };

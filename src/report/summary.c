@@ -10,8 +10,11 @@
 #include "report/cli.h"
 #include "format/grow.h"
 #include "report/gpu_tables.h"
+#include "report/by_group.h"
 #include "report/map.h"
 #include "report/memory.h"
+#include "report/nvtx_table.h"
+#include "report/range_filter.h"
 #include "report/display_names.h"
 #include "report/shape_set.h"
 #include "report/sort.h"
@@ -20,15 +23,21 @@
 #include "report/table.h"
 #include "report/trace.h"
 
-/* Sections by bit, in the order they print. */
+/* Sections by bit; they print in the order of run(). */
 static const char *const section_names[] = {"header",          "api",             "kernels", "copies",
                                             "gpu_kernels",     "gpu_copies_time", "gpu_copies_size",
-                                            "memory",          "errors"};
+                                            "memory",          "errors",          "nvtx"};
+/* nsys stats report names, taken as the sections that show the same (--report). */
+static const char *const nsys_names[][2] = {
+    {"cuda_api_sum", "api"},         {"cuda_gpu_kern_sum", "gpu_kernels"}, {"cuda_gpu_mem_time_sum", "gpu_copies_time"},
+    {"cuda_gpu_mem_size_sum", "gpu_copies_size"}, {"nvtx_sum", "nvtx"}, {"cuda_kern_exec_sum", "kernels"},
+    {"cuda_api_gpu_sum", "api"},
+};
 enum {
     SEC_HEADER = 1, SEC_API = 2, SEC_KERNELS = 4, SEC_COPIES = 8, SEC_GPU_KERNELS = 16, SEC_GPU_COPIES_TIME = 32,
-    SEC_GPU_COPIES_SIZE = 64, SEC_MEMORY = 128, SEC_ERRORS = 256
+    SEC_GPU_COPIES_SIZE = 64, SEC_MEMORY = 128, SEC_ERRORS = 256, SEC_NVTX = 512
 };
-#define SECTION_LIST "header,api,kernels,copies,gpu_kernels,gpu_copies_time,gpu_copies_size,memory,errors"
+#define SECTION_LIST "header,nvtx,api,kernels,copies,gpu_kernels,gpu_copies_time,gpu_copies_size,memory,errors"
 
 struct kernel_row {
     struct rp_named_stats ns;
@@ -385,8 +394,9 @@ static void print_header(struct rp_sum_out *o, const struct rp_trace *tr)
     if (rp_table_init_kv(&t, "header", "Trace") < 0)
         return;
     char files[1024] = "", pids[512] = "", hosts[512] = "", devices[1024] = "", buf[128], dur[48], title[48];
+    char ranks[512] = "", incomplete[1024] = "";
     uint64_t calls = 0, lost = 0, untraced = 0;
-    int32_t driver = 0, ranges = 0;
+    int32_t driver = 0, ranges = 0, nvtx_only = 0;
     for (size_t i = 0; i < tr->nfiles; i++) {
         const struct rp_file *f = &tr->files[i];
         rp_list_add(files, sizeof files, f->path);
@@ -404,6 +414,11 @@ static void print_header(struct rp_sum_out *o, const struct rp_trace *tr)
         lost += f->lost;
         untraced += f->untraced;
         ranges |= rp_file_ranges_only(f);
+        nvtx_only |= rp_file_nvtx_only(f);
+        if (f->rank.rank >= 0)
+            rp_list_add(ranks, sizeof ranks, rp_u64s(buf, (uint64_t)f->rank.rank));
+        if (rp_file_incomplete(f))
+            rp_list_add(incomplete, sizeof incomplete, f->path);
     }
     const struct rp_file *f0 = &tr->files[0];
     time_t start = (time_t)((tr->start_ns) / 1000000000);
@@ -424,13 +439,15 @@ static void print_header(struct rp_sum_out *o, const struct rp_trace *tr)
         {"Files", files},
         {"Command line", f0->cmdline},
         {"Pids", pids},
+        {"Ranks", *ranks ? ranks : NULL},
         {"Hosts", hosts},
+        {"Incomplete (no END record: killed, crashed or _exit)", *incomplete ? incomplete : NULL},
         {"Start", when},
         {title, dur},
         {"Driver version", drv},
         {"Devices", devices},
         {"Calls recorded#", rp_u64s(n1, calls)},
-        {"Calls recorded from", ranges ? RP_RANGES_ONLY : NULL}, /* said only of a partial trace */
+        {"Calls recorded from", ranges ? (nvtx_only ? RP_NVTX_ONLY : RP_RANGES_ONLY) : NULL}, /* said only of a partial trace */
         {"Calls lost#", rp_u64s(n2, lost)},
         {"Untraced pointers#", rp_u64s(n3, untraced)},
         {NULL, NULL}, /* the GPU rows go here */
@@ -481,6 +498,9 @@ static int parse_sections(const char *arg, unsigned *mask)
     int rc = copy ? 0 : -1;
     *mask = 0;
     for (char *tok = copy ? strtok_r(copy, ",", &save) : NULL; tok; tok = strtok_r(NULL, ",", &save)) {
+        for (size_t k = 0; k < sizeof nsys_names / sizeof nsys_names[0]; k++)
+            if (strcmp(tok, nsys_names[k][0]) == 0)
+                tok = (char *)nsys_names[k][1];
         unsigned i = 0;
         while (i < sizeof section_names / sizeof section_names[0] && strcmp(tok, section_names[i]))
             i++;
@@ -493,18 +513,97 @@ static int parse_sections(const char *arg, unsigned *mask)
     return rc < 0 || !*mask ? -1 : 0;
 }
 
+/* Pass 2 over the calls of `tr` (all files, or one group's with --by), those inside --range's ranges only. */
+static int aggregate(struct rp_trace *tr, struct agg *a, const struct rp_range_filter *rf)
+{
+    struct rp_merge *m = NULL;
+    memset(a, 0, sizeof *a);
+    if (!(a->api_of_file = calloc(tr->nfiles, sizeof *a->api_of_file)) || !(a->gpu = rp_gpu_agg_new(tr)) ||
+        !(m = rp_merge_begin(tr)))
+        return RP_EXIT_FAILED;
+    int rc = RP_EXIT_OK;
+    for (const struct rp_call *c; (c = rp_merge_next(m));)
+        if ((!rf || rp_range_filter_keep(rf, c)) && add_call(a, c) < 0) {
+            fprintf(stderr, RP_PROG ": out of memory\n");
+            rc = RP_EXIT_FAILED;
+            break;
+        }
+    if (rc == RP_EXIT_OK && rp_merge_failed(m))
+        rc = RP_EXIT_UNREADABLE;
+    rp_merge_end(m);
+    return rc;
+}
+
+static void print_tables(struct rp_sum_out *o, struct agg *a, unsigned sections)
+{
+    if (sections & SEC_API)
+        print_api(o, a);
+    if (sections & SEC_KERNELS)
+        print_kernels(o, a);
+    if (sections & SEC_COPIES)
+        print_copies(o, a);
+    if (sections & SEC_GPU_KERNELS)
+        rp_gpu_print_kernels(o, a->gpu);
+    if (sections & SEC_GPU_COPIES_TIME)
+        rp_gpu_print_copies_time(o, a->gpu);
+    if (sections & SEC_GPU_COPIES_SIZE)
+        rp_gpu_print_copies_size(o, a->gpu);
+    if (sections & SEC_MEMORY)
+        print_memory(o, a);
+    if (sections & SEC_ERRORS)
+        print_errors(o, a);
+}
+
+/* --by: the api and kernel tables of each group, each group's totals kept for the spread table. */
+static int print_by_group(struct rp_sum_out *o, struct rp_trace *tr, enum rp_group_by by, unsigned sections)
+{
+    struct rp_groups g;
+    struct rp_spread sp;
+    int rc = RP_EXIT_OK;
+    if (rp_groups_make(&g, tr, by) < 0 || rp_spread_init(&sp, g.n) < 0) {
+        fprintf(stderr, RP_PROG ": out of memory\n");
+        return RP_EXIT_FAILED;
+    }
+    for (size_t i = 0; i < g.n && rc == RP_EXIT_OK; i++) {
+        struct rp_trace sub = *tr;
+        struct agg a;
+        sub.files = g.v[i].files;
+        sub.nfiles = g.v[i].nfiles;
+        rc = aggregate(&sub, &a, NULL);
+        if (rc == RP_EXIT_OK) {
+            for (size_t k = 0; k < a.napi; k++)
+                rc |= rp_spread_add(&sp, "api", a.api[k].name, i, a.api[k].st.total);
+            for (size_t k = 0; k < a.nkern; k++)
+                rc |= rp_spread_add(&sp, "kernel (host)", a.kern[k].ns.name, i, a.kern[k].ns.st.total);
+            rc |= rp_gpu_spread(a.gpu, &sp, i);
+            rc = rc ? RP_EXIT_FAILED : RP_EXIT_OK;
+            o->group = g.v[i].label;
+            print_tables(o, &a, sections & (SEC_API | SEC_KERNELS | SEC_GPU_KERNELS));
+            o->group = NULL;
+        }
+        agg_free(&a, sub.nfiles);
+    }
+    if (rc == RP_EXIT_OK)
+        rp_spread_print(o, &sp, &g);
+    rp_spread_free(&sp);
+    rp_groups_free(&g);
+    return rc;
+}
+
 static int run(int argc, char **argv)
 {
     static const struct option longopts[] = {
         RP_COMMON_LONGOPTS, {"top", required_argument, NULL, 't'}, {"section", required_argument, NULL, 's'},
-        {NULL, 0, NULL, 0}};
+        {"report", required_argument, NULL, 's'}, {"range", required_argument, NULL, 'r'},
+        {"by", required_argument, NULL, 'b'}, {NULL, 0, NULL, 0}};
     struct rp_common co;
     unsigned long long top = 0;
     unsigned sections = ~0u;
-    int opt;
+    const char *range = NULL;
+    int by = -1, opt;
     rp_common_init(&co);
-    while ((opt = getopt_long(argc, argv, RP_COMMON_SHORTOPTS "t:s:", longopts, NULL)) != -1) {
-        int h = rp_common_option(&co, &rp_cmd_summary, opt, optarg, "table,csv,json,column");
+    while ((opt = getopt_long(argc, argv, RP_COMMON_SHORTOPTS "t:s:r:", longopts, NULL)) != -1) {
+        int h = rp_common_option(&co, &rp_cmd_summary, opt, optarg, "table,csv,tsv,json,column");
         if (h < 0)
             return RP_EXIT_USAGE;
         if (h)
@@ -517,65 +616,58 @@ static int run(int argc, char **argv)
             break;
         case 's':
             if (parse_sections(optarg, &sections) < 0)
-                return rp_usage_error(&rp_cmd_summary, "--section takes a comma-separated list of " SECTION_LIST);
+                return rp_usage_error(&rp_cmd_summary, "--section (--report) takes a comma-separated list of "
+                                      SECTION_LIST " or nsys report names (cuda_api_sum, nvtx_sum, ...)");
+            break;
+        case 'r': range = optarg; break;
+        case 'b':
+            if ((by = rp_group_by_parse(optarg)) < 0)
+                return rp_usage_error(&rp_cmd_summary, "--by takes rank, pid or host, not '%s'", optarg);
             break;
         default: return rp_usage_hint(&rp_cmd_summary);
         }
     }
+    if (by >= 0 && range)
+        return rp_usage_error(&rp_cmd_summary, "--by and --range cannot be combined");
     struct rp_trace tr;
     int rc = rp_open_files(&tr, &rp_cmd_summary, argc, argv, optind, 0);
     if (rc != RP_EXIT_OK && rc != RP_EXIT_DAMAGED)
         return rc;
     struct agg a;
     memset(&a, 0, sizeof a);
-    struct rp_merge *m = NULL;
-    if (!(a.api_of_file = calloc(tr.nfiles, sizeof *a.api_of_file)) || !(a.gpu = rp_gpu_agg_new(&tr)) ||
-        !(m = rp_merge_begin(&tr))) {
+    struct rp_range_filter rf = {0};
+    FILE *f = NULL;
+    if (range && rp_range_filter_init(&rf, &tr, range) < 0) {
         rc = RP_EXIT_FAILED;
         goto out;
     }
-    for (const struct rp_call *c; (c = rp_merge_next(m));)
-        if (add_call(&a, c) < 0) {
-            fprintf(stderr, RP_PROG ": out of memory\n");
-            rc = RP_EXIT_FAILED;
-            goto out;
-        }
-    if (rp_merge_failed(m)) {
-        rc = RP_EXIT_UNREADABLE;
+    if (range && rf.ranges == 0)
+        fprintf(stderr, RP_PROG ": warning: no NVTX range '%s' in the trace: no call is summarized\n", range);
+    int arc = by >= 0 ? RP_EXIT_OK : aggregate(&tr, &a, range ? &rf : NULL);
+    if (arc != RP_EXIT_OK) {
+        rc = arc;
         goto out;
     }
-
-    FILE *f = rp_output_open(&co);
-    if (!f) {
+    if (!(f = rp_output_open(&co))) {
         rc = RP_EXIT_FAILED;
         goto out;
     }
     struct rp_sum_out o = {f, co.format >= 0 ? (enum rp_format)co.format : rp_format_default(f), &co.unit, top, 1, 0,
-                    tr.start_ns};
-    o.labelled = (sections & (sections - 1)) != 0 || (sections & SEC_KERNELS);
+                           tr.start_ns, NULL};
+    o.labelled = (sections & (sections - 1)) != 0 || (sections & SEC_KERNELS) || by >= 0;
     if (sections & SEC_HEADER)
         print_header(&o, &tr);
-    if (sections & SEC_API)
-        print_api(&o, &a);
-    if (sections & SEC_KERNELS)
-        print_kernels(&o, &a);
-    if (sections & SEC_COPIES)
-        print_copies(&o, &a);
-    if (sections & SEC_GPU_KERNELS)
-        rp_gpu_print_kernels(&o, a.gpu);
-    if (sections & SEC_GPU_COPIES_TIME)
-        rp_gpu_print_copies_time(&o, a.gpu);
-    if (sections & SEC_GPU_COPIES_SIZE)
-        rp_gpu_print_copies_size(&o, a.gpu);
-    if (sections & SEC_MEMORY)
-        print_memory(&o, &a);
-    if (sections & SEC_ERRORS)
-        print_errors(&o, &a);
+    if (sections & SEC_NVTX)
+        rp_nvtx_print(&o, &tr);
+    if (by >= 0)
+        arc = print_by_group(&o, &tr, (enum rp_group_by)by, sections);
+    else
+        print_tables(&o, &a, sections);
     if (o.fmt == RP_FMT_JSON)
         fputs(o.first ? "{}\n" : "}\n", f);
-    rc = rp_output_close(f, &co, rc);
+    rc = rp_output_close(f, &co, arc != RP_EXIT_OK ? arc : rc);
 out:
-    rp_merge_end(m);
+    rp_range_filter_free(&rf);
     agg_free(&a, tr.nfiles);
     rp_trace_close(&tr);
     return rc;
@@ -584,13 +676,18 @@ out:
 const struct rp_command rp_cmd_summary = {
     "summary", "tables of API calls, kernels, copies, GPU time, memory and errors (as nsys stats)",
     "Usage: " RP_PROG " summary [OPTION]... FILE...\n"
-    "Summarize one or more trace files, merged (a parent and its children, several ranks).\n"
+    "Summarize one or more trace files, merged (a parent and its children, several ranks).  A file\n"
+    "without an END record (a process killed, crashed, or ended by _exit) is reported with a\n"
+    "warning on stderr and named in the header's Incomplete row.\n"
     "\n"
     "Sections (all by default):\n"
-    "  header   files, command line, pids, hosts, start, duration, driver, devices,\n"
+    "  header   files, command line, pids, ranks, hosts, start, duration, driver, devices,\n"
     "           calls recorded, calls lost, pointers handed back untraced, how GPU time was\n"
     "           taken (off, all, or sampled: the first K calls of each kind, then 1 in N),\n"
     "           GPU spans, calls left untimed by cause, spans not completed\n"
+    "  nvtx     NVTX ranges, as nsys nvtx_sum: Time (%), Total Time, Instances, Avg, Med, Min,\n"
+    "           Max, StdDev, Style (PushPop, StartEnd), Range (DOMAIN:MESSAGE; :MESSAGE in the\n"
+    "           default domain)\n"
     "  api      per API function, as nsys cuda_api_sum: Time (%), Total Time, Num Calls, Avg,\n"
     "           Med, Min, Max, StdDev, Name; by total time, descending.  Name is the function\n"
     "           as written in source (cuMemAlloc, not cuMemAlloc_v2), with _ptsz/_ptds for the\n"
@@ -620,14 +717,27 @@ const struct rp_command rp_cmd_summary = {
     "timed call leaves its times empty.\n"
     "\n"
     "Options:\n"
-    "  -f, --format=FMT     table, csv or json (default: table on a terminal, else csv);\n"
-    "                       csv prints a '# SECTION' line before each table when there are several\n"
-    "  -u, --timeunit=UNIT  ns, us, ms or s (default ns); column titles name the unit.  Averages,\n"
+    "  -f, --format=FMT     table, csv, tsv or json (default: table on a terminal, else csv);\n"
+    "                       csv and tsv print a '# SECTION' line before each table when there are\n"
+    "                       several\n"
+    "  -u, --timeunit=UNIT  ns, us, ms or s, or as nsys spells them (nsec, usec, msec, sec,\n"
+    "                       seconds ...) (default ns); column titles name the unit.  Averages,\n"
     "                       medians and deviations have one decimal in ns, times are exact to the ns\n"
     "                       in the other units\n"
     "  -t, --top=N          at most N rows per table (Time (%) is still of all rows)\n"
-    "  -s, --section=LIST   comma-separated sections: header,api,kernels,copies,gpu_kernels,\n"
-    "                       gpu_copies_time,gpu_copies_size,memory,errors\n"
+    "  -s, --section=LIST   comma-separated sections: header,nvtx,api,kernels,copies,gpu_kernels,\n"
+    "                       gpu_copies_time,gpu_copies_size,memory,errors; nsys report names stand\n"
+    "                       for theirs: cuda_api_sum (api), cuda_gpu_kern_sum (gpu_kernels),\n"
+    "                       cuda_gpu_mem_time_sum, cuda_gpu_mem_size_sum (gpu_copies_*),\n"
+    "                       cuda_kern_exec_sum (kernels), nvtx_sum (nvtx)\n"
+    "      --report=LIST    the same as --section, nsys's name for it\n"
+    "      --range=NAME[@DOMAIN]  only the calls made inside an NVTX range of that message (and\n"
+    "                       domain), on the thread that opened it: which kernels does 'forward'\n"
+    "                       launch (the nvtx table still shows every range)\n"
+    "      --by=rank|pid|host  the api, kernels and gpu_kernels tables of each rank, process or\n"
+    "                       host (keys and titles name it: api[rank 0 (HOST, PID)]), then the\n"
+    "                       table spread: per API function and kernel, the least, median and most\n"
+    "                       total time of a group, Max/Min and the slowest group, by Max - Min\n"
     "  -o, --output=FILE    write to FILE instead of standard output\n"
     "  -h, --help           this help\n"
     "\n"

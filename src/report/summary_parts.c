@@ -2,6 +2,7 @@
 
 #include "report/summary_parts.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +10,9 @@
 
 void rp_sum_emit(struct rp_sum_out *o, struct rp_table *t)
 {
+    char key[256], title[512];
+    if (o->group)
+        rp_table_of(t, o->group, key, sizeof key, title, sizeof title);
     rp_table_print(t, o->f, o->fmt, o->first, o->labelled);
     o->first = 0;
     rp_table_free(t);

@@ -19,9 +19,10 @@ struct rp_sum_out {
     unsigned long long top; /* 0: all rows */
     int first, labelled;
     int64_t start;          /* report clock of the trace start */
+    const char *group;      /* --by: the process the tables are of ("rank 0 (host, pid)"), else NULL */
 };
 
-/* Print a table and free it. */
+/* Print a table and free it (with o->group: its key becomes "KEY[GROUP]" and its title names the group). */
 void rp_sum_emit(struct rp_sum_out *o, struct rp_table *t);
 
 /* A numeric column title with the time unit: "Total Time (us)#", or with `est` "Total Time (us, est.)#". */

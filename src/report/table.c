@@ -150,19 +150,20 @@ static void print_aligned(const struct rp_table *t, FILE *out, int first)
     free(w);
 }
 
-static void print_csv(const struct rp_table *t, FILE *out, int first, int labelled)
+static void print_csv(const struct rp_table *t, FILE *out, int first, int labelled, enum rp_format fmt)
 {
+    const char sep = fmt == RP_FMT_TSV ? '\t' : ',';
     if (labelled)
         fprintf(out, "%s# %s\n", first ? "" : "\n", t->key);
     for (unsigned c = 0; c < t->ncols; c++) {
-        rp_csv_field(out, t->headers[c]);
-        putc(c + 1 < t->ncols ? ',' : '\n', out);
+        rp_sep_field(out, t->headers[c], fmt);
+        putc(c + 1 < t->ncols ? sep : '\n', out);
     }
     char key[256];
     for (size_t r = 0; r < t->nrows; r++)
         for (unsigned c = 0; c < t->ncols; c++) {
-            rp_csv_field(out, c == 0 && t->kv ? kv_key(t, r, key, sizeof key) : cell(t, r, c));
-            putc(c + 1 < t->ncols ? ',' : '\n', out);
+            rp_sep_field(out, c == 0 && t->kv ? kv_key(t, r, key, sizeof key) : cell(t, r, c), fmt);
+            putc(c + 1 < t->ncols ? sep : '\n', out);
         }
 }
 
@@ -209,9 +210,18 @@ void rp_table_print(const struct rp_table *t, FILE *out, enum rp_format fmt, int
 {
     switch (fmt) {
     case RP_FMT_TABLE: print_aligned(t, out, first); break;
-    case RP_FMT_CSV: print_csv(t, out, first, labelled); break;
+    case RP_FMT_CSV:
+    case RP_FMT_TSV: print_csv(t, out, first, labelled, fmt); break;
     case RP_FMT_JSON: print_json(t, out, first); break;
     }
+}
+
+void rp_table_of(struct rp_table *t, const char *what, char *key, size_t key_size, char *title, size_t title_size)
+{
+    snprintf(key, key_size, "%s[%s]", t->key, what);
+    snprintf(title, title_size, "%s: %s", t->title, what);
+    t->key = key;
+    t->title = title;
 }
 
 void rp_table_free(struct rp_table *t)

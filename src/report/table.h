@@ -3,6 +3,7 @@
 #ifndef CT_REPORT_TABLE_H
 #define CT_REPORT_TABLE_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #include "report/text.h"
@@ -29,6 +30,9 @@ int rp_table_init(struct rp_table *t, const char *key, const char *title, unsign
 int rp_table_init_kv(struct rp_table *t, const char *key, const char *title);
 /* Set a column title after init (titles with the time unit in them). */
 int rp_table_set_header(struct rp_table *t, unsigned col, const char *title);
+/* The table of one of several things (a file, a rank): its key becomes "KEY[WHAT]" and its title
+ * "TITLE: WHAT", in the caller's buffers (which must outlive the printing). */
+void rp_table_of(struct rp_table *t, const char *what, char *key, size_t key_size, char *title, size_t title_size);
 /* Append a row of ncols cells (copied). */
 void rp_table_row(struct rp_table *t, const char *const *cells);
 /* Print in `fmt`; `first` says whether it is the first table of the output (separators, JSON commas);

@@ -14,6 +14,8 @@ int rp_format_parse(const char *s)
         return RP_FMT_CSV;
     if (!strcmp(s, "json"))
         return RP_FMT_JSON;
+    if (!strcmp(s, "tsv"))
+        return RP_FMT_TSV;
     return -1;
 }
 
@@ -27,16 +29,17 @@ const struct rp_timeunit rp_timeunit_ns = {"ns", 1.0, 0};
 int rp_timeunit_parse(const char *s, struct rp_timeunit *u)
 {
     static const struct {
-        const char *a, *b;
+        const char *a, *b, *c, *d;
         struct rp_timeunit u;
     } units[] = {
-        {"ns", "nsec", {"ns", 1.0, 0}},
-        {"us", "usec", {"us", 1e3, 3}},
-        {"ms", "msec", {"ms", 1e6, 6}},
-        {"s", "sec", {"s", 1e9, 9}},
+        {"ns", "nsec", "nanoseconds", "nanosecond", {"ns", 1.0, 0}},
+        {"us", "usec", "microseconds", "microsecond", {"us", 1e3, 3}},
+        {"ms", "msec", "milliseconds", "millisecond", {"ms", 1e6, 6}},
+        {"s", "sec", "seconds", "second", {"s", 1e9, 9}},
     };
     for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-        if (!strcasecmp(s, units[i].a) || !strcasecmp(s, units[i].b)) {
+        if (!strcasecmp(s, units[i].a) || !strcasecmp(s, units[i].b) || !strcasecmp(s, units[i].c) ||
+            !strcasecmp(s, units[i].d)) {
             *u = units[i].u;
             return 0;
         }
@@ -65,6 +68,12 @@ const char *rp_group_digits(char *buf, size_t size, const char *num)
     }
     snprintf(buf + n, size - n, "%s", dot);
     return buf;
+}
+
+void rp_tsv_field(FILE *out, const char *s)
+{
+    for (; *s; s++)
+        putc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, out);
 }
 
 void rp_csv_field(FILE *out, const char *s)

@@ -62,25 +62,31 @@ static int take_record(struct rp_file *f, const struct ct_reader *rd, const stru
         return 0;
     }
     case CT_REC_PROCESS: {
-        const struct ct_rec_process *p = (const void *)h;
-        const char *data = (const char *)(p + 1);
-        char *host = strndup(data, p->host_len), *cmd = joined_cmdline(data + p->host_len, p->cmdline_len);
+        const struct ct_process p = *ct_reader_process(rd);
+        char *host = strndup(p.host, p.host_len), *cmd = joined_cmdline(p.cmdline, p.cmdline_len);
         free(f->host);
         free(f->cmdline);
         f->host = host;
         f->cmdline = cmd;
-        f->argc = p->argc;
+        f->argc = p.argc;
         return host && cmd ? 0 : -1;
     }
     case CT_REC_THREAD: {
-        const struct ct_rec_thread *r = (const void *)h;
+        const struct ct_thread_name t = *ct_reader_thread(rd);
         struct named *n = ct_grow(p1->named, &p1->ncap, p1->nnamed + 1, sizeof *n);
         if (!n)
             return -1;
         p1->named = n;
-        n[p1->nnamed++] = (struct named){h->tid, r->name_id};
+        n[p1->nnamed++] = (struct named){t.tid, t.name_id};
         return 0;
     }
+    case CT_REC_NVTX:
+        return rp_nvtx_add(&f->nvtx, ct_reader_nvtx(rd));
+    case CT_REC_NVTX_NAME:
+        return rp_nvtx_add_name(&f->nvtx, ct_reader_nvtx_name(rd));
+    case CT_REC_RANK:
+        f->rank = *ct_reader_rank(rd);
+        return 0;
     case CT_REC_LOST: {
         const struct ct_rec_lost *r = (const void *)h;
         f->lost += r->count;
@@ -182,6 +188,7 @@ static int make_threads(struct rp_file *f, const struct pass1 *p1)
 static int read_file(struct rp_file *f, const char *path)
 {
     memset(f, 0, sizeof *f);
+    f->rank = (struct ct_rank){-1, -1, -1, CT_RANK_NONE};
     f->path = ct_input_name(path);
     f->first_t0 = UINT64_MAX;
     char err[512];
@@ -229,6 +236,10 @@ static int read_file(struct rp_file *f, const char *path)
     f->runs = ct_reader_take_runs(r);
     ct_reader_close(r);
     rp_gpu_spans_finish(&f->gpu);
+    if (rp_nvtx_finish(&f->nvtx) < 0) {
+        fprintf(stderr, PROG ": %s: out of memory\n", f->path);
+        rc = RP_EXIT_FAILED;
+    }
     if (!f->host)
         f->host = strdup("");
     if (!f->cmdline)
@@ -254,6 +265,7 @@ static void free_file(struct rp_file *f)
     free(f->untraced_syms);
     rp_stacktab_free(&f->stacks);
     rp_gpu_spans_free(&f->gpu);
+    rp_nvtx_free(&f->nvtx);
     ct_runs_free(f->runs);
     free(f->thread_of_run);
     free(f->threads);
@@ -348,6 +360,34 @@ const struct rp_thread *rp_file_thread(const struct rp_file *f, uint32_t tid)
 {
     struct rp_thread key = {.tid = tid};
     return bsearch(&key, f->threads, f->nthreads, sizeof key, cmp_thread);
+}
+
+const char *rp_thread_name(const struct rp_file *f, uint32_t tid)
+{
+    const struct rp_thread *t = rp_file_thread(f, tid);
+    const char *s = t ? rp_file_string(f, t->name_id) : NULL;
+    return s ? s : "";
+}
+
+const char *rp_file_label(const struct rp_file *f, char *buf, size_t size)
+{
+    if (f->rank.rank >= 0)
+        snprintf(buf, size, "rank %d (%s, %u)", (int)f->rank.rank, *f->host ? f->host : "?", f->hdr.pid);
+    else
+        snprintf(buf, size, "%s, %u", *f->host ? f->host : "?", f->hdr.pid);
+    return buf;
+}
+
+size_t rp_warn_incomplete(const struct rp_trace *t)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < t->nfiles; i++)
+        if (rp_file_incomplete(&t->files[i]) && t->files[i].status == CT_READ_OK) {
+            fprintf(stderr, PROG ": warning: %s is incomplete (no END record: the process was killed, crashed or "
+                            "called _exit); what it recorded before is reported\n", t->files[i].path);
+            n++;
+        }
+    return n;
 }
 
 /* ---- pass 2: the format's time-ordered merge ---- */

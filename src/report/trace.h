@@ -21,7 +21,9 @@
 #include "format/gpu.h"
 #include "format/reader.h"
 #include "format/runs.h"
+#include "format/annot.h"
 #include "report/gpu_spans.h"
+#include "report/nvtx_ranges.h"
 #include "report/stacktab.h"
 
 /* Exit codes of cudatrace-report (documented in --help and the man page). */
@@ -87,6 +89,8 @@ struct rp_file {
     struct rp_stacktab stacks;  /* call stacks and modules (header feature CT_FEAT_STACKS) */
 
     struct rp_gpu_spans gpu;    /* its GPU spans, by seq (format 5) */
+    struct rp_nvtx nvtx;        /* its NVTX ranges and names (format 6) */
+    struct ct_rank rank;        /* rank, local rank, world size: -1 where not known (format 6) */
     int has_gpu_info;
     struct ct_gpu_info gpu_info; /* the last CT_REC_GPU_INFO, when has_gpu_info */
 };
@@ -95,7 +99,11 @@ struct rp_file {
 static inline int rp_file_has_stacks(const struct rp_file *f) { return (f->hdr.features & CT_FEAT_STACKS) != 0; }
 /* The file holds only the calls of capture ranges (CUDATRACE_CAPTURE=profiler). */
 static inline int rp_file_ranges_only(const struct rp_file *f) { return (f->hdr.features & CT_FEAT_CAPTURE_RANGES) != 0; }
+static inline int rp_file_nvtx_only(const struct rp_file *f) { return (f->hdr.features & CT_FEAT_CAPTURE_NVTX) != 0; }
 #define RP_RANGES_ONLY "cuProfilerStart..cuProfilerStop ranges only (CUDATRACE_CAPTURE=profiler)"
+#define RP_NVTX_ONLY "one NVTX range only (CUDATRACE_CAPTURE=nvtx:RANGE)"
+/* The trace was not closed cleanly (no END record): the process was killed, crashed or called _exit. */
+static inline int rp_file_incomplete(const struct rp_file *f) { return !f->has_end; }
 
 struct rp_trace {
     struct rp_file *files;
@@ -114,6 +122,13 @@ void rp_trace_close(struct rp_trace *t);
 const struct ct_api_info *rp_file_api(const struct rp_file *f, uint16_t api_id);
 const char *rp_file_string(const struct rp_file *f, uint32_t id); /* NULL if undefined */
 const struct rp_thread *rp_file_thread(const struct rp_file *f, uint32_t tid);
+/* The thread's last name (CT_REC_THREAD), "" when it has none. */
+const char *rp_thread_name(const struct rp_file *f, uint32_t tid);
+/* How the report names a process: "rank N (HOST, PID)", or "HOST, PID" without a rank. */
+const char *rp_file_label(const struct rp_file *f, char *buf, size_t size);
+/* Warn on stderr about each file without an END record (every command but info, which says it in its table:
+ * cli.c, rp_open_files); returns how many there are. */
+size_t rp_warn_incomplete(const struct rp_trace *t);
 
 /* A call of pass 2: the decoded call (format/decoder.h), its times on the report clock, its file and thread,
  * and its GPU span when it was timed. */

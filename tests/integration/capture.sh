@@ -61,7 +61,7 @@ grep -q "^Calls recorded from,$ranges\$" "$tmp/range.csv" || fail "summary does 
 export CUDATRACE_CAPTURE=sometimes
 run_pair bad "$prog"
 expect_count bad 26 "$launch "
-[ "$(grep -c 'CUDATRACE_CAPTURE="sometimes" is not all or profiler; using all' "$tmp/bad.traced.err")" = 1 ] ||
+[ "$(grep -c 'CUDATRACE_CAPTURE="sometimes" is not all, profiler or nvtx:RANGE\[@DOMAIN\]; using all' "$tmp/bad.traced.err")" = 1 ] ||
     fail "bad value: $(cat "$tmp/bad.traced.err")"
 # ... and nothing from a process that never calls the driver.
 out=$(LD_PRELOAD=${CT_TEST_PRELOAD_PREFIX:+$CT_TEST_PRELOAD_PREFIX:}$CT_PRELOAD CUDATRACE_OUTPUT=$tmp/none.ctrace sh -c 'echo hello' 2>&1)

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/annot.h"
 #include "format/decoder.h"
 #include "format/enum_names.h"
 #include "format/merge.h"
@@ -219,6 +220,35 @@ static void dump_record(const struct ct_rec_hdr *h, const struct ct_names *n)
                " untimed_refused=%" PRIu64 " untimed_capture=%" PRIu64 "\n",
                ct_name_gpu_mode(g.mode), g.sample_n, g.sample_k, g.final, g.timed, g.not_completed, g.untimed_pool,
                g.untimed_refused, g.untimed_capture);
+        break;
+    }
+    case CT_REC_NVTX: {
+        struct ct_nvtx_event e;
+        ct_decode_nvtx(h, &e);
+        printf("nvtx %s tid=%u t=%" PRIu64 " domain=%u name=", ct_name_nvtx_kind(e.kind), e.tid, e.t_ns, e.domain);
+        put_str(string_or(n, e.name_id, ""));
+        printf(" range_id=%" PRIu64 " category=%u", e.range_id, e.category);
+        if (e.has_color)
+            printf(" color=0x%08x", e.color);
+        putchar('\n');
+        break;
+    }
+    case CT_REC_NVTX_NAME: {
+        struct ct_nvtx_naming m;
+        ct_decode_nvtx_name(h, &m);
+        if (m.what == CT_NVTX_NAME_DOMAIN)
+            printf("nvtx-domain id=%u name=", m.domain);
+        else
+            printf("nvtx-category domain=%u id=%u name=", m.domain, m.category);
+        put_str(string_or(n, m.name_id, "?"));
+        putchar('\n');
+        break;
+    }
+    case CT_REC_RANK: {
+        struct ct_rank k;
+        ct_decode_rank(h, &k);
+        printf("rank rank=%d local_rank=%d world_size=%d source=%s\n", k.rank, k.local_rank, k.world_size,
+               ct_name_rank_source(k.source));
         break;
     }
     default: /* newer record types: skipped */

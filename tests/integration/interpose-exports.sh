@@ -14,9 +14,11 @@ for name in cuGetProcAddress cuGetProcAddress_v2 dlsym cudaGetDriverEntryPoint c
     cuMemcpyHtoD_v2_ptds cuMemAlloc cuMemAlloc_v2 cuCtxCreate_v4 cuInit cuGetExportTable; do
     grep -qx "$name" "$tmp/exports" || fail "$name is not exported"
 done
-# Every other export is a driver variant or one of the recorder's exec hooks.
+# Every other export is a driver variant, one of the recorder's exec hooks, the NVTX injection entry point or
+# a thread-rename hook.
 others=$(grep -v -x -e 'cu[A-Z][A-Za-z0-9_]*' -e 'cudaGetDriverEntryPoint\(ByVersion\)\?\(_ptsz\)\?' -e dlsym \
-    -e 'exec[lv]p\?e\?' -e execvpe -e fexecve -e 'posix_spawnp\?' "$tmp/exports")
+    -e 'exec[lv]p\?e\?' -e execvpe -e fexecve -e 'posix_spawnp\?' -e InitializeInjectionNvtx2 \
+    -e pthread_setname_np -e prctl "$tmp/exports")
 [ -z "$others" ] || fail "unexpected exports: $others"
 # One export per variant of the generated table.
 # shellcheck disable=SC2086

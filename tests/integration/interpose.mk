@@ -4,7 +4,9 @@
 TESTS += tests/integration/interpose-exports.sh tests/integration/interpose-loader.sh \
 	tests/integration/interpose-dlsym.sh tests/integration/interpose-entrypoint.sh \
 	tests/integration/interpose-drv.sh tests/integration/interpose-repeats.sh tests/integration/capture.sh \
-	tests/integration/interpose-signals.sh tests/integration/gpu-time.sh
+	tests/integration/interpose-signals.sh tests/integration/gpu-time.sh \
+	tests/integration/nvtx.sh tests/integration/ranks.sh tests/integration/launcher.sh
+EXTRA_DIST += tests/integration/nvtx.sh tests/integration/ranks.sh tests/integration/launcher.sh
 EXTRA_DIST += tests/integration/interpose-lib.sh tests/integration/interpose-exports.sh \
 	tests/integration/interpose-loader.sh tests/integration/interpose-dlsym.sh \
 	tests/integration/interpose-entrypoint.sh tests/integration/interpose-drv.sh \
@@ -72,3 +74,8 @@ check_PROGRAMS += tests/integration/gpu-time
 tests_integration_gpu_time_SOURCES = tests/integration/gpu-time.c
 tests_integration_gpu_time_LDFLAGS = $(CT_INTERPOSE_LINK) -L$(CUDA_STUBS_DIR)
 tests_integration_gpu_time_LDADD = -lcuda
+
+# A user's own NVTX injection library, which the tracer must call on to (nvtx.sh).
+check_LTLIBRARIES += tests/integration/libnvtxcount.la
+tests_integration_libnvtxcount_la_SOURCES = tests/integration/nvtx-count.c
+tests_integration_libnvtxcount_la_LDFLAGS = -module -avoid-version -rpath /nowhere -no-undefined

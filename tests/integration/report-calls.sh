@@ -28,14 +28,14 @@ assert c["args"]["operation"] == "[CUDA memcpy Device-to-Host]" and c["args"]["b
 # --api glob (display name or variant)
 run_report 0 calls -f csv --api 'cuMemcpy*' "$TMP/parent.ct"
 expect_eq "--api cuMemcpy* rows" 5 "$(tail -n +2 "$TMP/out" | wc -l | tr -d ' ')"
-expect_eq "--api csv header" 'Start (ns),Duration (ns),GPU Start (ns),GPU Duration (ns),Pid,Tid,Seq,Name,Variant,Result,Result Name,Arguments' "$(head -n 1 "$TMP/out")"
+expect_eq "--api csv header" 'Start (ns),Duration (ns),Name,Result,CorrID,Pid,Tid,Thread Name,Variant,Result Name,GPU Start (ns),GPU Duration (ns),Arguments' "$(head -n 1 "$TMP/out")"
 run_report 0 calls -f csv --api '*_ptsz' "$TMP/parent.ct"
 expect_eq "--api *_ptsz rows" 1 "$(tail -n +2 "$TMP/out" | wc -l | tr -d ' ')"
 run_report 0 calls -f csv --api cuMemAlloc_v2 "$TMP/parent.ct"
 expect_eq "--api by variant" 4 "$(tail -n +2 "$TMP/out" | wc -l | tr -d ' ')"
 # --tid
 run_report 0 calls -f csv --tid 1001 "$TMP/parent.ct"
-expect_eq "--tid 1001 rows" 5 "$(tail -n +2 "$TMP/out" | cut -d, -f6 | grep -c '^1001$')"
+expect_eq "--tid 1001 rows" 5 "$(tail -n +2 "$TMP/out" | cut -d, -f7 | grep -c '^1001$')"
 expect_eq "--tid 1001 only" 5 "$(tail -n +2 "$TMP/out" | wc -l | tr -d ' ')"
 # --from/--to, with units
 run_report 0 calls -f csv --from 10us --to 16000 "$TMP/parent.ct"
@@ -44,7 +44,7 @@ run_report 0 calls -f csv --timeunit us --from 0.03ms "$TMP/parent.ct"
 expect_eq "--timeunit us starts" '30.000 31.000 32.000' "$(tail -n +2 "$TMP/out" | cut -d, -f1 | paste -sd' ' -)"
 # --errors
 run_report 0 calls -f csv --errors "$TMP/parent.ct" "$TMP/child.ct"
-expect_eq "--errors" '4000,50,,,1000,1000,4,cuMemAlloc,cuMemAlloc_v2,2,CUDA_ERROR_OUT_OF_MEMORY,bytes=1099511627776 address=0x0 kind=device device=0' "$(tail -n +2 "$TMP/out")"
+expect_eq "--errors" '4000,50,cuMemAlloc,2,4,1000,1000,main,cuMemAlloc_v2,CUDA_ERROR_OUT_OF_MEMORY,,,bytes=1099511627776 address=0x0 kind=device device=0' "$(tail -n +2 "$TMP/out")"
 # combined filters, table format
 run_report 0 calls -f table --api cuLaunchKernel --tid 1000 "$TMP/parent.ct"
 expect_eq "table rows" 4 "$(wc -l <"$TMP/out" | tr -d ' ')"

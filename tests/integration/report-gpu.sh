@@ -90,21 +90,21 @@ expect_eq "empty gpu_kernels table" 'GPU kernels (GPU time):
 
  (none)' "$(cat "$TMP/out")"
 run_report 0 calls -f csv "$TMP/v4.ct"
-expect_eq "format 4: GPU columns empty" 20 "$(tail -n +2 "$TMP/out" | grep -c '^[0-9]*,[0-9]*,,,')"
+expect_eq "format 4: GPU columns empty" 20 "$(tail -n +2 "$TMP/out" | cut -d, -f11,12 | grep -c '^,$')"
 
 # calls: GPU start (since the trace start) and duration; empty for untimed calls.
 run_report 0 calls -f csv "$TMP/gpu.ct"
-expect_eq "calls csv header" 'Start (ns),Duration (ns),GPU Start (ns),GPU Duration (ns),Pid,Tid,Seq,Name,Variant,Result,Result Name,Arguments' "$(head -n 1 "$TMP/out")"
-expect_eq "calls csv GPU columns" '1000,100,1200,500,1
-2000,100,,,2
-3000,100,3150,50,3
-4000,100,4100,1000,4
-5000,200,5300,4000,22
-6000,100,6100,1200,5
-8000,100,,,6' "$(sed -n 2,8p "$TMP/out" | cut -d, -f1-4,7)"
-expect_eq "calls csv timed" 13 "$(tail -n +2 "$TMP/out" | cut -d, -f4 | grep -c .)"
+expect_eq "calls csv header" 'Start (ns),Duration (ns),Name,Result,CorrID,Pid,Tid,Thread Name,Variant,Result Name,GPU Start (ns),GPU Duration (ns),Arguments' "$(head -n 1 "$TMP/out")"
+expect_eq "calls csv GPU columns" '1000,100,1,1200,500
+2000,100,2,,
+3000,100,3,3150,50
+4000,100,4,4100,1000
+5000,200,22,5300,4000
+6000,100,5,6100,1200
+8000,100,6,,' "$(sed -n 2,8p "$TMP/out" | cut -d, -f1,2,5,11,12)"
+expect_eq "calls csv timed" 13 "$(tail -n +2 "$TMP/out" | cut -d, -f12 | grep -c .)"
 run_report 0 calls -f csv -u us --api cuMemcpyDtoH "$TMP/gpu.ct"
-expect_eq "calls csv in us" '33.000,0.900,33.050,0.800,6000,6001,24' "$(tail -n 1 "$TMP/out" | cut -d, -f1-7)"
+expect_eq "calls csv in us" '33.000,0.900,24,6000,6001,33.050,0.800' "$(tail -n 1 "$TMP/out" | cut -d, -f1,2,5,6,7,11,12)"
 run_report 0 calls -f json "$TMP/gpu.ct"
 py '
 import json, sys
@@ -115,9 +115,9 @@ assert g[13] == {"start": 24100, "duration": 100, "device": 0, "stream": "0x2"},
 assert g[24] == {"start": 33050, "duration": 800, "device": 1, "stream": "0x20"}, g[24]
 '
 run_report 0 calls -f table --api cuGraphLaunch "$TMP/gpu.ct"
-expect_eq "calls table" '      Start (ns)  Duration (ns)   GPU Start (ns) GPU Duration (ns)      Pid      Tid  Name                         Result                       Arguments
-            5000            200             5300              4000     6000     6001  cuGraphLaunch                CUDA_SUCCESS                 kernel=[graph] kind=graph grid=0,1,1 block=0,1,1 shmem=0 stream=0x0 function=0xabc
-           20000            200                                        6000     6001  cuGraphLaunch                CUDA_SUCCESS                 kernel=[graph] kind=graph grid=0,1,1 block=0,1,1 shmem=0 stream=0x0 function=0xabc' "$(cat "$TMP/out")"
+expect_eq "calls table" '      Start (ns)  Duration (ns)  Name                         Result                            Pid      Tid Thread Name        GPU Start (ns) GPU Duration (ns)  Arguments
+            5000            200  cuGraphLaunch                CUDA_SUCCESS                     6000     6001 -                            5300              4000  kernel=[graph] kind=graph grid=0,1,1 block=0,1,1 shmem=0 stream=0x0 function=0xabc
+           20000            200  cuGraphLaunch                CUDA_SUCCESS                     6000     6001 -                                                    kernel=[graph] kind=graph grid=0,1,1 block=0,1,1 shmem=0 stream=0x0 function=0xabc' "$(cat "$TMP/out")"
 
 # Chrome: a process per device, a track per stream, a slice per span, a flow from each call to its span.
 run_report 0 export -f chrome "$TMP/gpu.ct"

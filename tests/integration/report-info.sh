@@ -7,7 +7,7 @@ py '
 import json, sys
 d = json.load(open(sys.argv[1]))
 f = d["file"]
-assert f["Format version"] == 5 and f["Pid"] == 1000 and f["Parent pid"] == 1 and f["Header size"] == 64, f
+assert f["Format version"] == 6 and f["Pid"] == 1000 and f["Parent pid"] == 1 and f["Header size"] == 64, f
 assert f["Host"] == "testhost" and f["Driver version"] == 13000 and f["Complete"] == "yes", f
 rec = {r["Type"]: r["Count"] for r in d["records"]}
 assert rec == {"process": 1, "string": 5, "api": 11, "call": 19, "launch-short": 1, "lost": 1, "driver": 1,
@@ -19,6 +19,14 @@ th = {r["Tid"]: (r["Calls"], r["Name"]) for r in d["threads"]}
 assert th == {1000: (15, "main"), 1001: (5, "worker")}, th
 assert d["devices"][0]["Name"] == "NVIDIA Test GPU"
 '
-run_report 1 info "$TMP/parent.ct" "$TMP/child.ct"
+# Several files: the tables of each, keyed by file.
+run_report 0 info -f json "$TMP/parent.ct" "$TMP/child.ct"
+py '
+import json, sys
+d = json.load(open(sys.argv[1]))
+files = [k for k in d if k.startswith("file[")]
+assert len(files) == 2 and files[0].endswith("parent.ct]") and files[1].endswith("child.ct]"), list(d)
+assert d[files[0]]["Rank"] == "", d[files[0]]
+'
 run_report 0 info --help
 finish

@@ -53,6 +53,11 @@ assert top.get("file", "").endswith("leak_drv.c") and top.get("line", 0) > 0, to
     fi
     run_report 0 memory --format table "$TMP/alloc.ct"
     grep -q '^Leaked 3,145,728 bytes in 3 allocations$' "$TMP/out" || fail "memory table: no Leaked block"
+    run_report 0 memory --format table --timeunit usec "$TMP/alloc.ct"
+    grep -q '^Peak device memory: 7,340,032 bytes at [0-9,]*\.[0-9]\{3\} us; held by:$' "$TMP/out" ||
+        fail "memory table: peak time in --timeunit usec: $(grep '^Peak' "$TMP/out")"
+    run_report 7 memory --format csv --error-exitcode 7 "$TMP/alloc.ct" # leaks: compute-sanitizer's convention
+    run_report 0 memory --format table "$TMP/alloc.ct"
     grep -q '#0 leak_cache_buffers+0x' "$TMP/out" || fail "memory table: leaking function not shown"
     grep -q '^LEAK SUMMARY: 3,145,728 bytes in 3 allocations from 1 call sites' "$TMP/out" ||
         fail "memory table: no LEAK SUMMARY"

@@ -43,3 +43,10 @@ check_PROGRAMS += tests/samples/profiler_range_drv
 tests_samples_profiler_range_drv_SOURCES = tests/samples/profiler_range_drv.c tests/samples/drv_sample.c tests/samples/drv_sample.h
 tests_samples_profiler_range_drv_LDFLAGS = $(SAMPLES_DRV_LINK)
 tests_samples_profiler_range_drv_LDADD = $(SAMPLES_DRV_LDADD)
+
+# NVTX ranges, marks, domains, registered strings and thread names over driver calls, with the toolkit's
+# header-only NVTX 3 (tests/integration/nvtx.sh; tests/gpu/expect/nvtx_drv.sh).
+check_PROGRAMS += tests/samples/nvtx_drv
+tests_samples_nvtx_drv_SOURCES = tests/samples/nvtx_drv.c tests/samples/drv_sample.c tests/samples/drv_sample.h
+tests_samples_nvtx_drv_LDFLAGS = $(SAMPLES_DRV_LINK)
+tests_samples_nvtx_drv_LDADD = $(SAMPLES_DRV_LDADD) $(DL_LIBS) -lpthread

@@ -12,7 +12,7 @@
 
 static void test_constants(void)
 {
-    CU_ASSERT_EQUAL(CT_FORMAT_VERSION, 5);
+    CU_ASSERT_EQUAL(CT_FORMAT_VERSION, 6);
     CU_ASSERT_EQUAL(CT_FORMAT_VERSION_MIN, 1);
     CU_ASSERT_EQUAL(CT_MAGIC_LEN, 8);
     CU_ASSERT_EQUAL(sizeof CT_MAGIC - 1, 8);
@@ -27,6 +27,13 @@ static void test_constants(void)
     CU_ASSERT_EQUAL(CT_REC_LAUNCH_SHORT, 15);
     CU_ASSERT_EQUAL(CT_REC_GPU, 16);
     CU_ASSERT_EQUAL(CT_REC_GPU_INFO, 17);
+    CU_ASSERT_EQUAL(CT_REC_NVTX, 18);
+    CU_ASSERT_EQUAL(CT_REC_NVTX_NAME, 19);
+    CU_ASSERT_EQUAL(CT_REC_RANK, 20);
+    CU_ASSERT_EQUAL(CT_STR_NVTX, 4);
+    CU_ASSERT_EQUAL(CT_NVTX_MARK, 5);
+    CU_ASSERT_EQUAL(CT_RANK_SLURM, 4);
+    CU_ASSERT_EQUAL(CT_FEAT_CAPTURE_NVTX, 8);
     CU_ASSERT_EQUAL(CT_GPU_ALL, 2);
     CU_ASSERT_EQUAL(CT_SHORT_DUR_BITS, 28);
     CU_ASSERT_EQUAL(CT_LAUNCH_SHAPES, 16);
@@ -86,6 +93,28 @@ static void test_records(void)
     PIN(ct_rec_gpu_info, untimed_pool, 40);
     PIN(ct_rec_gpu_info, untimed_refused, 48);
     PIN(ct_rec_gpu_info, untimed_capture, 56);
+
+    SIZE(ct_rec_nvtx, 40);
+    PIN(ct_rec_nvtx, kind, 8);
+    PIN(ct_rec_nvtx, flags, 9);
+    PIN(ct_rec_nvtx, domain, 10);
+    PIN(ct_rec_nvtx, name_id, 12);
+    PIN(ct_rec_nvtx, t_ns, 16);
+    PIN(ct_rec_nvtx, range_id, 24);
+    PIN(ct_rec_nvtx, category, 32);
+    PIN(ct_rec_nvtx, color, 36);
+
+    SIZE(ct_rec_nvtx_name, 24);
+    PIN(ct_rec_nvtx_name, what, 8);
+    PIN(ct_rec_nvtx_name, domain, 10);
+    PIN(ct_rec_nvtx_name, category, 12);
+    PIN(ct_rec_nvtx_name, name_id, 16);
+
+    SIZE(ct_rec_rank, 24);
+    PIN(ct_rec_rank, rank, 8);
+    PIN(ct_rec_rank, local_rank, 12);
+    PIN(ct_rec_rank, world_size, 16);
+    PIN(ct_rec_rank, source, 20);
 
     SIZE(ct_rec_process, 16);
     PIN(ct_rec_process, host_len, 8);

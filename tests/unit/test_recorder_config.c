@@ -67,16 +67,27 @@ static void test_parse_others(void)
     CU_ASSERT_EQUAL(u, 0644);
     CU_ASSERT_EQUAL(ct_parse_mode("0999", &u), -1);
     CU_ASSERT_EQUAL(ct_parse_mode("01777", &u), -1);
+    struct ct_capture_spec c = {.mode = -1};
+    CU_ASSERT_EQUAL(ct_parse_capture("Profiler", &c), 0);
+    CU_ASSERT_EQUAL(c.mode, CT_CAPTURE_PROFILER);
+    CU_ASSERT_EQUAL(ct_parse_capture("all", &c), 0);
+    CU_ASSERT_EQUAL(c.mode, CT_CAPTURE_ALL);
+    CU_ASSERT_EQUAL(ct_parse_capture("cudaprofilerapi", &c), 0);
+    CU_ASSERT_EQUAL(c.mode, CT_CAPTURE_PROFILER);
+    CU_ASSERT_EQUAL(ct_parse_capture("range", &c), -1);
+    CU_ASSERT_EQUAL(ct_parse_capture("", &c), -1);
+    CU_ASSERT_EQUAL(c.mode, CT_CAPTURE_PROFILER); /* untouched */
+    CU_ASSERT_EQUAL(ct_parse_capture("nvtx:forward", &c), 0);
+    CU_ASSERT_EQUAL(c.mode, CT_CAPTURE_NVTX);
+    CU_ASSERT_STRING_EQUAL(c.range, "forward");
+    CU_ASSERT_STRING_EQUAL(c.domain, "");
+    CU_ASSERT_EQUAL(ct_parse_capture("nvtx:step @ 3@my lib", &c), 0); /* the last '@' splits, as nsys */
+    CU_ASSERT_STRING_EQUAL(c.range, "step @ 3");
+    CU_ASSERT_STRING_EQUAL(c.domain, "my lib");
+    CU_ASSERT_EQUAL(ct_parse_capture("nvtx:", &c), -1);
+    CU_ASSERT_EQUAL(ct_parse_capture("nvtx:x@", &c), -1);
+    CU_ASSERT_EQUAL(ct_parse_capture("nvtx:@dom", &c), -1);
     b = -1;
-    CU_ASSERT_EQUAL(ct_parse_capture("Profiler", &b), 0);
-    CU_ASSERT_EQUAL(b, CT_CAPTURE_PROFILER);
-    CU_ASSERT_EQUAL(ct_parse_capture("all", &b), 0);
-    CU_ASSERT_EQUAL(b, CT_CAPTURE_ALL);
-    CU_ASSERT_EQUAL(ct_parse_capture("cudaprofilerapi", &b), 0);
-    CU_ASSERT_EQUAL(b, CT_CAPTURE_PROFILER);
-    CU_ASSERT_EQUAL(ct_parse_capture("range", &b), -1);
-    CU_ASSERT_EQUAL(ct_parse_capture("", &b), -1);
-    CU_ASSERT_EQUAL(b, CT_CAPTURE_PROFILER); /* untouched */
     CU_ASSERT_EQUAL(ct_parse_gpu_time("ALL", &b), 0);
     CU_ASSERT_EQUAL(b, CT_GPU_ALL);
     CU_ASSERT_EQUAL(ct_parse_gpu_time("sample", &b), 0);
@@ -125,6 +136,7 @@ static void unset_all(void)
     unsetenv("CUDATRACE_CAPTURE");
     unsetenv("CUDATRACE_GPU_TIME");
     unsetenv("CUDATRACE_GPU_SAMPLE");
+    unsetenv("CUDATRACE_FILE_LIST");
 }
 
 static void test_settings_defaults(void)
@@ -165,6 +177,7 @@ static void test_settings_values(void)
 
 static void test_settings_bad_values(void)
 {
+    struct ct_capture_spec c;
     struct ct_settings s;
     unset_all();
     setenv("CUDATRACE_OUTPUT", "", 1);
@@ -178,7 +191,8 @@ static void test_settings_bad_values(void)
     CU_ASSERT_EQUAL(load(&s), 8); /* one line per bad variable */
     CU_ASSERT_EQUAL(s.gpu_time, CT_GPU_SAMPLE);
     CU_ASSERT_EQUAL(s.gpu_sample, 32);
-    CU_ASSERT_EQUAL(ct_settings_capture(), CT_CAPTURE_ALL); /* silent: the warning is load's */
+    ct_settings_capture(&c);
+    CU_ASSERT_EQUAL(c.mode, CT_CAPTURE_ALL); /* silent: the warning is load's */
     CU_ASSERT_STRING_EQUAL(s.output, "cudatrace-%p.ctrace");
     CU_ASSERT_EQUAL(s.buffer_size, 8u << 20);
     CU_ASSERT_EQUAL(s.flush_ms, 100);
@@ -193,7 +207,18 @@ static void test_settings_bad_values(void)
     unsetenv("CUDATRACE_GPU_SAMPLE");
     setenv("CUDATRACE_CAPTURE", "PROFILER", 1);
     CU_ASSERT_EQUAL(load(&s), 2);
-    CU_ASSERT_EQUAL(ct_settings_capture(), CT_CAPTURE_PROFILER);
+    ct_settings_capture(&c);
+    CU_ASSERT_EQUAL(c.mode, CT_CAPTURE_PROFILER);
+    setenv("CUDATRACE_CAPTURE", "nvtx:train@app", 1);
+    ct_settings_capture(&c);
+    CU_ASSERT_EQUAL(c.mode, CT_CAPTURE_NVTX);
+    CU_ASSERT_STRING_EQUAL(c.domain, "app");
+    setenv("CUDATRACE_FILE_LIST", "relative.txt", 1);
+    CU_ASSERT_EQUAL(load(&s), 3);
+    CU_ASSERT_STRING_EQUAL(s.file_list, "");
+    setenv("CUDATRACE_FILE_LIST", "/tmp/list.txt", 1);
+    CU_ASSERT_EQUAL(load(&s), 2);
+    CU_ASSERT_STRING_EQUAL(s.file_list, "/tmp/list.txt");
     CU_ASSERT_EQUAL(s.buffer_size, 8u << 20);
     CU_ASSERT_EQUAL(s.flush_ms, 100);
     unset_all();

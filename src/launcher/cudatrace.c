@@ -1,0 +1,365 @@
+/* cudatrace: run a program under the tracer without setting LD_PRELOAD by hand.
+ *
+ *   cudatrace run [-o TEMPLATE] [--capture MODE] [--stacks MODE] [--gpu-time MODE] [--stats] [--] CMD [ARG]...
+ *   cudatrace report COMMAND ...      (cudatrace-report COMMAND ...)
+ *
+ * A C program rather than a shell script: with --stats it must outlive the program, pass signals on, and then
+ * die of the program's signal, which a shell does only approximately; and it validates its options with the
+ * library's own parsers (src/recorder/settings.c), so the two never disagree.  Without --stats it simply
+ * execs the program, which then is the process: exit status and signals are the program's by construction.
+ *
+ * Where things are: the library is looked for in the build tree (src/launcher/../preload/.libs), in the
+ * configured libdir, then in ../lib beside the executable (a relocated prefix, the GPU bundle); the report
+ * beside the executable, in the build tree (../report), then on PATH. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "recorder/settings.h"
+
+#define PROG "cudatrace"
+#define EXIT_LAUNCHER 125 /* cudatrace itself failed (usage, no library); 126/127: the command could not run */
+
+static const char usage[] =
+    "Usage: " PROG " run [OPTION]... [--] COMMAND [ARG]...\n"
+    "       " PROG " report REPORT-COMMAND [ARG]...   (runs cudatrace-report)\n"
+    "Run COMMAND with libcudatrace.so preloaded: every CUDA driver call it makes, and its NVTX\n"
+    "annotations, are recorded, in the files of its children and exec'd programs too.\n"
+    "\n"
+    "Options of run:\n"
+    "  -o, --output=TEMPLATE  trace file name (CUDATRACE_OUTPUT; %p pid, %h host, %q{VAR}\n"
+    "                         variable VAR, %% a %); default cudatrace-%p.ctrace\n"
+    "  -c, --capture=MODE     all, profiler (cuProfilerStart..Stop ranges) or nvtx:RANGE[@DOMAIN]\n"
+    "                         (only while that NVTX range is open) (CUDATRACE_CAPTURE)\n"
+    "  -s, --stacks=MODE      call stacks of none, alloc or all calls (CUDATRACE_STACKS)\n"
+    "  -g, --gpu-time=MODE    GPU time of launches and copies: sample, all or off\n"
+    "                         (CUDATRACE_GPU_TIME)\n"
+    "      --stats            when COMMAND ends, print the summary of every trace file it and its\n"
+    "                         children wrote (cudatrace-report summary)\n"
+    "  -h, --help             this help\n"
+    "  -V, --version          the version\n"
+    "\n"
+    "The environment keeps what it had: LD_PRELOAD gets the library in front; an NVTX injection\n"
+    "library already named by NVTX_INJECTION64_PATH keeps receiving the annotations (the tracer\n"
+    "calls on to it).  Other CUDATRACE_* variables pass through (man cudatrace lists them).\n"
+    "\n"
+    "Exit status: COMMAND's; when COMMAND dies of a signal, cudatrace dies of the same signal.\n"
+    "Without --stats cudatrace becomes COMMAND (exec); with it, it waits for COMMAND and passes\n"
+    "on the signals it gets (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2), except those a\n"
+    "terminal sent to the whole process group.  125: cudatrace's own error (usage, library not\n"
+    "found); 126: COMMAND cannot be executed; 127: COMMAND not found.\n";
+
+static char self_dir[PATH_MAX];
+
+static int exists(const char *p) { return access(p, R_OK) == 0; }
+
+static const char *find_library(char *buf, size_t size)
+{
+    const char *dirs[] = {"%s/../preload/.libs", CT_LIBDIR, "%s/../lib"};
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+        char dir[PATH_MAX];
+        snprintf(dir, sizeof dir, dirs[i], self_dir);
+        snprintf(buf, size, "%s/libcudatrace.so", dir);
+        char real[PATH_MAX];
+        if (exists(buf) && realpath(buf, real)) { /* absolute: children that chdir still find it */
+            snprintf(buf, size, "%s", real);
+            return buf;
+        }
+    }
+    return NULL;
+}
+
+static const char *find_report(char *buf, size_t size)
+{
+    snprintf(buf, size, "%s/cudatrace-report", self_dir);
+    if (access(buf, X_OK) == 0)
+        return buf;
+    snprintf(buf, size, "%s/../report/cudatrace-report", self_dir);
+    if (access(buf, X_OK) == 0)
+        return buf;
+    return "cudatrace-report"; /* on PATH */
+}
+
+static int set(const char *name, const char *value)
+{
+    if (setenv(name, value, 1) != 0) {
+        fprintf(stderr, PROG ": cannot set %s: %s\n", name, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, PROG ": ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\nTry '" PROG " --help'.\n");
+    return EXIT_LAUNCHER;
+}
+
+/* The environment the traced program gets. */
+static int environment(const char *lib)
+{
+    const char *pre = getenv("LD_PRELOAD"), *nvtx = getenv("NVTX_INJECTION64_PATH");
+    char *v;
+    if (pre && *pre && strstr(pre, lib) == NULL) {
+        if (!(v = malloc(strlen(lib) + strlen(pre) + 2)))
+            return -1;
+        sprintf(v, "%s:%s", lib, pre);
+        int rc = set("LD_PRELOAD", v);
+        free(v);
+        if (rc < 0)
+            return -1;
+    } else if ((!pre || !*pre) && set("LD_PRELOAD", lib) < 0) {
+        return -1;
+    }
+    if (nvtx && *nvtx && strcmp(nvtx, lib) != 0 && set("CUDATRACE_NVTX_FORWARD", nvtx) < 0)
+        return -1;
+    return set("NVTX_INJECTION64_PATH", lib);
+}
+
+/* ---- --stats: run, wait, summarize ---- */
+
+static volatile sig_atomic_t child_pid;
+static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2};
+
+/* A signal a terminal sent (si_code SI_KERNEL) reached the child too, through its process group: passing it
+ * on would deliver it twice.  One sent to cudatrace alone (kill, SI_USER/SI_QUEUE) is passed on. */
+static void pass_on(int sig, siginfo_t *si, void *ctx)
+{
+    (void)ctx;
+    if (child_pid > 0 && (si == NULL || si->si_code != SI_KERNEL))
+        kill((pid_t)child_pid, sig);
+}
+
+static void exec_command(char **argv)
+{
+    execvp(argv[0], argv);
+    int e = errno;
+    fprintf(stderr, PROG ": %s: %s\n", argv[0], strerror(e));
+    _exit(e == ENOENT ? 127 : 126);
+}
+
+static void print_stats(const char *list, const char *report)
+{
+    FILE *f = fopen(list, "r");
+    char **files = NULL, line[PATH_MAX + 2];
+    size_t n = 0;
+    while (f && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        int dup = !*line;
+        for (size_t i = 0; i < n && !dup; i++)
+            dup = strcmp(files[i], line) == 0;
+        char **v = dup ? files : realloc(files, (n + 4) * sizeof *files);
+        if (!v)
+            break;
+        files = v;
+        if (!dup && (files[n] = strdup(line)) != NULL)
+            n++;
+    }
+    if (f)
+        fclose(f);
+    if (n == 0) {
+        fprintf(stderr, PROG ": --stats: the command wrote no trace file (it made no CUDA call)\n");
+        free(files);
+        return;
+    }
+    fflush(stdout);
+    fprintf(stderr, PROG ": --stats: %zu trace file%s\n", n, n == 1 ? "" : "s");
+    char **argv = calloc(n + 4, sizeof *argv);
+    if (argv) {
+        argv[0] = (char *)report;
+        argv[1] = "summary";
+        argv[2] = "--";
+        memcpy(argv + 3, files, n * sizeof *files);
+        pid_t p = fork();
+        if (p == 0) {
+            execvp(argv[0], argv);
+            fprintf(stderr, PROG ": %s: %s\n", argv[0], strerror(errno));
+            _exit(127);
+        }
+        int st;
+        while (p > 0 && waitpid(p, &st, 0) < 0 && errno == EINTR) {
+        }
+        free(argv);
+    }
+    for (size_t i = 0; i < n; i++)
+        free(files[i]);
+    free(files);
+}
+
+/* Die as the program died: of its signal (no second core dump), else with its exit status. */
+static int reproduce(int status)
+{
+    if (WIFEXITED(status))
+        return WEXITSTATUS(status);
+    int sig = WTERMSIG(status);
+    struct rlimit no_core = {0, 0};
+    sigset_t s;
+    setrlimit(RLIMIT_CORE, &no_core);
+    signal(sig, SIG_DFL);
+    sigemptyset(&s);
+    sigaddset(&s, sig);
+    sigprocmask(SIG_UNBLOCK, &s, NULL);
+    raise(sig);
+    return 128 + sig; /* a signal that does not kill (SIGCHLD, ...) */
+}
+
+static int run_with_stats(char **argv, const char *report)
+{
+    char list[PATH_MAX];
+    const char *tmp = getenv("TMPDIR");
+    snprintf(list, sizeof list, "%s/cudatrace-files.XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp");
+    int fd = mkstemp(list);
+    if (fd < 0) {
+        fprintf(stderr, PROG ": --stats: cannot create %s: %s\n", list, strerror(errno));
+        return EXIT_LAUNCHER;
+    }
+    close(fd);
+    if (set("CUDATRACE_FILE_LIST", list) < 0)
+        return EXIT_LAUNCHER;
+
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = pass_on;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof forwarded / sizeof forwarded[0]; i++)
+        sigaction(forwarded[i], &sa, NULL);
+    int errpipe[2];
+    if (pipe2(errpipe, O_CLOEXEC) < 0) {
+        fprintf(stderr, PROG ": pipe: %s\n", strerror(errno));
+        return EXIT_LAUNCHER;
+    }
+    pid_t p = fork();
+    if (p < 0) {
+        fprintf(stderr, PROG ": fork: %s\n", strerror(errno));
+        return EXIT_LAUNCHER;
+    }
+    if (p == 0) {
+        for (size_t i = 0; i < sizeof forwarded / sizeof forwarded[0]; i++)
+            signal(forwarded[i], SIG_DFL);
+        close(errpipe[0]);
+        execvp(argv[0], argv);
+        int e = errno;
+        if (write(errpipe[1], &e, sizeof e) < 0) {
+        }
+        _exit(e == ENOENT ? 127 : 126);
+    }
+    child_pid = p;
+    close(errpipe[1]);
+    int e = 0, status = 0;
+    ssize_t got;
+    while ((got = read(errpipe[0], &e, sizeof e)) < 0 && errno == EINTR) {
+    }
+    close(errpipe[0]);
+    while (waitpid(p, &status, 0) < 0 && errno == EINTR) {
+    }
+    child_pid = 0;
+    if (got == (ssize_t)sizeof e) {
+        fprintf(stderr, PROG ": %s: %s\n", argv[0], strerror(e));
+        unlink(list);
+        return WEXITSTATUS(status);
+    }
+    print_stats(list, report);
+    unlink(list);
+    return reproduce(status);
+}
+
+static int cmd_run(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"output", required_argument, NULL, 'o'},   {"capture", required_argument, NULL, 'c'},
+        {"stacks", required_argument, NULL, 's'},   {"gpu-time", required_argument, NULL, 'g'},
+        {"stats", no_argument, NULL, 'S'},          {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    int stats = 0, opt, m;
+    struct ct_capture_spec cap;
+    char lib[PATH_MAX], report[PATH_MAX];
+
+    /* '+': options end at the command's name, so its own options stay its own. */
+    while ((opt = getopt_long(argc, argv, "+o:c:s:g:h", opts, NULL)) != -1) {
+        switch (opt) {
+        case 'o':
+            if (!*optarg || set("CUDATRACE_OUTPUT", optarg) < 0)
+                return usage_error("--output wants a file name template, not '%s'", optarg);
+            break;
+        case 'c':
+            if (ct_parse_capture(optarg, &cap) != 0)
+                return usage_error("--capture takes all, profiler or nvtx:RANGE[@DOMAIN], not '%s'", optarg);
+            if (set("CUDATRACE_CAPTURE", optarg) < 0)
+                return EXIT_LAUNCHER;
+            break;
+        case 's':
+            if (ct_parse_stacks(optarg, &m) != 0)
+                return usage_error("--stacks takes none, alloc or all, not '%s'", optarg);
+            if (set("CUDATRACE_STACKS", optarg) < 0)
+                return EXIT_LAUNCHER;
+            break;
+        case 'g':
+            if (ct_parse_gpu_time(optarg, &m) != 0)
+                return usage_error("--gpu-time takes sample, all or off, not '%s'", optarg);
+            if (set("CUDATRACE_GPU_TIME", optarg) < 0)
+                return EXIT_LAUNCHER;
+            break;
+        case 'S': stats = 1; break;
+        case 'h': fputs(usage, stdout); return 0;
+        default: fprintf(stderr, "Try '" PROG " --help'.\n"); return EXIT_LAUNCHER;
+        }
+    }
+    if (optind >= argc)
+        return usage_error("%s", "run: no command given");
+    if (!find_library(lib, sizeof lib)) {
+        fprintf(stderr, PROG ": cannot find libcudatrace.so (looked in %s/../preload/.libs, " CT_LIBDIR
+                        " and %s/../lib)\n", self_dir, self_dir);
+        return EXIT_LAUNCHER;
+    }
+    if (environment(lib) < 0)
+        return EXIT_LAUNCHER;
+    find_report(report, sizeof report);
+    if (!stats)
+        exec_command(argv + optind);
+    return run_with_stats(argv + optind, report);
+}
+
+int main(int argc, char **argv)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash)
+            *slash = '\0';
+        snprintf(self_dir, sizeof self_dir, "%s", exe);
+    }
+    if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+        fputs(usage, argc < 2 ? stderr : stdout);
+        return argc < 2 ? EXIT_LAUNCHER : 0;
+    }
+    if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
+        printf(PROG " %s\n", PACKAGE_VERSION);
+        return 0;
+    }
+    if (!strcmp(argv[1], "run"))
+        return cmd_run(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "report")) {
+        char report[PATH_MAX];
+        argv[1] = (char *)find_report(report, sizeof report);
+        execvp(argv[1], argv + 1);
+        fprintf(stderr, PROG ": %s: %s\n", argv[1], strerror(errno));
+        return 127;
+    }
+    return usage_error("unknown command '%s' (run or report)", argv[1]);
+}

@@ -1,0 +1,136 @@
+/* NVTX's names (nvtx_names.h). */
+#include "config.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "preload/nvtx_names.h"
+#include "recorder/recorder.h"
+
+/* A thread's recent messages, by hash: the text is kept to compare, since a program may build messages in a
+ * buffer it reuses (so the pointer says nothing).  Longer messages go to the intern table every time. */
+#define CACHE_SLOTS 64
+#define CACHE_TEXT 52
+struct msg {
+    uint64_t hash;
+    uint32_t id, len;
+    char text[CACHE_TEXT];
+};
+static __thread struct msg *cache __attribute__((tls_model("initial-exec")));
+static pthread_key_t cache_key;
+static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+
+static void make_key(void) { pthread_key_create(&cache_key, free); }
+
+static struct msg *thread_cache(void)
+{
+    pthread_once(&key_once, make_key);
+    if ((cache = calloc(CACHE_SLOTS, sizeof *cache)) != NULL)
+        pthread_setspecific(cache_key, cache); /* freed at thread exit */
+    return cache;
+}
+
+uint32_t ct_nvtx_ascii_id(const char *s)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    size_t n = 0;
+
+    for (; s[n]; n++)
+        h = (h ^ (unsigned char)s[n]) * 1099511628211ull;
+    struct msg *c = cache ? cache : thread_cache();
+    if (n >= CACHE_TEXT || !c)
+        return ct_rec_intern(CT_STR_NVTX, s);
+    struct msg *m = &c[(h ^ h >> 32) % CACHE_SLOTS];
+    if (m->id && m->hash == h && m->len == n && memcmp(m->text, s, n) == 0)
+        return m->id;
+    uint32_t id = ct_rec_intern(CT_STR_NVTX, s);
+    if (id) {
+        m->hash = h;
+        m->len = (uint32_t)n;
+        memcpy(m->text, s, n);
+        m->id = id;
+    }
+    return id;
+}
+
+const char *ct_nvtx_utf8(const wchar_t *s, char *buf, size_t size)
+{
+    size_t o = 0;
+
+    for (; *s; s++) {
+        uint32_t c = (uint32_t)*s;
+        unsigned char b[4];
+        size_t n;
+        if (c < 0x80) {
+            b[0] = (unsigned char)c, n = 1;
+        } else if (c < 0x800) {
+            b[0] = (unsigned char)(0xC0 | c >> 6), b[1] = (unsigned char)(0x80 | (c & 0x3F)), n = 2;
+        } else if (c < 0x10000) {
+            b[0] = (unsigned char)(0xE0 | c >> 12), b[1] = (unsigned char)(0x80 | (c >> 6 & 0x3F));
+            b[2] = (unsigned char)(0x80 | (c & 0x3F)), n = 3;
+        } else if (c < 0x110000) {
+            b[0] = (unsigned char)(0xF0 | c >> 18), b[1] = (unsigned char)(0x80 | (c >> 12 & 0x3F));
+            b[2] = (unsigned char)(0x80 | (c >> 6 & 0x3F)), b[3] = (unsigned char)(0x80 | (c & 0x3F)), n = 4;
+        } else {
+            b[0] = '?', n = 1;
+        }
+        if (o + n >= size)
+            break;
+        memcpy(buf + o, b, n);
+        o += n;
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
+uint32_t ct_nvtx_wide_id(const wchar_t *s)
+{
+    char buf[1024];
+    return ct_nvtx_ascii_id(ct_nvtx_utf8(s, buf, sizeof buf));
+}
+
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static struct ct_nvtx_domain **domains; /* by id - 1 */
+static size_t ndomains, cap;
+
+struct ct_nvtx_domain *ct_nvtx_domain(const char *name)
+{
+    uint32_t name_id = ct_rec_intern(CT_STR_NVTX, name ? name : "");
+    struct ct_nvtx_domain *d = NULL;
+
+    pthread_mutex_lock(&mu);
+    for (size_t i = 0; i < ndomains; i++)
+        if (domains[i]->name_id == name_id && name_id) {
+            d = domains[i];
+            goto out;
+        }
+    if (ndomains == UINT16_MAX)
+        goto out;
+    if (ndomains == cap) {
+        size_t nc = cap ? cap * 2 : 16;
+        struct ct_nvtx_domain **v = realloc(domains, nc * sizeof *v);
+        if (!v)
+            goto out;
+        domains = v;
+        cap = nc;
+    }
+    if ((d = calloc(1, sizeof *d)) != NULL) {
+        d->id = (uint16_t)(ndomains + 1);
+        d->name_id = name_id;
+        domains[ndomains++] = d;
+        ct_rec_nvtx_name(CT_NVTX_NAME_DOMAIN, d->id, 0, name_id);
+    }
+out:
+    pthread_mutex_unlock(&mu);
+    return d;
+}
+
+struct ct_nvtx_string *ct_nvtx_string(const char *s)
+{
+    struct ct_nvtx_string *r = calloc(1, sizeof *r);
+
+    if (r)
+        r->id = ct_rec_intern(CT_STR_NVTX, s ? s : "");
+    return r;
+}

@@ -1,0 +1,79 @@
+#!/bin/sh
+# The `cudatrace` launcher end to end on the simulated driver: the library preloaded (the user's LD_PRELOAD
+# kept, an NVTX injection library forwarded to), the options as CUDATRACE_* variables, the command's exit
+# status, death by a signal reproduced (with and without --stats), signals sent to the launcher passed on,
+# --stats summarizing the files of every process of the run (a shell running two samples), capture by NVTX
+# range, `cudatrace report`, and its own errors (125, 126, 127).
+. "$CT_TOP_SRCDIR/tests/integration/interpose-lib.sh"
+launcher=$CT_LAUNCHER
+samples=$CT_TOP_BUILDDIR/tests/samples
+[ -x "$launcher" ] || fail "no $launcher"
+export LD_LIBRARY_PATH=$CT_SIMDRIVER_DIR
+cd "$tmp" || exit 99
+lib=$(realpath "$CT_PRELOAD")
+
+# The environment it sets.
+out=$(LD_PRELOAD=/lib/x86_64-linux-gnu/libm.so.6 NVTX_INJECTION64_PATH=/opt/tool/libinject.so "$launcher" run -o 'x-%p.ctrace' \
+    --capture profiler --stacks none --gpu-time off -- sh -c 'echo "$LD_PRELOAD|$NVTX_INJECTION64_PATH|$CUDATRACE_NVTX_FORWARD|$CUDATRACE_OUTPUT|$CUDATRACE_CAPTURE|$CUDATRACE_STACKS|$CUDATRACE_GPU_TIME"')
+[ "$out" = "$lib:/lib/x86_64-linux-gnu/libm.so.6|$lib|/opt/tool/libinject.so|x-%p.ctrace|profiler|none|off" ] ||
+    fail "environment: $out"
+out=$(env -u LD_PRELOAD -u NVTX_INJECTION64_PATH "$launcher" run sh -c 'echo "$LD_PRELOAD|$NVTX_INJECTION64_PATH|${CUDATRACE_NVTX_FORWARD-unset}"')
+[ "$out" = "$lib|$lib|unset" ] || fail "environment without preload: $out"
+
+# Exit status, and a traced sample.
+"$launcher" run -o "$tmp/a.ctrace" -- "$samples/vectoradd_drv" "$CT_TOP_SRCDIR/tests/samples" >"$tmp/a.out" 2>"$tmp/a.err"
+[ $? = 0 ] && [ -s "$tmp/a.ctrace" ] || fail "traced sample: $(cat "$tmp/a.err")"
+"$launcher" run sh -c 'exit 3'
+[ $? = 3 ] || fail "exit status 3"
+"$launcher" run --stats sh -c 'exit 4' 2>/dev/null
+[ $? = 4 ] || fail "exit status 4 with --stats"
+
+# Death by a signal, reproduced (143 = 128 + SIGTERM as the shell sees it).
+"$launcher" run sh -c 'kill -TERM $$'
+[ $? = 143 ] || fail "SIGTERM death"
+"$launcher" run --stats sh -c 'kill -USR1 $$' 2>/dev/null
+[ $? = 138 ] || fail "SIGUSR1 death with --stats"
+# A signal sent to the launcher reaches the command (which dies of it: so does the launcher).
+"$launcher" run --stats -o "$tmp/sig-%p.ctrace" sh -c "\"$samples/vectoradd_drv\" \"$CT_TOP_SRCDIR/tests/samples\" >/dev/null; exec sleep 30" \
+    >"$tmp/sig.out" 2>"$tmp/sig.err" &
+pid=$!
+for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+    ls "$tmp"/sig-*.ctrace >/dev/null 2>&1 && break
+    sleep 0.2
+done
+sleep 0.3
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+[ "$rc" = 143 ] || fail "signal passed on: exit $rc ($(cat "$tmp/sig.err"))"
+grep -q '^cudatrace: --stats: 1 trace file$' "$tmp/sig.err" || fail "--stats after a signal: $(cat "$tmp/sig.err")"
+
+# --stats: every file of the run (two processes under a shell), one summary.
+"$launcher" run --stats -o "$tmp/st-%p.ctrace" sh -c "\"$samples/vectoradd_drv\" \"$CT_TOP_SRCDIR/tests/samples\"; \"$samples/nvtx_drv\"" \
+    >"$tmp/st.out" 2>"$tmp/st.err" || fail "--stats run: exit $? ($(cat "$tmp/st.err"))"
+grep -q '^cudatrace: --stats: 2 trace files$' "$tmp/st.err" || fail "--stats files: $(cat "$tmp/st.err")"
+[ "$(ls "$tmp"/st-*.ctrace | wc -l)" = 2 ] || fail "--stats: trace files"
+grep -q '^nvtx_drv: 12 launches$' "$tmp/st.out" || fail "--stats: the program's output"
+grep -q '^Pids,"[0-9]*, [0-9]*"$' "$tmp/st.out" || fail "--stats summary of both: $(grep -A3 '# header' "$tmp/st.out")"
+grep -q '^# nvtx$' "$tmp/st.out" && grep -q ',PushPop,:forward$' "$tmp/st.out" || fail "--stats: no nvtx table"
+grep -q ',cuLaunchKernel$' "$tmp/st.out" || fail "--stats: no api table"
+ls /tmp/cudatrace-files.* 2>/dev/null | grep -q . && echo "note: leftover file lists in /tmp (other runs?)"
+
+# --capture nvtx: only the "step" ranges.
+"$launcher" run --capture nvtx:step -o "$tmp/cap.ctrace" "$samples/nvtx_drv" >/dev/null 2>&1 || fail "--capture nvtx run"
+[ "$("$ctdump" "$tmp/cap.ctrace" | grep -c '^call .* name=cuLaunchKernel ')" = 9 ] || fail "--capture nvtx:step launches"
+
+# cudatrace report = cudatrace-report.
+"$launcher" report info -f csv "$tmp/a.ctrace" | grep -q '^Complete,yes$' || fail "cudatrace report info"
+
+# Its own errors.
+"$launcher" run 2>/dev/null
+[ $? = 125 ] || fail "no command: not 125"
+"$launcher" run --stacks=some ls 2>/dev/null
+[ $? = 125 ] || fail "bad --stacks: not 125"
+"$launcher" run ./no-such-program 2>/dev/null
+[ $? = 127 ] || fail "missing command: not 127"
+"$launcher" run --stats "$tmp" 2>/dev/null
+[ $? = 126 ] || fail "a directory as command: not 126"
+"$launcher" --help | grep -q '^Usage: cudatrace run' || fail "--help"
+exit 0
