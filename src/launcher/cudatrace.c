@@ -64,16 +64,27 @@ static char self_dir[PATH_MAX];
 
 static int exists(const char *p) { return access(p, R_OK) == 0; }
 
+/* buf = dir/name; 0 when it does not fit (then it names nothing to try). */
+static int join(char *buf, size_t size, const char *dir, const char *name)
+{
+    int n = snprintf(buf, size, "%s/%s", dir, name);
+    return n >= 0 && (size_t)n < size;
+}
+
 static const char *find_library(char *buf, size_t size)
 {
-    const char *dirs[] = {"%s/../preload/.libs", CT_LIBDIR, "%s/../lib"};
+    char build[PATH_MAX], installed_lib[PATH_MAX];
+    const char *dirs[] = {build, CT_LIBDIR, installed_lib};
+    if (!join(build, sizeof build, self_dir, "../preload/.libs") ||
+        !join(installed_lib, sizeof installed_lib, self_dir, "../lib"))
+        return NULL;
     for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
-        char dir[PATH_MAX];
-        snprintf(dir, sizeof dir, dirs[i], self_dir);
-        snprintf(buf, size, "%s/libcudatrace.so", dir);
         char real[PATH_MAX];
-        if (exists(buf) && realpath(buf, real)) { /* absolute: children that chdir still find it */
-            snprintf(buf, size, "%s", real);
+        if (join(buf, size, dirs[i], "libcudatrace.so") && exists(buf) && realpath(buf, real)) {
+            size_t n = strlen(real); /* absolute: children that chdir still find it */
+            if (n >= size)
+                return NULL;
+            memcpy(buf, real, n + 1);
             return buf;
         }
     }
@@ -82,11 +93,9 @@ static const char *find_library(char *buf, size_t size)
 
 static const char *find_report(char *buf, size_t size)
 {
-    snprintf(buf, size, "%s/cudatrace-report", self_dir);
-    if (access(buf, X_OK) == 0)
+    if (join(buf, size, self_dir, "cudatrace-report") && access(buf, X_OK) == 0)
         return buf;
-    snprintf(buf, size, "%s/../report/cudatrace-report", self_dir);
-    if (access(buf, X_OK) == 0)
+    if (join(buf, size, self_dir, "../report/cudatrace-report") && access(buf, X_OK) == 0)
         return buf;
     return "cudatrace-report"; /* on PATH */
 }
