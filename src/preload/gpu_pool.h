@@ -58,6 +58,7 @@ struct ct_gpu_pool {
 /* The driver functions GPU time uses (found once, on the first timed call). */
 struct ct_gpu_driver {
     PFN_cuCtxGetCurrent_v4000 ctx_get_current;
+    PFN_cuStreamGetCtx_v9020 stream_ctx; /* optional (the simulated driver has none) */
     PFN_cuCtxGetDevice_v2000 ctx_get_device;
     PFN_cuCtxPushCurrent_v4000 ctx_push;
     PFN_cuCtxPopCurrent_v4000 ctx_pop;

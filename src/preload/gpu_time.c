@@ -36,6 +36,7 @@ static void find_driver(void)
     struct ct_gpu_driver *d = &ct_gpu_drv;
 
     d->ctx_get_current = CT_DRIVER(cuCtxGetCurrent);
+    d->stream_ctx = CT_DRIVER(cuStreamGetCtx);
     d->ctx_get_device = CT_DRIVER(cuCtxGetDevice);
     d->ctx_push = CT_DRIVER(cuCtxPushCurrent_v2);
     d->ctx_pop = CT_DRIVER(cuCtxPopCurrent_v2);
@@ -110,9 +111,13 @@ static struct ct_gpu_pool *pool_of(CUcontext ctx)
             break;
     if (!p && (p = calloc(1, sizeof *p)) != NULL) {
         CUdevice dev = -1;
+        CUcontext popped;
         CUstreamCaptureMode was = ct_gpu_relax();
-        if (ct_gpu_drv.ctx_get_device(&dev) != CUDA_SUCCESS)
-            dev = -1;
+        if (ct_gpu_drv.ctx_push(ctx) == CUDA_SUCCESS) { /* ctx is a stream's, perhaps not the current one */
+            if (ct_gpu_drv.ctx_get_device(&dev) != CUDA_SUCCESS)
+                dev = -1;
+            ct_gpu_drv.ctx_pop(&popped);
+        }
         p->ctx = ctx;
         p->device = dev;
         ct_gpu_unrelax(was);
@@ -191,7 +196,13 @@ struct ct_gpu_pair *ct_gpu_begin(uint16_t api_id, CUstream stream)
     pthread_once(&found_once, find_driver);
     if (!found)
         return NULL;
-    if (ct_gpu_drv.ctx_get_current(&ctx) != CUDA_SUCCESS || !ctx || !(pool = pool_of(ctx)))
+    /* The events must be in the stream's context, which need not be the current one (a copy on another
+     * device's stream); the special handles (0, legacy, per-thread) are the current context's. */
+    const int special = stream == NULL || stream == CU_STREAM_LEGACY || stream == CU_STREAM_PER_THREAD;
+    if ((special || !ct_gpu_drv.stream_ctx || ct_gpu_drv.stream_ctx(stream, &ctx) != CUDA_SUCCESS) &&
+        ct_gpu_drv.ctx_get_current(&ctx) != CUDA_SUCCESS)
+        ctx = NULL;
+    if (!ctx || !(pool = pool_of(ctx)))
         return NULL; /* no context: the call fails, and is not timed */
     /* An event recorded on a stream being captured would become a node of the program's graph. */
     if (ct_gpu_drv.is_capturing(stream, &st) != CUDA_SUCCESS || st != CU_STREAM_CAPTURE_STATUS_NONE) {
