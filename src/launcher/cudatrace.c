@@ -117,15 +117,41 @@ static int usage_error(const char *fmt, const char *arg)
     return EXIT_LAUNCHER;
 }
 
-/* The environment the traced program gets. */
+/* Is the LD_PRELOAD entry [e, e+n) a sanitizer's runtime (libasan.so.8, /usr/lib/.../libtsan.so.2, ...)? */
+static int sanitizer_runtime(const char *e, size_t n)
+{
+    static const char *const names[] = {"libasan", "libtsan", "libubsan", "liblsan", "libhwasan", "libmsan"};
+    const char *base = e;
+    for (const char *c = e; c < e + n; c++)
+        if (*c == '/')
+            base = c + 1;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strncmp(base, names[i], strlen(names[i])) == 0)
+            return 1;
+    return 0;
+}
+
+/* The environment the traced program gets.  The library goes first in LD_PRELOAD, after the sanitizer
+ * runtimes the user preloads (they must come first of all, or a sanitizer-built program refuses to start). */
 static int environment(const char *lib)
 {
     const char *pre = getenv("LD_PRELOAD"), *nvtx = getenv("NVTX_INJECTION64_PATH");
     char *v;
     if (pre && *pre && strstr(pre, lib) == NULL) {
-        if (!(v = malloc(strlen(lib) + strlen(pre) + 2)))
+        if (!(v = malloc(strlen(lib) + strlen(pre) + 3)))
             return -1;
-        sprintf(v, "%s:%s", lib, pre);
+        /* The leading entries that are sanitizer runtimes, then the library, then the rest. */
+        const char *rest = pre;
+        while (*rest) {
+            size_t n = strcspn(rest, ": ");
+            if (n == 0 || !sanitizer_runtime(rest, n))
+                break;
+            rest += n + (rest[n] != '\0');
+        }
+        const int lead = (int)(rest - pre);
+        sprintf(v, "%.*s%s%s%s", lead, pre, lead && pre[lead - 1] != ':' && pre[lead - 1] != ' ' ? ":" : "", lib,
+                *rest ? ":" : "");
+        strcat(v, rest);
         int rc = set("LD_PRELOAD", v);
         free(v);
         if (rc < 0)

@@ -11,14 +11,24 @@ samples=$CT_TOP_BUILDDIR/tests/samples
 export LD_LIBRARY_PATH=$CT_SIMDRIVER_DIR
 cd "$tmp" || exit 99
 lib=$(realpath "$CT_PRELOAD")
+# The sanitizer build's library needs the ASan runtime preloaded first of all: every run here has it, and
+# the launcher keeps a sanitizer runtime in front of the library.
+san=${CT_TEST_PRELOAD_PREFIX:+$CT_TEST_PRELOAD_PREFIX:}
+[ -z "$san" ] || export LD_PRELOAD="$CT_TEST_PRELOAD_PREFIX"
 
 # The environment it sets.
-out=$(LD_PRELOAD=/lib/x86_64-linux-gnu/libm.so.6 NVTX_INJECTION64_PATH=/opt/tool/libinject.so "$launcher" run -o 'x-%p.ctrace' \
+out=$(LD_PRELOAD=${san}/lib/x86_64-linux-gnu/libm.so.6 NVTX_INJECTION64_PATH=/opt/tool/libinject.so "$launcher" run -o 'x-%p.ctrace' \
     --capture profiler --stacks none --gpu-time off -- sh -c 'echo "$LD_PRELOAD|$NVTX_INJECTION64_PATH|$CUDATRACE_NVTX_FORWARD|$CUDATRACE_OUTPUT|$CUDATRACE_CAPTURE|$CUDATRACE_STACKS|$CUDATRACE_GPU_TIME"')
-[ "$out" = "$lib:/lib/x86_64-linux-gnu/libm.so.6|$lib|/opt/tool/libinject.so|x-%p.ctrace|profiler|none|off" ] ||
+[ "$out" = "$san$lib:/lib/x86_64-linux-gnu/libm.so.6|$lib|/opt/tool/libinject.so|x-%p.ctrace|profiler|none|off" ] ||
     fail "environment: $out"
-out=$(env -u LD_PRELOAD -u NVTX_INJECTION64_PATH "$launcher" run sh -c 'echo "$LD_PRELOAD|$NVTX_INJECTION64_PATH|${CUDATRACE_NVTX_FORWARD-unset}"')
-[ "$out" = "$lib|$lib|unset" ] || fail "environment without preload: $out"
+if [ -z "$san" ]; then
+    out=$(env -u LD_PRELOAD -u NVTX_INJECTION64_PATH "$launcher" run sh -c 'echo "$LD_PRELOAD|$NVTX_INJECTION64_PATH|${CUDATRACE_NVTX_FORWARD-unset}"')
+    [ "$out" = "$lib|$lib|unset" ] || fail "environment without preload: $out"
+fi
+out=$(LD_PRELOAD="${san}/usr/lib/libasan.so.8:/lib/x86_64-linux-gnu/libm.so.6" "$launcher" run --gpu-time off -- \
+    sh -c 'echo "$LD_PRELOAD"' 2>/dev/null)
+[ "$out" = "$san/usr/lib/libasan.so.8:$lib:/lib/x86_64-linux-gnu/libm.so.6" ] ||
+    fail "a sanitizer runtime stays first in LD_PRELOAD: $out"
 
 # Exit status, and a traced sample.
 "$launcher" run -o "$tmp/a.ctrace" -- "$samples/vectoradd_drv" "$CT_TOP_SRCDIR/tests/samples" >"$tmp/a.out" 2>"$tmp/a.err"
