@@ -95,7 +95,10 @@ int rp_spread_add(struct rp_spread *s, const char *kind, const char *name, size_
             return -1;
         s->rows = r;
         r = &s->rows[s->n];
-        if (!(r->kind = strdup(kind)) | !(r->name = strdup(name)) ||
+        r->kind = strdup(kind); /* all set before any test: the clean-up below frees whichever was made */
+        r->name = strdup(name);
+        r->total = NULL;
+        if (!r->kind || !r->name ||
             !(r->total = malloc(s->ngroups * sizeof *r->total)) || rp_strmap_put(&s->by_key, key, s->n) < 0) {
             free(r->kind);
             free(r->name);

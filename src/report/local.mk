@@ -60,6 +60,8 @@ src/report/perfetto_fields.h: $(srcdir)/src/report/gen-perfetto-fields.py $(srcd
 	$(AM_V_GEN)$(MKDIR_P) src/report && $(PYTHON3) $(srcdir)/src/report/gen-perfetto-fields.py $(srcdir)/src/report/perfetto_trace.proto $@
 BUILT_SOURCES += src/report/perfetto_fields.h
 CLEANFILES += src/report/perfetto_fields.h
+# Built first even outside `make all` (scripts/fuzz builds just its target).
+$(src_report_libctreport_la_OBJECTS): src/report/perfetto_fields.h
 EXTRA_DIST += src/report/gen-perfetto-fields.py src/report/perfetto_trace.proto
 
 bin_PROGRAMS += src/report/cudatrace-report
