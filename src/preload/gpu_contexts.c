@@ -141,13 +141,17 @@ void ct_hook_cuGreenCtxDestroy(CUresult r, CUgreenCtx h)
 
 /* ---- fork and exit ---- */
 
+/* Both locks are held across fork (in this order; nothing takes them the other way round), so that the child
+ * never inherits one held by a thread it does not have. */
 static void fork_prepare(void)
 {
     pthread_mutex_lock(&ct_gpu_collect_mu);
+    pthread_mutex_lock(&ct_gpu_pools_mu);
 }
 
 static void fork_parent(void)
 {
+    pthread_mutex_unlock(&ct_gpu_pools_mu);
     pthread_mutex_unlock(&ct_gpu_collect_mu);
 }
 
@@ -155,6 +159,7 @@ static void fork_parent(void)
 static void fork_child(void)
 {
     pthread_mutex_init(&ct_gpu_collect_mu, NULL);
+    pthread_mutex_init(&ct_gpu_pools_mu, NULL);
     /* Dead, not freed: this thread's cache may still name one. */
     for (struct ct_gpu_pool *pool = atomic_load(&ct_gpu_pools); pool; pool = pool->next)
         atomic_store(&pool->dead, 1);

@@ -76,8 +76,9 @@ struct ct_gpu_driver {
 };
 extern struct ct_gpu_driver ct_gpu_drv;
 
-/* Every pool, newest first (prepended under a lock of gpu_time.c's, read without one). */
+/* Every pool, newest first (prepended under ct_gpu_pools_mu, read without it). */
 extern struct ct_gpu_pool *_Atomic ct_gpu_pools;
+extern pthread_mutex_t ct_gpu_pools_mu;
 /* Held while events are read, and while pools are marked closing, retired or opened again around a call
  * that may destroy their context: so that no event of a destroyed context is ever read. */
 extern pthread_mutex_t ct_gpu_collect_mu;

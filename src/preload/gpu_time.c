@@ -17,7 +17,7 @@ __thread struct ct_gpu_kind *ct_gpu_kinds __attribute__((tls_model("initial-exec
 struct ct_gpu_driver ct_gpu_drv;
 struct ct_gpu_pool *_Atomic ct_gpu_pools;
 pthread_mutex_t ct_gpu_collect_mu = PTHREAD_MUTEX_INITIALIZER;
-static pthread_mutex_t pools_mu = PTHREAD_MUTEX_INITIALIZER;
+pthread_mutex_t ct_gpu_pools_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t found_once = PTHREAD_ONCE_INIT;
 static int found; /* every function of ct_gpu_drv is there */
 
@@ -105,7 +105,7 @@ static struct ct_gpu_pool *pool_of(CUcontext ctx)
 
     if (p && p->ctx == ctx && !atomic_load_explicit(&p->dead, memory_order_acquire))
         return p; /* closing or not: a call of the program's on a context it is destroying is its own affair */
-    pthread_mutex_lock(&pools_mu);
+    pthread_mutex_lock(&ct_gpu_pools_mu);
     for (p = atomic_load(&ct_gpu_pools); p; p = p->next)
         if (p->ctx == ctx && !atomic_load(&p->dead))
             break;
@@ -128,7 +128,7 @@ static struct ct_gpu_pool *pool_of(CUcontext ctx)
         atomic_store(&ct_gpu_pools, p);
         ct_gpu_install();
     }
-    pthread_mutex_unlock(&pools_mu);
+    pthread_mutex_unlock(&ct_gpu_pools_mu);
     return last_pool = p;
 }
 
