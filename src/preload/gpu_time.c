@@ -185,9 +185,23 @@ void ct_gpu_release(struct ct_gpu_pool *pool, struct ct_gpu_pair *list)
     pthread_mutex_unlock(&pool->mu);
 }
 
+void ct_gpu_drop(struct ct_gpu_pair *p)
+{
+    p->next = NULL;
+    ct_gpu_release(p->pool, p);
+}
+
+/* The driver would not record one of a pair's events: the pair goes back, the call is untimed. */
+static void record_refused(struct ct_gpu_pair *p)
+{
+    static _Atomic int said;
+    ct_gpu_drop(p);
+    atomic_fetch_add(&ct_gpu_counts.untimed_refused, 1);
+    warn_once(&said, "the driver refused to record a timing event");
+}
+
 struct ct_gpu_pair *ct_gpu_begin(uint16_t api_id, CUstream stream)
 {
-    static _Atomic int said_record;
     CUcontext ctx = NULL;
     CUstreamCaptureStatus st = CU_STREAM_CAPTURE_STATUS_NONE;
     struct ct_gpu_pool *pool;
@@ -212,10 +226,7 @@ struct ct_gpu_pair *ct_gpu_begin(uint16_t api_id, CUstream stream)
     if (!(p = take_pair(pool)))
         return NULL;
     if (ct_gpu_drv.event_record(p->start, stream) != CUDA_SUCCESS) {
-        p->next = NULL;
-        ct_gpu_release(pool, p);
-        atomic_fetch_add(&ct_gpu_counts.untimed_refused, 1);
-        warn_once(&said_record, "the driver refused to record a timing event");
+        record_refused(p);
         return NULL;
     }
     p->stream = stream;
@@ -230,16 +241,9 @@ struct ct_gpu_pair *ct_gpu_begin(uint16_t api_id, CUstream stream)
 
 void ct_gpu_returned(struct ct_gpu_pair *p) { p->returned_ns = ct_now_ns(); }
 
-void ct_gpu_drop(struct ct_gpu_pair *p)
-{
-    p->next = NULL;
-    ct_gpu_release(p->pool, p);
-}
-
 /* The call succeeded and its record was kept: the end event, then the pair waits for the collector. */
 static void finish(struct ct_gpu_pair *p, CUresult r)
 {
-    static _Atomic int said_record;
     struct ct_ring *ring = ct_rec_ring;
     struct ct_gpu_pool *pool = p->pool;
 
@@ -248,9 +252,7 @@ static void finish(struct ct_gpu_pair *p, CUresult r)
         return;
     }
     if (ct_gpu_drv.event_record(p->end, p->stream) != CUDA_SUCCESS) {
-        ct_gpu_drop(p);
-        atomic_fetch_add(&ct_gpu_counts.untimed_refused, 1);
-        warn_once(&said_record, "the driver refused to record a timing event");
+        record_refused(p);
         return;
     }
     p->rec.h.tid = ring->tid;
