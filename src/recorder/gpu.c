@@ -18,8 +18,14 @@ struct ct_gpu_counts ct_gpu_counts;
 /* The interposition layer's collector (preload/gpu_collect.c), linked in libcudatrace.so; the recorder's
  * own tests and benchmarks have none, and time nothing.  Weak, so no order of constructors matters. */
 void ct_gpu_collect(int final) __attribute__((weak));
-#define collector ct_gpu_collect /* its address: NULL when absent */
-static _Atomic int finished; /* ct_gpu_finish ran: the driver is not touched again */
+static _Atomic int finished; /* ct_gpu_collect_last ran: the driver is not touched again */
+
+/* Read the completed timing events, unless there is no collector, no GPU time or the last collection ran. */
+static void collect(int final)
+{
+    if (ct_gpu_collect && ct_gpu_mode != CT_GPU_OFF && !atomic_load(&finished))
+        ct_gpu_collect(final);
+}
 
 /* Spans made and not written yet: an array that grows, swapped out whole by the drain. */
 static pthread_mutex_t queue_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -46,7 +52,7 @@ void ct_gpu_start(int mode, unsigned sample_n)
     struct ct_rec_gpu_info gi;
 
     ct_gpu_sample_n = sample_n ? sample_n : 1;
-    ct_gpu_mode = collector ? mode : CT_GPU_OFF; /* the recorder's own tests have no driver to time with */
+    ct_gpu_mode = ct_gpu_collect ? mode : CT_GPU_OFF; /* the recorder's own tests have no driver to time with */
     put_info(&gi, 0);
     ct_meta_push(&gi, sizeof gi, 0);
 }
@@ -82,8 +88,7 @@ void ct_gpu_take(struct ct_gpu_batch *b, int final, int in_signal)
     b->n = 0;
     if (in_signal)
         return; /* the queue's lock may be held by the interrupted thread: the next drain writes them */
-    if (collector && ct_gpu_mode != CT_GPU_OFF && !atomic_load(&finished))
-        collector(final);
+    collect(final);
     pthread_mutex_lock(&queue_mu);
     b->spans = queue;
     b->n = queued;
@@ -108,8 +113,7 @@ void ct_gpu_write(struct ct_gpu_batch *b, int final)
 
 void ct_gpu_collect_last(void)
 {
-    if (collector && ct_gpu_mode != CT_GPU_OFF && !atomic_load(&finished))
-        collector(1);
+    collect(1);
     atomic_store(&finished, 1);
 }
 
