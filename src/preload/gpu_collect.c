@@ -1,8 +1,8 @@
 /* GPU time: reading the events back, on the drain holder's thread (the writer, or the exit handler), never
  * waiting for one.  A span's duration is its two events' elapsed time; its start is placed on the trace's
- * clock relative to an anchor, an event the pool records on a stream of its own at a known host time.
- * Anchors are renewed every CT_GPU_ANCHOR_NS, so that the GPU's clock drifting from the host's, and the
- * float milliseconds the driver gives, stay far below a microsecond (doc/gpu-time.md has the measurement). */
+ * clock relative to an anchor, an event the pool records on a stream of its own at a known host time.  A new
+ * anchor is tried every CT_GPU_ANCHOR_NS and taken when it is tighter than the old one has drifted
+ * (doc/gpu-time.md has the measurement). */
 #include "config.h"
 
 #include <math.h>
@@ -145,7 +145,7 @@ static void mark_completed(struct ct_gpu_pair **v, size_t n, struct ct_gpu_pair 
     for (size_t first = 0, end; first < n; first = end) {
         for (end = first + 1; end < n && same_stream(by[end], by[first]); end++) {
         }
-        /* Completed: by[first .. lo]; not: by[hi .. end). */
+        /* Found below: completed by[first, lo), not completed by[lo, end). */
         size_t lo = first, hi = end - 1;
         if (completed(by[hi])) {
             lo = end;
@@ -178,11 +178,12 @@ void ct_gpu_collect_pool(struct ct_gpu_pool *pool, int final)
     }
     pthread_mutex_unlock(&pool->mu);
     for (p = pool->wait; p; p = p->next)
-        p->order = n++;
+        n++;
     if (n == 0 || (v = malloc(2 * n * sizeof *v)) == NULL)
         return; /* out of memory: they wait for the next drain */
     n = 0;
     for (p = pool->wait; p; p = p->next) {
+        p->order = n;
         p->done = 0;
         v[n++] = p;
     }
