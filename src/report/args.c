@@ -62,6 +62,23 @@ const char *rp_gpu_work_name(struct rp_kernel_names *k, const struct rp_call *c,
     return rp_kernel_name(k, c);
 }
 
+const char *rp_gpu_device_label(int32_t device, char *buf, size_t size)
+{
+    if (device >= 0)
+        snprintf(buf, size, "GPU %d", (int)device);
+    else
+        snprintf(buf, size, "GPU ?");
+    return buf;
+}
+
+const char *rp_gpu_stream_label(const struct rp_trace *t, const struct rp_call *c, char *buf, size_t size)
+{
+    int len = snprintf(buf, size, "stream 0x%" PRIx64, c->gpu->stream);
+    if (t->nfiles > 1 && len >= 0 && (size_t)len < size)
+        snprintf(buf + len, size - (size_t)len, " (pid %" PRIu32 ")", c->file->hdr.pid);
+    return buf;
+}
+
 const char *rp_call_api_name(const struct rp_call *c, char *buf, size_t size)
 {
     const struct ct_api_info *api = rp_file_api(c->file, c->call->c.api_id);

@@ -22,6 +22,11 @@ void rp_kernel_names_free(struct rp_kernel_names *k);
  * (rp_kernel_name), "[CUDA graph 0xHANDLE]" for a graph launch (each graph its own row: graphs differ as
  * much as kernels do), or the copy's operation (rp_copy_operation).  NULL if out of memory. */
 const char *rp_gpu_work_name(struct rp_kernel_names *k, const struct rp_call *c, char *buf, size_t size);
+/* The timeline's names of a timed call's device ("GPU 0", "GPU ?" when not known) and stream
+ * ("stream 0x7f00..", with " (pid P)" when several files are merged: stream handles are per process), shared
+ * by the Chrome and Perfetto exports; buf of 64 bytes. */
+const char *rp_gpu_device_label(int32_t device, char *buf, size_t size);
+const char *rp_gpu_stream_label(const struct rp_trace *t, const struct rp_call *c, char *buf, size_t size);
 
 /* The display name of the call's API (display_names.h rule) into buf. */
 const char *rp_call_api_name(const struct rp_call *c, char *buf, size_t size);

@@ -151,21 +151,16 @@ static uint32_t gpu_track(FILE *out, struct gpu_tracks *g, const struct rp_trace
     if (!d) {
         if (!(d = rp_u64map_put(&g->devices, (uint32_t)dev, 0, 0, 0)))
             return 0;
-        char name[32] = "GPU ?";
-        if (dev >= 0)
-            snprintf(name, sizeof name, "GPU %d", (int)dev);
+        char name[32];
         fprintf(out, ",\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%" PRIu32 ",\"tid\":0,\"args\":{\"name\":\"%s\"}}",
-                gpu_pid(dev), name);
+                gpu_pid(dev), rp_gpu_device_label(dev, name, sizeof name));
     }
     const uint32_t tid = (uint32_t)++d->v1;
     if (!rp_u64map_put(&g->streams, c->gpu->stream, key, tid, 0))
         return 0;
     char name[64];
-    int len = snprintf(name, sizeof name, "stream 0x%" PRIx64, c->gpu->stream);
-    if (t->nfiles > 1) /* stream handles are per process */
-        snprintf(name + len, sizeof name - (size_t)len, " (pid %" PRIu32 ")", c->file->hdr.pid);
     fprintf(out, ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%" PRIu32 ",\"tid\":%" PRIu32 ",\"args\":{\"name\":\"%s\"}}",
-            gpu_pid(dev), tid, name);
+            gpu_pid(dev), tid, rp_gpu_stream_label(t, c, name, sizeof name));
     return tid;
 }
 

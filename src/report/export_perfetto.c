@@ -297,21 +297,16 @@ static uint64_t gpu_track(struct px *x, const struct rp_call *c)
     if (e)
         return e->v1;
     struct rp_u64map_entry *d = rp_u64map_get(&x->gpu_devices, (uint32_t)dev, 0);
-    char name[64] = "GPU ?";
+    char name[64];
     if (!d) {
         if (!(d = rp_u64map_put(&x->gpu_devices, (uint32_t)dev, 0, ++x->next_uuid, 0)))
             return 0;
-        if (dev >= 0)
-            snprintf(name, sizeof name, "GPU %d", (int)dev);
-        track(x, d->v1, 0, name);
+        track(x, d->v1, 0, rp_gpu_device_label(dev, name, sizeof name));
     }
     const uint64_t parent = d->v1, uuid = ++x->next_uuid;
     if (!rp_u64map_put(&x->gpu_streams, c->gpu->stream, key, uuid, 0))
         return 0;
-    int len = snprintf(name, sizeof name, "stream 0x%" PRIx64, c->gpu->stream);
-    if (x->t->nfiles > 1) /* stream handles are per process */
-        snprintf(name + len, sizeof name - (size_t)len, " (pid %" PRIu32 ")", c->file->hdr.pid);
-    track(x, uuid, parent, name);
+    track(x, uuid, parent, rp_gpu_stream_label(x->t, c, name, sizeof name));
     return uuid;
 }
 
