@@ -333,6 +333,17 @@ def emit_trampoline(w, v):
             w('    if (gp)\n        ct_gpu_drop(gp);\n')
         w('    ct_busy_leave();\n    return r;\n}\n\n')
         return
+    if not v.decoder and not gpu:
+        # Most calls of a framework's step are cheap queries like these: a 16-byte short record (format.h,
+        # CT_REC_CALL_SHORT) where it can stand for the call.
+        w('    if (__builtin_expect(ct_stack_wanted(CT_FAM_NONE), 0)) {\n')
+        w('        struct ct_rec_call *c = ct_rec_call_begin(sizeof *c, %s, CT_FAM_NONE, r, t0, t1);\n' % vid)
+        w('        if (c) {\n    ')
+        emit_stack_hook(w, v)
+        w('            ct_rec_commit(c);\n        }\n    } else\n')
+        w('        ct_rec_plain(%s, r, t0, t1);\n' % vid)
+        w('    ct_busy_leave();\n    return r;\n}\n\n')
+        return
     if v.decoder:
         size = 'sizeof(struct ct_rec_call) + sizeof(struct ct_pl_%s)' % v.family
         w('    struct ct_rec_call *c = ct_rec_call_begin(%s, %s, %s, r, t0, t1);\n' % (size, vid, FAMILIES[v.family]))

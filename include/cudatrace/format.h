@@ -19,10 +19,10 @@
 
 #define CT_MAGIC "CUDATRC\n"          /* 8 bytes, no terminating NUL stored */
 #define CT_MAGIC_LEN 8
-#define CT_FORMAT_VERSION 6u           /* independent of the package version; 2 added CT_REC_LAUNCH_REPEAT,
+#define CT_FORMAT_VERSION 7u           /* independent of the package version; 2 added CT_REC_LAUNCH_REPEAT,
                                         * 3 CT_REC_CLOCK, 4 CT_REC_LAUNCH_SHORT, 5 CT_REC_GPU and
                                         * CT_REC_GPU_INFO, 6 CT_REC_NVTX, CT_REC_NVTX_NAME, CT_REC_RANK and
-                                        * CT_REC_THREAD records written */
+                                        * CT_REC_THREAD records written, 7 CT_REC_CALL_SHORT */
 #define CT_FORMAT_VERSION_MIN 1u       /* the oldest version readers still read (1: no repeats) */
 #define CT_BYTE_ORDER_MARK 0x01020304u /* written natively */
 
@@ -75,8 +75,9 @@ enum ct_rec_type {
     CT_REC_NVTX = 18,     /* an NVTX event: range push/pop, start/end, mark (format 6) */
     CT_REC_NVTX_NAME = 19, /* the name of an NVTX domain or category (format 6) */
     CT_REC_RANK = 20,     /* the process's rank in a parallel job, from the launcher's variables (format 6) */
+    CT_REC_CALL_SHORT = 24, /* a call without payload or stack in 16 bytes (format 7) */
 };
-#define CT_REC_TYPE_LAST CT_REC_RANK
+#define CT_REC_TYPE_LAST CT_REC_CALL_SHORT
 
 #define CT_REC_MARKER 0xC7u /* first byte of every record: a reader's cheap check against garbage */
 
@@ -189,11 +190,26 @@ struct ct_rec_launch_short {
 }; /* 16 bytes */
 #define CT_SHORT_DUR_BITS 28
 
+/* CT_REC_CALL_SHORT: a CT_REC_CALL without payload (cuCtxGetDevice, cuStreamIsCapturing, ...: a framework's
+ * step makes thousands) in a third of the bytes, for a call that
+ *   - returned CUDA_SUCCESS and has no call stack,
+ *   - has as seq one more than the thread's previous call record (of any call type),
+ *   - starts less than 2^32 ticks after the t0 of that record and lasts less than 2^16 ticks.
+ * A reader keeps, per thread, the last call record's seq and t0 in the file's own units (ticks after a
+ * CT_REC_CLOCK): t0 = that t0 + dt0, t1 = t0 + dur. */
+struct ct_rec_call_short {
+    struct ct_rec_hdr h;
+    uint16_t api_id;
+    uint16_t dur; /* t1 - t0 */
+    uint32_t dt0; /* t0 - t0 of the thread's previous call record */
+}; /* 16 bytes */
+#define CT_CALL_SHORT_DUR_MAX UINT16_MAX
+
 /* CT_REC_CLOCK: from here to the next CT_REC_CLOCK, the times of CT_REC_CALL (t0_ns, t1_ns),
- * CT_REC_LAUNCH_REPEAT (t0_ns, dur_ns) and CT_REC_LAUNCH_SHORT (dt0, dur_slot) records are counts of a tick
- * clock (the TSC), and a reader turns them into CLOCK_MONOTONIC ns with ct_clock_ticks_to_ns (a repeat's t1
- * is t0 + dur_ns ticks; a short repeat's times are first made whole, in ticks).  Before the first
- * one they are ns already.  No other time field is ever in ticks.  The writer converts nothing itself, so
+ * CT_REC_LAUNCH_REPEAT (t0_ns, dur_ns), CT_REC_LAUNCH_SHORT (dt0, dur_slot) and CT_REC_CALL_SHORT (dt0, dur)
+ * records are counts of a tick clock (the TSC), and a reader turns them into CLOCK_MONOTONIC ns with
+ * ct_clock_ticks_to_ns (a repeat's t1 is t0 + dur_ns ticks; a short record's times are first made whole, in
+ * ticks).  Before the first one they are ns already.  No other time field is ever in ticks.  The writer converts nothing itself, so
  * that it never has to touch each record on its way to the file. */
 struct ct_rec_clock {
     struct ct_rec_hdr h; /* h.tid 0 */

@@ -92,6 +92,11 @@ enum ct_decoded ct_decode(struct ct_decoder *d, const struct ct_rec_hdr *h, stru
         out->family = CT_FAM_LAUNCH;
         break;
     }
+    case CT_REC_CALL_SHORT:
+        rc = ct_shapes_expand_call(d->shapes, (const struct ct_rec_call_short *)h,
+                                   d->have_clock ? d->clock.base_ticks : d->start_ns, &out->c);
+        out->family = CT_FAM_NONE;
+        break;
     default:
         return CT_DECODED_OTHER;
     }

@@ -171,6 +171,7 @@ size_t ct_rec_min_size(unsigned type)
     case CT_REC_LAUNCH_REPEAT: return sizeof(struct ct_rec_launch_repeat);
     case CT_REC_CLOCK: return sizeof(struct ct_rec_clock);
     case CT_REC_LAUNCH_SHORT: return sizeof(struct ct_rec_launch_short);
+    case CT_REC_CALL_SHORT: return sizeof(struct ct_rec_call_short);
     case CT_REC_GPU: return sizeof(struct ct_rec_gpu);
     case CT_REC_GPU_INFO: return sizeof(struct ct_rec_gpu_info);
     case CT_REC_NVTX: return sizeof(struct ct_rec_nvtx);

@@ -69,10 +69,11 @@ size_t ct_rec_min_size(unsigned type);
  * it is sound, otherwise a short reason.  Unknown types with a sound header pass (readers skip them). */
 const char *ct_rec_check(const struct ct_rec_hdr *h, size_t avail);
 
-/* A record that stands for one call (the END record counts them): a call, or a launch repeat. */
+/* A record that stands for one call (the END record counts them): a call, a launch repeat or a short call. */
 static inline int ct_rec_is_call(unsigned type)
 {
-    return type == CT_REC_CALL || type == CT_REC_LAUNCH_REPEAT || type == CT_REC_LAUNCH_SHORT;
+    return type == CT_REC_CALL || type == CT_REC_LAUNCH_REPEAT || type == CT_REC_LAUNCH_SHORT ||
+           type == CT_REC_CALL_SHORT;
 }
 
 /* Size of the payload struct a call record of this family carries (0 for none or unknown). */

@@ -179,3 +179,24 @@ int ct_shapes_expand(struct ct_shapes *s, const struct ct_rec_hdr *h, uint64_t b
     }
     return nomem ? -1 : known;
 }
+
+int ct_shapes_expand_call(struct ct_shapes *s, const struct ct_rec_call_short *sh, uint64_t base,
+                          struct ct_rec_call *out)
+{
+    struct thread_shapes *t = s ? thread(s, sh->h.tid) : NULL;
+    const uint64_t t0 = (t && t->last_t0 ? t->last_t0 : base) + sh->dt0;
+
+    memset(out, 0, sizeof *out);
+    out->h = sh->h;
+    out->h.type = CT_REC_CALL;
+    out->h.size = sizeof *out;
+    out->api_id = sh->api_id;
+    out->seq = t ? t->last_seq + 1 : 0;
+    out->t0_ns = t0;
+    out->t1_ns = t0 + sh->dur;
+    if (!t)
+        return s ? -1 : 0;
+    t->last_seq = out->seq;
+    t->last_t0 = t0;
+    return 0;
+}

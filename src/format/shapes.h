@@ -1,7 +1,7 @@
 /* The reader's side of launch shapes (format.h, CT_REC_LAUNCH_REPEAT and CT_REC_LAUNCH_SHORT): each thread's
  * CT_LAUNCH_SHAPES slots, filled from the call records that name a slot, and what a short repeat leaves out
- * (the thread's last sequence number, each slot's api and last launch time), so that a repeat of either size
- * becomes its full call record again.  Times here are the file's own (ticks after a CT_REC_CLOCK): the
+ * (the thread's last sequence number and call time, each slot's api and last launch time), so that a repeat
+ * of either size, and a short call (CT_REC_CALL_SHORT), becomes its full call record again.  Times here are the file's own (ticks after a CT_REC_CLOCK): the
  * decoder (decoder.c), its only user, notes and expands records before it converts them. */
 #ifndef CT_FORMAT_SHAPES_H
 #define CT_FORMAT_SHAPES_H
@@ -32,5 +32,10 @@ int ct_shapes_note(struct ct_shapes *s, const struct ct_rec_call *c);
  * counts its time from its thread's last call, and with none from `base` (a damaged file: pass the current
  * clock's base tick, or the file's start). */
 int ct_shapes_expand(struct ct_shapes *s, const struct ct_rec_hdr *h, uint64_t base, struct ct_launch_call *out);
+/* Turn a checked CT_REC_CALL_SHORT into its full call record in *out (no payload), and note it: its seq and
+ * t0 count from its thread's last call record, and with none (a damaged file) from `base` as above.  0, or
+ * -1 when out of memory (*out is then the call with seq 0 and its time counted from `base`). */
+int ct_shapes_expand_call(struct ct_shapes *s, const struct ct_rec_call_short *sh, uint64_t base,
+                          struct ct_rec_call *out);
 
 #endif

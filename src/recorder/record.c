@@ -87,6 +87,7 @@ static inline void fill_call(struct ct_rec_call *c, size_t size, uint16_t api_id
     c->t1_ns = t1;
     c->stack_id = 0;
     c->shape_gen = 0;
+    r->call_t0 = t0;
 }
 
 void *ct_rec_begin(size_t size) { return ct_rec_reserve(size); }
@@ -106,6 +107,35 @@ struct ct_rec_call *ct_rec_call_begin(size_t size, uint16_t api_id, uint8_t payl
     if (c)
         fill_call(c, size, api_id, payload, result, t0, t1);
     return c;
+}
+
+/* A call without payload (the generated trampolines' plain path), when it needs no call stack: as a 16-byte
+ * CT_REC_CALL_SHORT where one can stand for it (format.h: it succeeded, its seq follows the thread's last call
+ * record's, its times fit), else in full.  One function shared by all those trampolines: they are many, and
+ * each is called from few places. */
+CT_HOT_CODE
+void ct_rec_plain(uint16_t api_id, int32_t result, uint64_t t0, uint64_t t1)
+{
+    struct ct_ring *r = ct_rec_ring;
+
+    if (__builtin_expect(r != NULL && result == 0 && r->seq_left != 0 && r->call_t0 != 0 &&
+                             t0 - r->call_t0 <= UINT32_MAX && t1 - t0 <= CT_CALL_SHORT_DUR_MAX &&
+                             atomic_load_explicit(&ct_state, memory_order_relaxed) == CT_ST_ON &&
+                             ct_ring_fits(r, sizeof(struct ct_rec_call_short)),
+                         1)) {
+        struct ct_rec_call_short *sh = ct_ring_take(r, sizeof *sh);
+        ct_put_hdr(&sh->h, CT_REC_CALL_SHORT, sizeof *sh, r->tid);
+        sh->api_id = api_id;
+        sh->dur = (uint16_t)(t1 - t0);
+        sh->dt0 = (uint32_t)(t0 - r->call_t0);
+        r->call_t0 = t0;
+        ct_rec_next_seq(r); /* readers count it */
+        ct_ring_commit(r);
+        return;
+    }
+    struct ct_rec_call *c = ct_rec_call_begin(sizeof *c, api_id, CT_FAM_NONE, result, t0, t1);
+    if (c)
+        ct_rec_commit(c);
 }
 
 /* Slot `slot` now holds *pl, as generation gen, from a launch of api_id at t0. */

@@ -45,6 +45,9 @@ void ct_rec_fill_call(struct ct_rec_call *c, size_t size, uint16_t api_id, uint8
 
 /* ct_rec_begin and ct_rec_fill_call in one call: the trampolines' way in (one call, not two, on the hot
  * path).  The payload, if any, follows the returned record. */
+/* A call without payload that needs no stack: a short record (format.h, CT_REC_CALL_SHORT) where one can stand
+ * for it, else a full one.  Nothing when the record is not kept. */
+void ct_rec_plain(uint16_t api_id, int32_t result, uint64_t t0, uint64_t t1);
 struct ct_rec_call *ct_rec_call_begin(size_t size, uint16_t api_id, uint8_t payload, int32_t result, uint64_t t0,
                                       uint64_t t1);
 

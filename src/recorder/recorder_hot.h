@@ -95,7 +95,7 @@ static inline __attribute__((always_inline)) void ct_rec_fill_repeat(struct ct_r
         rep->t0_ns = t0;
         k->api_id = api_id;
     }
-    k->last_t0 = t0;
+    k->last_t0 = r->call_t0 = t0;
     ct_ring_commit(r);
 }
 

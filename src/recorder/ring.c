@@ -59,6 +59,7 @@ void ct_ring_reset(struct ct_ring *r, uint32_t tid)
     r->want_drain = r->full_asked = 0;
     r->seq_next = 0;
     r->seq_left = 0;
+    r->call_t0 = 0;
     atomic_store(&r->lost, 0);
     r->lost_first = r->lost_last = 0;
     r->tid = tid;
@@ -74,6 +75,7 @@ void ct_ring_adopt(struct ct_ring *r, struct ct_ring *old)
     memcpy(r->key, old->key, sizeof r->key);
     r->seq_next = old->seq_next;
     r->seq_left = old->seq_left;
+    r->call_t0 = old->call_t0;
     if (lost) {
         atomic_store(&r->lost, lost);
         r->lost_first = old->lost_first;

@@ -56,8 +56,11 @@ struct ct_ring {
     uint32_t seq_left;             /* ... and how many are left in its block */
     uint32_t tid;
 
-    /* The producer's slow path (lost/lost_* also at final drains). */
-    alignas(64) uint64_t size;
+    /* The t0 of the thread's last call record, from which a short call's counts (format.h,
+     * CT_REC_CALL_SHORT); 0 before the first.  Then the producer's slow path (lost/lost_* also at final
+     * drains). */
+    alignas(64) uint64_t call_t0;
+    uint64_t size;
     uint64_t tail_seen;          /* the consumer's tail when last looked at */
     int want_drain;              /* set by ct_ring_reserve: the unwritten part passed a quarter of the ring, or it is full */
     int full_asked;              /* want_drain was set for this ring being full (once until a reservation succeeds) */

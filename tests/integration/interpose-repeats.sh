@@ -39,6 +39,23 @@ short=$(awk -F, '$2 == "launch-short" { print $1 }' "$tmp/info.csv")
 [ $((${long:-0} + ${short:-0})) -ge 236 ] || fail "only ${long:-0} + ${short:-0} launch repeats in the file"
 [ "${short:-0}" -ge 200 ] || fail "only ${short:-0} of the launch repeats are short (${long:-0} are not)"
 
+# Short calls (format.h, CT_REC_CALL_SHORT): each thread's 80 cuCtxGetDevice read back as successful calls,
+# most of them from 16-byte records, and every call (launches, repeats, short calls and full records) has a
+# sequence number of its own, rising within its thread (threads take numbers in blocks), its start never
+# before its thread's previous.
+expect_count rep 160 '^call .* name=cuCtxGetDevice variant=cuCtxGetDevice result=0 '
+shortcalls=$(awk -F, '$2 == "call-short" { print $1 }' "$tmp/info.csv")
+[ "${shortcalls:-0}" -ge 150 ] || fail "only ${shortcalls:-0} short calls in the file"
+awk '/^call / {
+        split($2, s, "="); split($3, t, "=")
+        for (i = 4; i <= NF; i++) if ($i ~ /^t0=/) t0 = substr($i, 4) + 0
+        if ((t[2] in last) && s[2] + 0 <= last[t[2]]) bad = bad " out-of-order:" t[2] ":" last[t[2]] "->" s[2]
+        if (seen[s[2]]++) bad = bad " duplicate-seq:" s[2]
+        if ((t[2] in t0s) && t0 < t0s[t[2]]) bad = bad " back-in-time:" s[2]
+        last[t[2]] = s[2] + 0; t0s[t[2]] = t0
+     }
+     END { if (bad) { print bad; exit 1 } }' "$tmp/rep.dump" || fail "per-thread sequence numbers and times"
+
 # The merged listing reads the same launches back.
 "$report" calls -f csv --api cuLaunchKernel "$tmp/rep.ctrace" >"$tmp/calls.csv" || fail "report calls exit $?"
 count() { grep -c -E "$1" "$tmp/calls.csv"; }

@@ -6,7 +6,9 @@
  * one three times with the same arguments: the simulated driver gives kernelZ kernelA's old handle (said on
  * stderr), and those launches must not read back as kernelA's.  The tracer writes most of these as 32-byte
  * launch repeats (format.h, launch shapes); the tests check that every launch reads back with its own
- * kernel, grid, block and stream.  Prints the launches made. */
+ * kernel, grid, block and stream.  Each thread also asks for its context's device 80 times, between the
+ * launches and back to back: the tracer writes most of those as 16-byte short calls (format.h,
+ * CT_REC_CALL_SHORT).  Prints the launches made. */
 #include <pthread.h>
 #include <stdio.h>
 #include <time.h>
@@ -31,6 +33,12 @@ static pthread_key_t at_exit_key;
 static void launch(CUfunction f, unsigned grid, CUstream s)
 {
     CHECK(cuLaunchKernel(f, grid, 1, 1, 32, 1, 1, 0, s, NULL, NULL));
+}
+
+static void query_device(void)
+{
+    CUdevice d;
+    CHECK(cuCtxGetDevice(&d));
 }
 
 static void launch_at_exit(void *arg)
@@ -61,9 +69,12 @@ static void *loop(void *arg)
     for (int i = 0; i < 50; i++) {
         launch(a, 1, NULL);
         launch(b, 3, NULL);
+        query_device();
     }
     for (int i = 0; i < 20; i++)
         launch(a, 1, s);
+    for (int i = 0; i < 30; i++)
+        query_device();
     CHECK(cuStreamSynchronize(s));
     CHECK(cuStreamDestroy(s));
     return NULL;

@@ -12,7 +12,7 @@
 
 static void test_constants(void)
 {
-    CU_ASSERT_EQUAL(CT_FORMAT_VERSION, 6);
+    CU_ASSERT_EQUAL(CT_FORMAT_VERSION, 7);
     CU_ASSERT_EQUAL(CT_FORMAT_VERSION_MIN, 1);
     CU_ASSERT_EQUAL(CT_MAGIC_LEN, 8);
     CU_ASSERT_EQUAL(sizeof CT_MAGIC - 1, 8);
@@ -26,6 +26,7 @@ static void test_constants(void)
     CU_ASSERT_EQUAL(CT_REC_CLOCK, 14);
     CU_ASSERT_EQUAL(CT_REC_LAUNCH_SHORT, 15);
     CU_ASSERT_EQUAL(CT_REC_GPU, 16);
+    CU_ASSERT_EQUAL(CT_REC_CALL_SHORT, 24);
     CU_ASSERT_EQUAL(CT_REC_GPU_INFO, 17);
     CU_ASSERT_EQUAL(CT_REC_NVTX, 18);
     CU_ASSERT_EQUAL(CT_REC_NVTX_NAME, 19);
@@ -155,6 +156,10 @@ static void test_records(void)
     SIZE(ct_rec_launch_short, 16);
     PIN(ct_rec_launch_short, dt0, 8);
     PIN(ct_rec_launch_short, dur_slot, 12);
+    SIZE(ct_rec_call_short, 16);
+    PIN(ct_rec_call_short, api_id, 8);
+    PIN(ct_rec_call_short, dur, 10);
+    PIN(ct_rec_call_short, dt0, 12);
     SIZE(ct_rec_clock, 32);
     PIN(ct_rec_clock, base_ticks, 8);
     PIN(ct_rec_clock, base_ns, 16);

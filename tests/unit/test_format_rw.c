@@ -355,22 +355,27 @@ static void test_refused(void)
 {
     unsigned char copy[sizeof trace];
     struct ct_file_header *fh = (void *)copy;
+    char msg[256];
 
     expect_refused("#!/bin/sh\necho hello\n", 21, CT_READ_NOT_TRACE, "not a cudatrace trace");
     memcpy(copy, trace, trace_len);
-    fh->format_version = 7;
-    expect_refused(copy, trace_len, CT_READ_VERSION,
-                   "trace format version 7 is not supported (this reader reads versions 1 to 6)");
+    fh->format_version = CT_FORMAT_VERSION + 1;
+    snprintf(msg, sizeof msg, "trace format version %u is not supported (this reader reads versions 1 to %u)",
+             CT_FORMAT_VERSION + 1, CT_FORMAT_VERSION);
+    expect_refused(copy, trace_len, CT_READ_VERSION, msg);
     memcpy(copy, trace, trace_len);
     fh->format_version = 0;
-    expect_refused(copy, trace_len, CT_READ_VERSION,
-                   "trace format version 0 is not supported (this reader reads versions 1 to 6)");
+    snprintf(msg, sizeof msg, "trace format version 0 is not supported (this reader reads versions 1 to %u)",
+             CT_FORMAT_VERSION);
+    expect_refused(copy, trace_len, CT_READ_VERSION, msg);
     memcpy(copy, trace, trace_len);
     fh->byte_order = __builtin_bswap32(CT_BYTE_ORDER_MARK);
     fh->format_version = __builtin_bswap32(2u);
-    expect_refused(copy, trace_len, CT_READ_BYTE_ORDER,
-                   "trace written on a host of the other byte order (format version 2); this reader reads "
-                   "versions 1 to 6 in native byte order only");
+    snprintf(msg, sizeof msg,
+             "trace written on a host of the other byte order (format version 2); this reader reads "
+             "versions 1 to %u in native byte order only",
+             CT_FORMAT_VERSION);
+    expect_refused(copy, trace_len, CT_READ_BYTE_ORDER, msg);
     memcpy(copy, trace, trace_len);
     fh->header_size = 12;
     expect_refused(copy, trace_len, CT_READ_BAD_HEADER, "bad header size 12");
@@ -665,6 +670,74 @@ static void test_launch_shorts(void)
     ct_reader_close(r);
 }
 
+static void shaped_call_short(uint32_t tid, uint16_t api, uint32_t dt0, uint16_t dur)
+{
+    struct ct_rec_call_short *p = (void *)(shaped + shaped_len);
+
+    ct_put_hdr(&p->h, CT_REC_CALL_SHORT, sizeof *p, tid);
+    p->api_id = api, p->dt0 = dt0, p->dur = dur;
+    shaped_len += sizeof *p;
+}
+
+/* Short calls (format 7): each comes back as a full call record without payload, successful and without a
+ * stack, its seq one more than its thread's last call of any kind, its t0 counted in ticks from that call's
+ * t0 (a launch's, a launch repeat's, a short call's), then converted by the clock; a short call of a thread
+ * never seen counts from the clock's base. */
+static void test_call_shorts(void)
+{
+    struct ct_file_header *fh = (void *)shaped;
+    static const struct {
+        uint32_t tid;
+        uint64_t seq, t0, t1;
+        uint16_t api;
+    } want[] = {
+        {1, 5, 200, 208, 1},   {1, 6, 220, 226, 7},   {1, 7, 1400, 1418, 1}, {1, 8, 1410, 1410, 8},
+        {1, 9, 1500, 1504, 1}, {1, 10, 1502, 1502 + 2 * 65535, 9}, {2, 1, 14, 16, 3},
+    };
+    const size_t nwant = sizeof want / sizeof want[0];
+    const struct ct_rec_hdr *h;
+    struct ct_reader *r;
+    size_t n;
+
+    shaped_len = sizeof *fh;
+    ct_file_header_init(fh, 123, 1, CT_FEAT_TIME_MONO, 1700000000000000000, 555);
+    shaped_clock(0, 0, 2.0);
+    shaped_call(5, 100, 104);            /* thread 1, ticks 100..104 */
+    shaped_call_short(1, 7, 10, 3);      /* 110..113 */
+    shaped_full(1, 7, 3, 1, 0xa0);       /* a launch: 700..709 */
+    shaped_call_short(1, 8, 5, 0);       /* from the launch: 705 */
+    shaped_short(1, 3, 50, 2);           /* a launch repeat, from the slot's last launch (700): 750..752 */
+    shaped_call_short(1, 9, 1, 65535);   /* from the repeat: 751, the longest a short call can be */
+    shaped_call_short(2, 3, 7, 1);       /* a thread never seen: from the clock's base */
+    write_file(shaped, shaped_len);
+
+    r = ct_reader_open(path);
+    CU_ASSERT_FATAL(r != NULL);
+    for (int pass = 0; pass < 2; pass++) { /* the second after a rewind */
+        for (n = 0; (h = ct_reader_next(r)); n++) {
+            const struct ct_rec_call *c = (const void *)h;
+            CU_ASSERT_EQUAL_FATAL(h->type, CT_REC_CALL);
+            CU_ASSERT_FATAL(n < nwant);
+            CU_ASSERT_EQUAL(h->tid, want[n].tid);
+            CU_ASSERT_EQUAL(c->seq, want[n].seq);
+            CU_ASSERT_EQUAL(c->t0_ns, want[n].t0);
+            CU_ASSERT_EQUAL(c->t1_ns, want[n].t1);
+            CU_ASSERT_EQUAL(c->api_id, want[n].api);
+            if (ct_reader_file_type(r) == CT_REC_CALL_SHORT) {
+                CU_ASSERT_EQUAL(h->size, sizeof *c);
+                CU_ASSERT_EQUAL(c->payload, CT_FAM_NONE);
+                CU_ASSERT_EQUAL(c->result, 0);
+                CU_ASSERT_EQUAL(c->stack_id, 0);
+            }
+        }
+        CU_ASSERT_EQUAL(n, nwant);
+        CU_ASSERT_EQUAL(ct_reader_status(r), CT_READ_OK);
+        if (pass == 0)
+            CU_ASSERT_EQUAL_FATAL(ct_reader_rewind(r), 0);
+    }
+    ct_reader_close(r);
+}
+
 static void test_missing_file(void)
 {
     struct ct_reader *r = ct_reader_open("/nonexistent/t.ctrace");
@@ -862,6 +935,7 @@ int main(void)
     CU_add_test(s, "refused files", test_refused);
     CU_add_test(s, "launch repeats", test_launch_repeats);
     CU_add_test(s, "short launch repeats", test_launch_shorts);
+    CU_add_test(s, "short calls", test_call_shorts);
     CU_add_test(s, "clocks", test_clocks);
     CU_add_test(s, "missing file", test_missing_file);
     CU_add_test(s, "several files", test_set);
