@@ -15,16 +15,18 @@
 
 /* Each frame its own: not inlined, cloned or turned into a tail call (the caller adds to the result). */
 #if defined(__GNUC__) && !defined(__clang__)
-#define FRAME(fp) __attribute__((noipa, optimize(fp ? "no-omit-frame-pointer" : "omit-frame-pointer")))
-#else
-#define FRAME(fp) __attribute__((noinline)) /* clang: the build's own frame-pointer setting for both */
+#define WITH_FP __attribute__((noipa, optimize("no-omit-frame-pointer")))
+#define WITHOUT_FP __attribute__((noipa, optimize("omit-frame-pointer")))
+#else /* clang: the build's own frame-pointer setting for both */
+#define WITH_FP __attribute__((noinline))
+#define WITHOUT_FP __attribute__((noinline))
 #endif
 
 static struct sample_empty_kernel k;
 static long calls = 3;
 static volatile int sink;
 
-FRAME(1) static int at_bottom(void)
+WITH_FP static int at_bottom(void)
 {
     CUdevice dev;
 
@@ -37,12 +39,12 @@ FRAME(1) static int at_bottom(void)
 
 static int with_fp(int n);
 
-FRAME(0) static int without_fp(int n)
+WITHOUT_FP static int without_fp(int n)
 {
     return (n > 1 ? with_fp(n - 1) : at_bottom()) + sink;
 }
 
-FRAME(1) static int with_fp(int n)
+WITH_FP static int with_fp(int n)
 {
     return (n > 1 ? without_fp(n - 1) : at_bottom()) + sink;
 }
