@@ -104,7 +104,8 @@ static int write_stack(uint32_t id, void *const *raw, int n, int skip)
 }
 
 /* A new key (see ct_stack_capture): its id, 0 when it gets none, RETRY when the key was cut after `hot_skip`
- * internal frames and `depth` more but there are more internal frames (a module not scanned yet). */
+ * internal frames and `depth` more but there are more internal frames (a module not scanned yet).  An uncut
+ * key passes its length as hot_skip. */
 #define RETRY UINT32_MAX
 __attribute__((noinline)) static uint32_t insert(uint64_t h, void *const *raw, int n, int hot_skip)
 {
@@ -114,7 +115,7 @@ __attribute__((noinline)) static uint32_t insert(uint64_t h, void *const *raw, i
     int found, skip;
 
     pthread_mutex_lock(&mu);
-    if ((skip = trimmed(raw, n)) > hot_skip && n == hot_skip + (int)depth) {
+    if ((skip = trimmed(raw, n)) > hot_skip) {
         id = RETRY;
         goto out;
     }
@@ -172,7 +173,7 @@ uint32_t ct_stack_capture(void)
     for (int full = 0;; full = 1) {
         if ((n = unw_backtrace(raw, (int)(full ? raw_depth : want))) <= 0)
             return 0;
-        skip = hot_skip(raw, n);
+        skip = n > (int)depth ? hot_skip(raw, n) : 0; /* no more frames than kept: the key is the walk */
         if ((unsigned)skip > atomic_load_explicit(&skip_seen, memory_order_relaxed))
             atomic_store_explicit(&skip_seen, (unsigned)skip, memory_order_relaxed); /* a lost race: asks again */
         if (!full && n == (int)want && skip + (int)depth > n && want < raw_depth)
@@ -183,7 +184,7 @@ uint32_t ct_stack_capture(void)
         struct slot *s = probe(h, raw, key, &found);
         if (__builtin_expect(found, 1))
             return s->id;
-        uint32_t id = insert(h, raw, key, full ? n : skip);
+        uint32_t id = insert(h, raw, key, key < n ? skip : key);
         if (id != RETRY)
             return id;
     }
