@@ -4,6 +4,11 @@
 EXTRA_DIST += bench/overhead.cu bench/run-overhead bench/overhead-split.patch tests/integration/split-patch.sh \
 	bench/cupti_ab.cu bench/quantile.h bench/events_ab.cu
 TESTS += tests/integration/split-patch.sh
+
+# The training-loop benchmark (PyTorch on a GPU; bench/run-train-overhead runs it, scripts/gpu-bundle ships it),
+# checked here without PyTorch.
+EXTRA_DIST += bench/train_overhead.py bench/run-train-overhead tests/integration/train-overhead.sh
+TESTS += tests/integration/train-overhead.sh
 CLEANFILES += bench/overhead bench/cupti_ab bench/events_ab
 
 bench/overhead: $(srcdir)/bench/overhead.cu $(srcdir)/bench/quantile.h

@@ -3,6 +3,7 @@
 #include <elf.h>
 #include <limits.h>
 #include <link.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -19,6 +20,12 @@ struct module {
 static struct module *mods;
 static size_t nmods, cap;
 static unsigned long long seen_adds = ~0ull, seen_subs = ~0ull;
+
+/* The internal modules' ranges again, for ct_modules_internal_hot: appended under the caller's lock, each
+ * published by the release store of its count, never changed after. */
+#define HOT_MAX 32
+static struct { uint64_t lo, hi; } hot[HOT_MAX];
+static _Atomic unsigned nhot;
 
 /* Object names whose frames are the tracer's, the unwinder's, the driver's or the runtime's. */
 static int internal_name(const char *path)
@@ -96,8 +103,15 @@ static void add(const struct dl_phdr_info *info, uint64_t lo, uint64_t hi)
     if (!(rec = malloc(ct_size_module(plen))))
         return;
     ct_put_module(rec, info->dlpi_addr, lo, hi, path, plen, id, idlen, internal ? CT_MOD_INTERNAL : 0);
-    if (ct_meta_push(rec, ct_size_module(plen), 1) == 0)
+    if (ct_meta_push(rec, ct_size_module(plen), 1) == 0) {
         mods[nmods++] = (struct module){info->dlpi_addr, lo, hi, internal};
+        unsigned n = atomic_load_explicit(&nhot, memory_order_relaxed);
+        if (internal && n < HOT_MAX) {
+            hot[n].lo = lo;
+            hot[n].hi = hi;
+            atomic_store_explicit(&nhot, n + 1, memory_order_release);
+        }
+    }
     free(rec);
 }
 
@@ -149,4 +163,14 @@ int ct_modules_internal(uint64_t addr)
         if (addr >= mods[i].lo && addr < mods[i].hi)
             return mods[i].internal;
     return -1;
+}
+
+int ct_modules_internal_hot(uint64_t addr)
+{
+    unsigned n = atomic_load_explicit(&nhot, memory_order_acquire);
+
+    for (unsigned i = 0; i < n; i++)
+        if (addr >= hot[i].lo && addr < hot[i].hi)
+            return 1;
+    return 0;
 }

@@ -15,4 +15,10 @@ void ct_modules_scan(int force);
  * 0 when in another known module, -1 when in none known. */
 int ct_modules_internal(uint64_t addr);
 
+/* 1 when `addr` lies in an internal module (as ct_modules_internal says 1) scanned already, else 0; without
+ * a lock, for the hot path.  It may say 0 where ct_modules_internal would say 1 (a module not scanned yet,
+ * more internal modules than it keeps) and, after a dlclose, 1 where it would say 0 (an internal module's
+ * range reused). */
+int ct_modules_internal_hot(uint64_t addr);
+
 #endif

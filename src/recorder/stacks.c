@@ -66,23 +66,31 @@ static struct slot *probe(uint64_t h, void *const *raw, int n, int *found)
     }
 }
 
-/* Queue the CT_REC_STACK of a new stack: cut the leading internal frames, keep `depth` after them. */
-static int write_stack(uint32_t id, void *const *raw, int n)
+/* The leading internal frames of a raw stack: the trampoline and this file, libunwind, the driver, the
+ * runtime.  Scans the loaded objects again for a frame in none known (loaded since the last scan). */
+static int trimmed(void *const *raw, int n)
 {
-    uint64_t frames[RAW_MAX];
-    unsigned char rec[sizeof(struct ct_rec_stack) + sizeof frames];
-    int skip = 0, kept = 0, in;
+    int skip = 0, in;
 
-    while (skip < n) {
+    for (; skip < n; skip++) {
         uint64_t a = (uint64_t)(uintptr_t)raw[skip];
-        if ((in = ct_modules_internal(a)) < 0) { /* loaded since the last scan? */
+        if ((in = ct_modules_internal(a)) < 0) {
             ct_modules_scan(0);
             in = ct_modules_internal(a);
         }
         if (in != 1)
             break;
-        skip++;
     }
+    return skip;
+}
+
+/* Queue the CT_REC_STACK of a new stack: cut the `skip` leading internal frames, keep `depth` after them. */
+static int write_stack(uint32_t id, void *const *raw, int n, int skip)
+{
+    uint64_t frames[RAW_MAX];
+    unsigned char rec[sizeof(struct ct_rec_stack) + sizeof frames];
+    int kept = 0;
+
     for (int i = skip; i < n && kept < (int)depth; i++)
         frames[kept++] = (uint64_t)(uintptr_t)raw[i];
     /* Frames past the trimmed ones may come from objects loaded since: map them before the report needs it. */
@@ -95,14 +103,22 @@ static int write_stack(uint32_t id, void *const *raw, int n)
     return ct_meta_push(rec, ct_size_stack((size_t)kept), 1);
 }
 
-__attribute__((noinline)) static uint32_t insert(uint64_t h, void *const *raw, int n)
+/* A new key (see ct_stack_capture): its id, 0 when it gets none, RETRY when the key was cut after `hot_skip`
+ * internal frames and `depth` more but there are more internal frames (a module not scanned yet).  An uncut
+ * key passes its length as hot_skip. */
+#define RETRY UINT32_MAX
+__attribute__((noinline)) static uint32_t insert(uint64_t h, void *const *raw, int n, int hot_skip)
 {
     static int warned;
     uint32_t id = 0;
     struct slot *s;
-    int found;
+    int found, skip;
 
     pthread_mutex_lock(&mu);
+    if ((skip = trimmed(raw, n)) > hot_skip) {
+        id = RETRY;
+        goto out;
+    }
     s = probe(h, raw, n, &found);
     if (found) { /* another thread got there first */
         id = s->id;
@@ -116,7 +132,7 @@ __attribute__((noinline)) static uint32_t insert(uint64_t h, void *const *raw, i
     if (!(s->raw = malloc((size_t)n * sizeof *raw)))
         goto out;
     memcpy(s->raw, raw, (size_t)n * sizeof *raw);
-    if (write_stack(next_id, raw, n) < 0) {
+    if (write_stack(next_id, raw, n, skip) < 0) {
         free(s->raw);
         goto out;
     }
@@ -129,19 +145,49 @@ out:
     return id;
 }
 
+/* Most leading internal frames seen in a stack yet: a walk asks for this many more than it keeps. */
+static _Atomic unsigned skip_seen = 4;
+
+static int hot_skip(void *const *raw, int n)
+{
+    int skip = 0;
+
+    while (skip < n && ct_modules_internal_hot((uint64_t)(uintptr_t)raw[skip]))
+        skip++;
+    return skip;
+}
+
+/* The table's key is the walk's first frames up to the last one kept (the whole walk when the stack ends
+ * sooner): all that its stack record is made of, so one key is one record, and the walk stops there instead
+ * of going TRIM_ROOM frames further.  When that may cut too soon (more internal frames than skip_seen, or
+ * than the hot ranges know: insert says RETRY), the whole walk of raw_depth frames is the key, as it always
+ * was.  A key longer than needed is another id for the same record, never one id for two. */
 uint32_t ct_stack_capture(void)
 {
     void *raw[RAW_MAX];
-    int n = unw_backtrace(raw, (int)raw_depth);
+    unsigned want = depth + atomic_load_explicit(&skip_seen, memory_order_relaxed);
+    int n, skip, key;
 
-    if (n <= 0)
-        return 0;
-    uint64_t h = hash_of(raw, n);
-    int found;
-    struct slot *s = probe(h, raw, n, &found);
-    if (__builtin_expect(found, 1))
-        return s->id;
-    return insert(h, raw, n);
+    if (want > raw_depth)
+        want = raw_depth;
+    for (int full = 0;; full = 1) {
+        if ((n = unw_backtrace(raw, (int)(full ? raw_depth : want))) <= 0)
+            return 0;
+        skip = n > (int)depth ? hot_skip(raw, n) : 0; /* no more frames than kept: the key is the walk */
+        if ((unsigned)skip > atomic_load_explicit(&skip_seen, memory_order_relaxed))
+            atomic_store_explicit(&skip_seen, (unsigned)skip, memory_order_relaxed); /* a lost race: asks again */
+        if (!full && n == (int)want && skip + (int)depth > n && want < raw_depth)
+            continue; /* the walk may have stopped before the last frame kept */
+        key = !full && skip + (int)depth < n ? skip + (int)depth : n;
+        uint64_t h = hash_of(raw, key);
+        int found;
+        struct slot *s = probe(h, raw, key, &found);
+        if (__builtin_expect(found, 1))
+            return s->id;
+        uint32_t id = insert(h, raw, key, key < n ? skip : key);
+        if (id != RETRY)
+            return id;
+    }
 }
 #else
 /* Never called: ct_stack_start leaves ct_stack_families 0 in a build without libunwind. */

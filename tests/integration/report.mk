@@ -20,6 +20,7 @@ REPORT_TESTS = \
 	tests/integration/report-input.sh \
 	tests/integration/report-scale.sh \
 	tests/integration/stacks-memory.sh \
-	tests/integration/report-symbols.sh
+	tests/integration/report-symbols.sh \
+	tests/integration/stacks-frames.sh
 TESTS += $(REPORT_TESTS)
 EXTRA_DIST += $(REPORT_TESTS) tests/integration/report-lib.sh

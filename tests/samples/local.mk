@@ -50,3 +50,9 @@ check_PROGRAMS += tests/samples/nvtx_drv
 tests_samples_nvtx_drv_SOURCES = tests/samples/nvtx_drv.c tests/samples/drv_sample.c tests/samples/drv_sample.h
 tests_samples_nvtx_drv_LDFLAGS = $(SAMPLES_DRV_LINK)
 tests_samples_nvtx_drv_LDADD = $(SAMPLES_DRV_LDADD) $(DL_LIBS) -lpthread
+
+# Frames with and without a frame pointer, alternating (tests/integration/stacks-frames.sh, bench/run-hotpath -s).
+check_PROGRAMS += tests/samples/deep_stack_drv
+tests_samples_deep_stack_drv_SOURCES = tests/samples/deep_stack_drv.c tests/samples/drv_sample.c tests/samples/drv_sample.h
+tests_samples_deep_stack_drv_LDFLAGS = $(SAMPLES_DRV_LINK)
+tests_samples_deep_stack_drv_LDADD = $(SAMPLES_DRV_LDADD)

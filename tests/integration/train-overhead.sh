@@ -1,0 +1,60 @@
+#!/bin/sh
+# bench/train_overhead.py without PyTorch or a GPU: its quantiles (R's type 7, as bench/quantile.h), the
+# order of its blocks, the arithmetic of its ratios (the tracer's CPU time added to the "on" blocks, taken
+# out of the blocks it fell in), its option errors, and the lines --dry-run prints; run-train-overhead's
+# mode errors and the commands it would run.  Timings are never checked.
+set -u
+. "$CT_TOP_SRCDIR/tests/integration/report-lib.sh"
+BENCH=$CT_TOP_SRCDIR/bench
+
+PYTHONDONTWRITEBYTECODE=1 PYTHONPATH=$BENCH "$PY" -c '
+import train_overhead as t
+q = t.quantile
+assert q([1.0], 0.5) == 1.0 and q([1.0, 2.0, 3.0, 4.0], 0.5) == 2.5
+assert abs(q([1.0, 2.0, 3.0, 4.0], 0.25) - 1.75) < 1e-12 and abs(q([1.0, 2.0, 3.0, 4.0], 0.75) - 3.25) < 1e-12
+assert t.schedule(3) == [False, True, True, False, False, True]
+# two pairs: wall 1.0 s off, 1.1 s on; cpu 0.9 s off (0.1 s of it the tracer), 1.0 s on (0.2 s the tracer);
+# the tracer ran 0.6 s in all: 0.3 s per on block
+blocks = [(False, 1.0, 0.9, 0.1), (True, 1.1, 1.0, 0.2), (True, 1.1, 1.0, 0.2), (False, 1.0, 0.9, 0.1)]
+f = t.summarize(blocks, 0.6, 10)
+close = lambda a, b: abs(a - b) < 1e-9
+assert close(f["train_off_ms"], 100.0) and close(f["train_on_ms"], 110.0) and close(f["train_writer_ms"], 300.0), f
+assert close(f["train_ratio"], 1.4) and close(f["train_ratio_q1"], 1.4) and close(f["train_ratio_q3"], 1.4), f
+assert close(f["train_cpu_ratio"], (1.0 - 0.2 + 0.3) / (0.9 - 0.1)), f
+assert f["train_ratios"] == [f["train_ratio"]] * 2, f
+u = t.summarize([(False, 2.0, 2.0, 0.0), (True, 1.0, 1.0, 0.0)], None, 1)  # untraced: no tracer
+assert close(u["train_ratio"], 0.5) and u["train_writer_ms"] == 0.0, u
+try:
+    t.summarize(blocks[:3], 0.0, 1)
+    raise SystemExit("unpaired blocks accepted")
+except ValueError:
+    pass
+' || fail "train_overhead.py arithmetic"
+
+"$PY" "$BENCH/train_overhead.py" --dry-run -p 3 -s 2 -w 1 >"$TMP/out" 2>"$TMP/err" || fail "--dry-run: $(cat "$TMP/err")"
+py '
+import re, sys
+lines = open(sys.argv[1]).read().split()
+keys = [l.split("=")[0] for l in lines]
+assert keys == ["train_off_ms", "train_on_ms", "train_writer_ms", "train_ratio", "train_ratio_q1", "train_ratio_q3",
+                "train_cpu_ratio", "train_cpu_ratio_q1", "train_cpu_ratio_q3", "train_ratios", "train_cpu_ratios"], keys
+assert all(re.fullmatch(r"train_[a-z_0-9]+=[0-9.]+(,[0-9.]+)*", l) for l in lines), lines
+assert len(lines[-1].split("=")[1].split(",")) == 3 and len(lines[-2].split("=")[1].split(",")) == 3, lines
+'
+for bad in "-p 0" "-s x" "--heads 3"; do
+    "$PY" "$BENCH/train_overhead.py" --dry-run $bad >"$TMP/out" 2>"$TMP/err"
+    expect_eq "exit status of train_overhead.py $bad" 2 $?
+    grep -q 'train_overhead.py: error: ' "$TMP/err" || fail "train_overhead.py $bad: no error message"
+done
+
+bash "$BENCH/run-train-overhead" -n -r 1 -p 4 aa stacks-all CUDATRACE_FLUSH_MS=50,CUDATRACE_GPU_TIME=off \
+    >"$TMP/out" 2>"$TMP/err" || fail "run-train-overhead -n: $(cat "$TMP/err")"
+grep -q '^aa: env  .*train_overhead.py -p 4 -s 10 -w 30$' "$TMP/out" || fail "run-train-overhead: aa runs traced"
+grep -q '^stacks-all: env LD_PRELOAD=.*CUDATRACE_CAPTURE=profiler CUDATRACE_STACKS=all .*train_overhead.py' "$TMP/out" ||
+    fail "run-train-overhead: stacks-all"
+grep -q 'CUDATRACE_CAPTURE=profiler CUDATRACE_FLUSH_MS=50 CUDATRACE_GPU_TIME=off ' "$TMP/out" ||
+    fail "run-train-overhead: settings of a NAME=VALUE mode"
+bash "$BENCH/run-train-overhead" -n nonsense >"$TMP/out" 2>"$TMP/err"
+expect_eq "exit status of run-train-overhead nonsense" 2 $?
+grep -q "not 'nonsense'" "$TMP/err" || fail "run-train-overhead nonsense: no message"
+finish
