@@ -2,7 +2,8 @@
 # Ranks: four simulated-driver processes of a "job" (RANK/WORLD_SIZE as torchrun sets them; one rank through
 # Open MPI's variable instead), each trace keeping its rank, world size and host.  The report merges them,
 # says which ranks it holds, and with --by rank gives each rank's tables and a spread table naming the
-# slowest rank (rank 2 launches the most: its launch loop runs twice).  Chrome names each process
+# slowest rank (rank 2 launches the most, its launch loop runs twice, and each of its launches takes the host
+# 20 us: SIM_LAUNCH_NS, so that a launch of another rank delayed on a busy machine cannot outweigh them).  Chrome names each process
 # "rank N (host, pid)".
 . "$CT_TOP_SRCDIR/tests/integration/interpose-lib.sh"
 prog=$CT_TOP_BUILDDIR/tests/samples/launch_repeat_drv
@@ -17,8 +18,8 @@ job() { # job RANK VAR...: one rank's run
 }
 job 0 RANK=0 LOCAL_RANK=0 WORLD_SIZE=4
 job 1 RANK=1 LOCAL_RANK=1 WORLD_SIZE=4
-job 2 RANK=2 LOCAL_RANK=0 WORLD_SIZE=4
-env RANK=2 CUDATRACE_OUTPUT="$tmp/rank2b.ctrace" LD_LIBRARY_PATH="$CT_SIMDRIVER_DIR" \
+job 2 RANK=2 LOCAL_RANK=0 WORLD_SIZE=4 SIM_LAUNCH_NS=20000
+env RANK=2 SIM_LAUNCH_NS=20000 CUDATRACE_OUTPUT="$tmp/rank2b.ctrace" LD_LIBRARY_PATH="$CT_SIMDRIVER_DIR" \
     LD_PRELOAD="${CT_TEST_PRELOAD_PREFIX:+$CT_TEST_PRELOAD_PREFIX:}$CT_PRELOAD" "$prog" >/dev/null 2>&1 ||
     fail "rank 2's second process"
 job 3 OMPI_COMM_WORLD_RANK=3 OMPI_COMM_WORLD_SIZE=4

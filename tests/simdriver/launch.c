@@ -78,6 +78,8 @@ static CUresult marshal(const struct launch_request *rq, unsigned char *buffer)
 
 static CUresult launch(const struct launch_request *rq)
 {
+    if (sim_config()->launch_ns) /* a launch that costs the host, as a real one does */
+        sim_sleep_until(sim_now_ns() + sim_config()->launch_ns);
     CUresult r = sim_ctx_require(NULL);
     if (r != CUDA_SUCCESS)
         return r;

@@ -22,6 +22,8 @@ static void read_config(void)
         double rate = strtod(v, NULL);
         config.copy_bytes_per_ns = rate > 0 ? rate : 0;
     }
+    if ((v = getenv("SIM_LAUNCH_NS")) && *v)
+        config.launch_ns = strtoull(v, NULL, 10);
     config.strict_handles = (v = getenv("SIM_STRICT_HANDLES")) && *v && !(v[0] == '0' && !v[1]);
 }
 
