@@ -57,6 +57,7 @@ struct sim_config {
     uint64_t kernel_ns;        /* SIM_KERNEL_NS: how long a kernel other than `spin` lasts (default 0) */
     double copy_bytes_per_ns;  /* SIM_COPY_BYTES_PER_NS: copy and set speed; 0 (default): they take no time */
     bool strict_handles;       /* SIM_STRICT_HANDLES=1: using a destroyed event aborts */
+    int devices;               /* SIM_DEVICES: how many of the SIM_DEVICE_COUNT devices exist (default all) */
 };
 
 const struct sim_config *sim_config(void);
