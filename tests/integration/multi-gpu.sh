@@ -10,20 +10,21 @@ report=$CT_TOP_BUILDDIR/src/report/cudatrace-report
 run_pair peer "$CT_TOP_BUILDDIR/tests/samples/multi_gpu_peer"
 grep -qx 'multi_gpu_peer: PASSED' "$tmp/peer.plain" || fail "the sample did not pass: $(tail -n 1 "$tmp/peer.plain")"
 
-# The copies table: 4 peer copies, 2 x 1 MiB and 2 x 128 KiB.
+# The copies table: 6 peer copies, 2 x 1 MiB, 2 x 128 KiB (3D) and 2 x 64 KiB (cuMemcpyDtoD, cuMemcpyAsync).
 "$report" summary -s copies -f table "$tmp/peer.ctrace" >"$tmp/copies" 2>&1 || fail "summary -s copies: exit $?"
-grep -Eq '^ +4 +2,359,296 +589,824\.0 +131,072 +1,048,576 .* \[CUDA memcpy Peer-to-Peer\]$' "$tmp/copies" ||
-    fail "copies table: no Peer-to-Peer row of 4 copies, 2,359,296 bytes: $(cat "$tmp/copies")"
+grep -Eq '^ +6 +2,490,368 +415,061\.3 +65,536 +1,048,576 .* \[CUDA memcpy Peer-to-Peer\]$' "$tmp/copies" ||
+    fail "copies table: no Peer-to-Peer row of 6 copies, 2,490,368 bytes: $(cat "$tmp/copies")"
 
 # The calls listing: each peer copy with its bytes and its two devices.
 "$report" calls -f table "$tmp/peer.ctrace" >"$tmp/calls" 2>&1 || fail "calls: exit $?"
 for want in 'cuMemcpyPeer .*bytes=1048576 .*src_device=0 dst_device=1' \
     'cuMemcpyPeerAsync .*bytes=1048576 .*src_device=1 dst_device=0' \
     'cuMemcpy3DPeer .*bytes=131072 .*width=512 height=64 depth=4 src_device=0 dst_device=1' \
-    'cuMemcpy3DPeerAsync .*bytes=131072 .*src_device=1 dst_device=0'; do
+    'cuMemcpy3DPeerAsync .*bytes=131072 .*src_device=1 dst_device=0' \
+    'cuMemcpyDtoD .*bytes=65536 .*src_device=0 dst_device=1' 'cuMemcpyAsync .*bytes=65536 .*src_device=1 dst_device=0'; do
     [ "$(grep -cE "$want" "$tmp/calls")" = 1 ] || fail "calls listing: no single line matching '$want'"
 done
-[ "$(grep -c 'operation="\[CUDA memcpy Peer-to-Peer\]"' "$tmp/calls")" = 4 ] || fail "calls listing: not 4 peer copies"
+[ "$(grep -c 'operation="\[CUDA memcpy Peer-to-Peer\]"' "$tmp/calls")" = 6 ] || fail "calls listing: not 6 peer copies"
 
 # The memory report: a row per device, 2 allocations each, all freed.
 "$report" memory -f table "$tmp/peer.ctrace" >"$tmp/memory" 2>&1 || fail "memory: exit $?"

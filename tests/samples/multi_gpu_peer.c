@@ -7,6 +7,8 @@
  *   cuMemcpyPeerAsync    buf -> back  1 MiB    (1 to 0, on a stream of device 0's context)
  *   cuMemcpy3DPeer       src -> box   512 B x 64 rows x 4 slices = 128 KiB (0 to 1)
  *   cuMemcpy3DPeerAsync  box -> back  the same box                        (1 to 0)
+ *   cuMemcpyDtoD         src -> buf   64 KiB  (0 to 1: not a peer call, but a copy between two devices)
+ *   cuMemcpyAsync        buf -> back  64 KiB  (1 to 0, unified addressing)
  *
  * Peer access is enabled both ways where cuDeviceCanAccessPeer allows it (peer copies work without it,
  * staged through the host).  Every result is copied back and checked.  Exit 0 and "multi_gpu_peer:
@@ -26,6 +28,7 @@
 #define BOX_H 64  /* rows per slice */
 #define BOX_D 4   /* slices */
 #define SRC_PITCH 1024 /* src and back are read as slices of BOX_H rows of SRC_PITCH bytes */
+#define SMALL (64u << 10)
 
 static unsigned char host_src[BYTES], host_back[BYTES], host_box[BOX_BYTES];
 
@@ -141,7 +144,19 @@ int main(void)
     printf("cuMemcpy3DPeer, cuMemcpy3DPeerAsync: %zu bytes (%d x %d x %d) from device 0 to 1 and back: PASSED\n",
            box_bytes, BOX_W, BOX_H, BOX_D);
 
+    /* Copies between the devices through the calls that do not name peers. */
     CHECK(cuCtxPushCurrent(ctx0));
+    CHECK(cuMemsetD8(buf, 0, BYTES));
+    CHECK(cuMemsetD8(back, 0, BYTES));
+    CHECK(cuMemcpyDtoD(buf, src + SMALL, SMALL));
+    CHECK(cuMemcpyAsync(back, buf, SMALL, stream0));
+    CHECK(cuStreamSynchronize(stream0));
+    CHECK(cuMemcpyDtoH(host_back, back, 2 * SMALL));
+    sample_require(memcmp(host_back, host_src + SMALL, SMALL) == 0, "cuMemcpyDtoD, cuMemcpyAsync: 0 -> 1 -> 0");
+    for (size_t i = SMALL; i < 2 * SMALL; i++)
+        sample_require(host_back[i] == 0, "cuMemcpyAsync: nothing past its bytes");
+    printf("cuMemcpyDtoD, cuMemcpyAsync: %u bytes from device 0 to 1 and back: PASSED\n", SMALL);
+
     CHECK(cuStreamDestroy(stream0));
     CHECK(cuMemFree(src));
     CHECK(cuMemFree(back));
