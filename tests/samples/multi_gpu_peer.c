@@ -35,21 +35,13 @@ static unsigned char host_src[BYTES], host_back[BYTES], host_box[BOX_BYTES];
 static CUDA_MEMCPY3D_PEER box_copy(CUdeviceptr src, CUcontext sctx, size_t spitch, CUdeviceptr dst, CUcontext dctx,
                                    size_t dpitch)
 {
-    CUDA_MEMCPY3D_PEER c;
-    memset(&c, 0, sizeof c);
-    c.srcMemoryType = CU_MEMORYTYPE_DEVICE;
-    c.srcDevice = src;
-    c.srcContext = sctx;
-    c.srcPitch = spitch;
-    c.srcHeight = BOX_H;
-    c.dstMemoryType = CU_MEMORYTYPE_DEVICE;
-    c.dstDevice = dst;
-    c.dstContext = dctx;
-    c.dstPitch = dpitch;
-    c.dstHeight = BOX_H;
-    c.WidthInBytes = BOX_W;
-    c.Height = BOX_H;
-    c.Depth = BOX_D;
+    CUDA_MEMCPY3D_PEER c = {
+        .srcMemoryType = CU_MEMORYTYPE_DEVICE, .srcDevice = src, .srcContext = sctx, .srcPitch = spitch,
+        .srcHeight = BOX_H,
+        .dstMemoryType = CU_MEMORYTYPE_DEVICE, .dstDevice = dst, .dstContext = dctx, .dstPitch = dpitch,
+        .dstHeight = BOX_H,
+        .WidthInBytes = BOX_W, .Height = BOX_H, .Depth = BOX_D,
+    };
     return c;
 }
 
