@@ -91,7 +91,9 @@ int main(void)
     CHECK(cuCtxPushCurrent(ctx0));
     CHECK(cuMemAlloc(&src, BYTES));
     CHECK(cuMemAlloc(&back, BYTES));
-    CHECK(cuStreamCreate(&stream0, CU_STREAM_NON_BLOCKING));
+    /* A blocking stream: its work waits for the legacy stream's (the synchronous-looking copies and sets
+     * between devices need not be finished when they return). */
+    CHECK(cuStreamCreate(&stream0, CU_STREAM_DEFAULT));
     CHECK(cuMemcpyHtoD(src, host_src, BYTES));
     CHECK(cuCtxPopCurrent(NULL));
     /* Device 1's. */
@@ -99,6 +101,7 @@ int main(void)
     CHECK(cuMemAlloc(&buf, BYTES));
     CHECK(cuMemAlloc(&box, BOX_BYTES));
     CHECK(cuMemsetD8(box, 0, BOX_BYTES));
+    CHECK(cuCtxSynchronize()); /* device 1's legacy stream is not ordered with device 0's */
     CHECK(cuCtxPopCurrent(NULL));
 
     /* The peer copies, issued from device 0's context. */
@@ -138,7 +141,6 @@ int main(void)
 
     /* Copies between the devices through the calls that do not name peers. */
     CHECK(cuCtxPushCurrent(ctx0));
-    CHECK(cuMemsetD8(buf, 0, BYTES));
     CHECK(cuMemsetD8(back, 0, BYTES));
     CHECK(cuMemcpyDtoD(buf, src + SMALL, SMALL));
     CHECK(cuMemcpyAsync(back, buf, SMALL, stream0));
