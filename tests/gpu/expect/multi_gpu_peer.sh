@@ -8,7 +8,8 @@ P2P='operation=*Peer-to-Peer*'
 expect_calls "a context created (device 1)" -eq 1 name=cuCtxCreate
 expect_calls "device 0's primary context retained" -eq 1 name=cuDevicePrimaryCtxRetain
 expect_calls "6 peer copies" -eq 6 family=copy "$P2P"
-expect_calls "cuMemcpyPeer: 1048576 bytes, device 0 to 1" -eq 1 name=cuMemcpyPeer bytes=1048576 src_device=0 dst_device=1
+expect_calls "cuMemcpyPeer: 1048576 bytes, device 0 to 1" -eq 1 name=cuMemcpyPeer bytes=1048576 \
+    src_device=0 dst_device=1
 expect_calls "cuMemcpyPeerAsync: 1048576 bytes, device 1 to 0" -eq 1 name=cuMemcpyPeerAsync bytes=1048576 \
     src_device=1 dst_device=0
 expect_calls "cuMemcpy3DPeer: 131072 bytes (512 x 64 x 4), device 0 to 1" -eq 1 name=cuMemcpy3DPeer bytes=131072 \
@@ -21,7 +22,8 @@ expect_calls "cuMemcpyAsync: 65536 bytes, device 1 to 0, Peer-to-Peer" -eq 1 nam
     src_device=1 dst_device=0 "$P2P"
 expect_total "summary copies: Peer-to-Peer, 6 copies" -eq 6 copies Count "Operation=*Peer-to-Peer*"
 expect_total "summary copies: Peer-to-Peer, 2490368 bytes" -eq 2490368 copies 'Total Bytes' "Operation=*Peer-to-Peer*"
-expect_total "summary copies: 1 Host-to-Device copy of 1 MiB (the source)" -eq 1048576 copies 'Total Bytes' 'Operation=*Host-to-Device*'
+expect_total "summary copies: 1 Host-to-Device copy of 1 MiB (the source)" -eq 1048576 copies 'Total Bytes' \
+    'Operation=*Host-to-Device*'
 expect_freed family=alloc
 expect_no_failed_calls
 
