@@ -276,7 +276,7 @@ enum ct_launch_kind { CT_LAUNCH_KERNEL = 1, CT_LAUNCH_COOPERATIVE = 2, CT_LAUNCH
 #define CT_COPY_ASYNC (1u << 1)
 #define CT_COPY_2D    (1u << 2)
 #define CT_COPY_3D    (1u << 3)
-#define CT_COPY_PEER  (1u << 4)
+#define CT_COPY_PEER  (1u << 4) /* a peer call, or a copy between device memory of two devices */
 #define CT_COPY_BATCH (1u << 5)
 
 /* payload == CT_FAM_COPY. */
@@ -291,7 +291,7 @@ struct ct_pl_copy {
     uint32_t flags;   /* CT_COPY_* */
     uint16_t src_kind; /* enum ct_mem_kind */
     uint16_t dst_kind;
-    int32_t src_device; /* peer copies; -1 otherwise */
+    int32_t src_device; /* peer copies (CT_COPY_PEER: a peer call, or device memory of two devices); else -1 */
     int32_t dst_device;
 }; /* 72 bytes */
 

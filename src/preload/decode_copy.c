@@ -66,13 +66,32 @@ static void ends(struct ct_pl_copy *pl, uint64_t src, enum ct_mem_kind src_kind,
     pl->dst_kind = (uint16_t)dst_kind;
 }
 
+/* A copy between device memory of two devices is a peer copy whatever the call (as CUPTI's and nsys's
+ * Peer-to-Peer): it keeps both ordinals.  Any other copy keeps none. */
+static void peer_if_two_devices(struct ct_pl_copy *pl)
+{
+    if (!(pl->flags & CT_COPY_PEER) && pl->src_kind == CT_MEM_DEVICE && pl->dst_kind == CT_MEM_DEVICE &&
+        pl->src_device >= 0 && pl->dst_device >= 0 && pl->src_device != pl->dst_device)
+        pl->flags |= CT_COPY_PEER;
+    if (!(pl->flags & CT_COPY_PEER))
+        pl->src_device = pl->dst_device = -1;
+}
+
 /* Both ends classified by the driver (unified addressing, peer copies). */
 static void queried_ends(struct ct_pl_copy *pl, uint64_t src, uint64_t dst)
 {
     enum ct_mem_kind sk = pointer_kind(src, &pl->src_device), dk = pointer_kind(dst, &pl->dst_device);
     ends(pl, src, sk, dst, dk);
-    if (!(pl->flags & CT_COPY_PEER))
-        pl->src_device = pl->dst_device = -1;
+    peer_if_two_devices(pl);
+}
+
+/* Both ends device memory, as the name says; their devices asked of the driver. */
+static void device_ends(struct ct_pl_copy *pl, uint64_t src, uint64_t dst)
+{
+    pointer_kind(src, &pl->src_device);
+    pointer_kind(dst, &pl->dst_device);
+    ends(pl, src, CT_MEM_DEVICE, dst, CT_MEM_DEVICE);
+    peer_if_two_devices(pl);
 }
 
 #define ADDR(p) ((uint64_t)(uintptr_t)(p))
@@ -123,14 +142,14 @@ void ct_dec_cuMemcpyDtoD(struct ct_pl_copy *pl, CUresult r, CUdeviceptr dstDevic
                          size_t ByteCount)
 {
     copy(pl, ByteCount, 0, NULL);
-    ends(pl, srcDevice, CT_MEM_DEVICE, dstDevice, CT_MEM_DEVICE);
+    device_ends(pl, srcDevice, dstDevice);
 }
 
 void ct_dec_cuMemcpyDtoDAsync(struct ct_pl_copy *pl, CUresult r, CUdeviceptr dstDevice, CUdeviceptr srcDevice,
                               size_t ByteCount, CUstream hStream)
 {
     copy(pl, ByteCount, CT_COPY_ASYNC, hStream);
-    ends(pl, srcDevice, CT_MEM_DEVICE, dstDevice, CT_MEM_DEVICE);
+    device_ends(pl, srcDevice, dstDevice);
 }
 
 void ct_dec_cuMemcpyDtoA(struct ct_pl_copy *pl, CUresult r, CUarray dstArray, size_t dstOffset, CUdeviceptr srcDevice,

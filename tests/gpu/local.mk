@@ -31,7 +31,10 @@ GPU_EXPECTATIONS = \
 	tests/gpu/expect/rt_gpu_streams.sh \
 	tests/gpu/expect/rt_gpu_capture.sh \
 	tests/gpu/expect/py_torch_graph.sh \
-	tests/gpu/expect/py_torch_gputime.sh
+	tests/gpu/expect/py_torch_gputime.sh \
+	tests/gpu/expect/py_torchrun.sh \
+	tests/gpu/expect/py_torchrun_nccl.sh \
+	tests/gpu/expect/multi_gpu_peer.sh
 EXTRA_DIST += tests/gpu/run-gpu-tests tests/gpu/run-signals tests/gpu/checks.sh tests/gpu/tracequery.py tests/gpu/gputable.py \
 	$(GPU_EXPECTATIONS) \
 	scripts/gpu-bundle tests/integration/harness-sim.sh

@@ -5,8 +5,10 @@ TESTS += tests/integration/interpose-exports.sh tests/integration/interpose-load
 	tests/integration/interpose-dlsym.sh tests/integration/interpose-entrypoint.sh \
 	tests/integration/interpose-drv.sh tests/integration/interpose-repeats.sh tests/integration/capture.sh \
 	tests/integration/interpose-signals.sh tests/integration/gpu-time.sh \
-	tests/integration/nvtx.sh tests/integration/ranks.sh tests/integration/launcher.sh
-EXTRA_DIST += tests/integration/nvtx.sh tests/integration/ranks.sh tests/integration/launcher.sh
+	tests/integration/nvtx.sh tests/integration/ranks.sh tests/integration/launcher.sh \
+	tests/integration/multi-gpu.sh
+EXTRA_DIST += tests/integration/nvtx.sh tests/integration/ranks.sh tests/integration/launcher.sh \
+	tests/integration/multi-gpu.sh
 EXTRA_DIST += tests/integration/interpose-lib.sh tests/integration/interpose-exports.sh \
 	tests/integration/interpose-loader.sh tests/integration/interpose-dlsym.sh \
 	tests/integration/interpose-entrypoint.sh tests/integration/interpose-drv.sh \

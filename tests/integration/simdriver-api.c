@@ -401,6 +401,95 @@ static void test_linker(void)
     OK(cuModuleUnload(mod));
 }
 
+/* Two devices: peer access as cuda.h documents its errors, and peer copies moving bytes between the devices'
+ * memory (ctx is device 0's; a context of device 1 is made here). */
+static void test_peers(void)
+{
+    int can = -1;
+    OK(cuDeviceCanAccessPeer(&can, 0, 1));
+    CU_ASSERT_EQUAL(can, 1);
+    OK(cuDeviceCanAccessPeer(&can, 1, 1));
+    CU_ASSERT_EQUAL(can, 0);
+    CU_ASSERT_EQUAL(cuDeviceCanAccessPeer(&can, 0, 2), CUDA_ERROR_INVALID_DEVICE);
+
+    CUcontext other, same;
+    CUdevice dev1;
+    OK(cuDeviceGet(&dev1, 1));
+    OK(cuCtxCreate(&other, NULL, 0, dev1));
+    OK(cuCtxPopCurrent(NULL));
+    OK(cuCtxCreate(&same, NULL, 0, 0)); /* a second context of device 0 */
+    OK(cuCtxPopCurrent(NULL));
+    CU_ASSERT_EQUAL(cuCtxEnablePeerAccess(ctx, 0), CUDA_ERROR_INVALID_CONTEXT);      /* itself */
+    CU_ASSERT_EQUAL(cuCtxEnablePeerAccess(other, 1), CUDA_ERROR_INVALID_VALUE);      /* flags */
+    CU_ASSERT_EQUAL(cuCtxEnablePeerAccess(same, 0), CUDA_ERROR_PEER_ACCESS_UNSUPPORTED);
+    CU_ASSERT_EQUAL(cuCtxDisablePeerAccess(other), CUDA_ERROR_PEER_ACCESS_NOT_ENABLED);
+    OK(cuCtxEnablePeerAccess(other, 0));
+    CU_ASSERT_EQUAL(cuCtxEnablePeerAccess(other, 0), CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED);
+    OK(cuCtxDisablePeerAccess(other));
+    OK(cuCtxEnablePeerAccess(other, 0));
+    OK(cuCtxDestroy(same));
+    CU_ASSERT_EQUAL(cuCtxEnablePeerAccess(same, 0), CUDA_ERROR_INVALID_CONTEXT);    /* destroyed */
+
+    /* 4 KiB on each device; device 0 -> 1 with cuMemcpyPeer, back with cuMemcpyPeerAsync. */
+    unsigned char in[4096], out[4096];
+    for (size_t i = 0; i < sizeof in; i++)
+        in[i] = (unsigned char)(i * 13 + 1);
+    CUdeviceptr d0, d1;
+    OK(cuMemAlloc(&d0, sizeof in));
+    OK(cuCtxPushCurrent(other));
+    OK(cuMemAlloc(&d1, sizeof in));
+    OK(cuCtxPopCurrent(NULL));
+    CU_ASSERT_EQUAL(attr_u(CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, d1), 1);
+    OK(cuMemcpyHtoD(d0, in, sizeof in));
+    OK(cuMemcpyPeer(d1, other, d0, ctx, sizeof in));
+    OK(cuMemsetD8(d0, 0, sizeof in));
+    OK(cuMemcpyPeerAsync(d0, ctx, d1, other, sizeof in, NULL));
+    OK(cuCtxSynchronize());
+    OK(cuMemcpyDtoH(out, d0, sizeof out));
+    CU_ASSERT(memcmp(in, out, sizeof in) == 0);
+    CU_ASSERT_EQUAL(cuMemcpyPeer(d1, NULL, d0, ctx, sizeof in), CUDA_ERROR_INVALID_CONTEXT);
+    CU_ASSERT_EQUAL(cuMemcpyPeer(d1 + 4000, other, d0, ctx, 200), CUDA_ERROR_INVALID_VALUE); /* past d1 */
+
+    /* A 3D box: 16 bytes x 4 rows x 2 slices of d0 (rows 32 bytes apart, slices of 8 rows) to dense rows of d1,
+     * at x 8, y 1, z 0 of d0; then back with the async form into a cleared d0. */
+    OK(cuMemsetD8(d1, 0, sizeof in));
+    CUDA_MEMCPY3D_PEER c = {.srcXInBytes = 8, .srcY = 1, .srcMemoryType = CU_MEMORYTYPE_DEVICE, .srcDevice = d0,
+                            .srcContext = ctx, .srcPitch = 32, .srcHeight = 8,
+                            .dstMemoryType = CU_MEMORYTYPE_DEVICE, .dstDevice = d1, .dstContext = other,
+                            .dstPitch = 16, .dstHeight = 4, .WidthInBytes = 16, .Height = 4, .Depth = 2};
+    OK(cuMemcpy3DPeer(&c));
+    OK(cuCtxPushCurrent(other));
+    OK(cuMemcpyDtoH(out, d1, sizeof out));
+    OK(cuCtxPopCurrent(NULL));
+    for (size_t z = 0; z < 2; z++)
+        for (size_t y = 0; y < 4; y++)
+            for (size_t x = 0; x < 16; x++)
+                CU_ASSERT_EQUAL(out[(z * 4 + y) * 16 + x], in[z * 256 + (y + 1) * 32 + 8 + x]);
+    CU_ASSERT_EQUAL(out[128], 0); /* nothing past the box */
+    CUDA_MEMCPY3D_PEER back = {.srcMemoryType = CU_MEMORYTYPE_DEVICE, .srcDevice = d1, .srcContext = other,
+                               .srcPitch = 16, .srcHeight = 4, .dstXInBytes = 8, .dstY = 1,
+                               .dstMemoryType = CU_MEMORYTYPE_DEVICE, .dstDevice = d0, .dstContext = ctx,
+                               .dstPitch = 32, .dstHeight = 8, .WidthInBytes = 16, .Height = 4, .Depth = 2};
+    OK(cuMemsetD8(d0, 0, sizeof in));
+    OK(cuMemcpy3DPeerAsync(&back, NULL));
+    OK(cuCtxSynchronize());
+    OK(cuMemcpyDtoH(out, d0, sizeof out));
+    CU_ASSERT_EQUAL(out[256 + 2 * 32 + 8 + 5], in[256 + 2 * 32 + 8 + 5]);
+    CU_ASSERT_EQUAL(out[256 + 2 * 32 + 7], 0); /* just left of the box */
+    back.Depth = 200; /* beyond d0 */
+    CU_ASSERT_EQUAL(cuMemcpy3DPeer(&back), CUDA_ERROR_INVALID_VALUE);
+    back.Depth = 2;
+    back.dstHeight = 2; /* slices shorter than the copy's rows */
+    CU_ASSERT_EQUAL(cuMemcpy3DPeer(&back), CUDA_ERROR_INVALID_VALUE);
+    back.dstHeight = 8;
+    back.srcContext = NULL;
+    CU_ASSERT_EQUAL(cuMemcpy3DPeer(&back), CUDA_ERROR_INVALID_CONTEXT);
+
+    OK(cuMemFree(d0));
+    OK(cuCtxDestroy(other)); /* frees d1 */
+    CU_ASSERT_EQUAL(cuCtxDisablePeerAccess(other), CUDA_ERROR_INVALID_CONTEXT);
+}
+
 /* The second suite runs in a context of device 0, made current on the main thread. */
 static int enter_context(void)
 {
@@ -430,6 +519,7 @@ int main(void)
         {"memory kinds, attributes, frees", test_memory},
         {"legacy 32-bit variants", test_legacy_variants},
         {"copies and sets", test_copies},
+        {"two devices: peer access and peer copies", test_peers},
         {"streams and events", test_events},
         {"modules and launches", test_modules_and_launches},
         {"linker", test_linker},

@@ -15,7 +15,9 @@ GPU_PY_SAMPLES = \
 	tests/samples/py_triton.py \
 	tests/samples/py_numba.py \
 	tests/samples/py_torch_graph.py \
-	tests/samples/py_torch_gputime.py
+	tests/samples/py_torch_gputime.py \
+	tests/samples/py_torchrun.py \
+	tests/samples/py_torchrun_nccl.py
 EXTRA_DIST += $(GPU_CU_SAMPLES) $(GPU_PY_SAMPLES)
 
 GPU_SAMPLES = \

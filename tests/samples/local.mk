@@ -56,3 +56,9 @@ check_PROGRAMS += tests/samples/deep_stack_drv
 tests_samples_deep_stack_drv_SOURCES = tests/samples/deep_stack_drv.c tests/samples/drv_sample.c tests/samples/drv_sample.h
 tests_samples_deep_stack_drv_LDFLAGS = $(SAMPLES_DRV_LINK)
 tests_samples_deep_stack_drv_LDADD = $(SAMPLES_DRV_LDADD)
+# Two devices in one process: contexts on both, peer copies (tests/gpu/expect/multi_gpu_peer.sh; on the
+# simulated driver's two devices in make check, on a machine with two GPUs in the GPU suite).
+check_PROGRAMS += tests/samples/multi_gpu_peer
+tests_samples_multi_gpu_peer_SOURCES = tests/samples/multi_gpu_peer.c tests/samples/drv_sample.c tests/samples/drv_sample.h
+tests_samples_multi_gpu_peer_LDFLAGS = $(SAMPLES_DRV_LINK)
+tests_samples_multi_gpu_peer_LDADD = $(SAMPLES_DRV_LDADD)

@@ -46,6 +46,7 @@ static void release_resources(CUcontext ctx)
     sim_mem_release_ctx(ctx);
     sim_stream_release_ctx(ctx);
     sim_event_release_ctx(ctx);
+    ctx->npeers = 0;
 }
 
 /* ---- created contexts ---- */
@@ -306,6 +307,61 @@ CUresult cuCtxGetStreamPriorityRange(int *leastPriority, int *greatestPriority)
     if (greatestPriority)
         *greatestPriority = -5;
     return CUDA_SUCCESS;
+}
+
+/* ---- peer access: from the current context to another context's memory, one direction per call ---- */
+
+/* Index of peerContext's id in ctx's peer list, or -1. With the lock. */
+static int peer_index(CUcontext ctx, CUcontext peer)
+{
+    for (unsigned int i = 0; i < ctx->npeers; i++)
+        if (ctx->peers[i] == peer->id)
+            return (int)i;
+    return -1;
+}
+
+/* The errors cuda.h documents, in its order: no current context, an invalid peer or the current context
+ * itself: INVALID_CONTEXT; flags: INVALID_VALUE; a peer on a device cuDeviceCanAccessPeer refuses (its own):
+ * PEER_ACCESS_UNSUPPORTED; twice: ALREADY_ENABLED; more than SIM_MAX_PEERS: TOO_MANY_PEERS. */
+CUresult cuCtxEnablePeerAccess(CUcontext peerContext, unsigned int Flags)
+{
+    CUcontext ctx;
+    CUresult r = sim_ctx_require(&ctx);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if (!sim_obj_live(peerContext, SIM_CTX) || peerContext == ctx)
+        return CUDA_ERROR_INVALID_CONTEXT;
+    if (Flags != 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (peerContext->device == ctx->device)
+        return CUDA_ERROR_PEER_ACCESS_UNSUPPORTED;
+    sim_lock();
+    if (peer_index(ctx, peerContext) >= 0)
+        r = CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED;
+    else if (ctx->npeers == SIM_MAX_PEERS)
+        r = CUDA_ERROR_TOO_MANY_PEERS;
+    else
+        ctx->peers[ctx->npeers++] = peerContext->id;
+    sim_unlock();
+    return r;
+}
+
+CUresult cuCtxDisablePeerAccess(CUcontext peerContext)
+{
+    CUcontext ctx;
+    CUresult r = sim_ctx_require(&ctx);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if (!sim_obj_live(peerContext, SIM_CTX))
+        return CUDA_ERROR_INVALID_CONTEXT;
+    sim_lock();
+    int i = peer_index(ctx, peerContext);
+    if (i < 0)
+        r = CUDA_ERROR_PEER_ACCESS_NOT_ENABLED;
+    else
+        ctx->peers[i] = ctx->peers[--ctx->npeers];
+    sim_unlock();
+    return r;
 }
 
 /* ---- primary contexts: one per device, reference-counted, the same handle every time ---- */

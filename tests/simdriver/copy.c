@@ -189,45 +189,64 @@ CUresult cuMemcpyPeerAsync_ptsz(CUdeviceptr dstDevice, CUcontext dstContext, CUd
 
 /* ---- 2D copies ---- */
 
-/* The first byte of one side of a 2D copy; arrays are not simulated. */
-static CUresult side_2d(CUmemorytype type, const void *host, CUdeviceptr dev, size_t x, size_t y, size_t pitch,
-                        size_t width, size_t height, uintptr_t *out)
+/* One side of a 2D or 3D copy: its first byte, checked against the allocations for device memory. Rows are
+ * `pitch` bytes apart, slices `pitch * slice_height`; a 2D copy is one slice (z 0, depth 1). Arrays are not
+ * simulated. */
+struct end3d {
+    CUmemorytype type;
+    const void *host;
+    CUdeviceptr dev;
+    size_t x, y, z, pitch, slice_height;
+};
+
+static CUresult side_first(const struct end3d *s, size_t width, size_t height, size_t depth, uintptr_t *out)
 {
     uintptr_t base;
-    switch (type) {
-    case CU_MEMORYTYPE_HOST: base = H(host); break;
+    switch (s->type) {
+    case CU_MEMORYTYPE_HOST: base = H(s->host); break;
     case CU_MEMORYTYPE_DEVICE:
-    case CU_MEMORYTYPE_UNIFIED: base = dev; break;
+    case CU_MEMORYTYPE_UNIFIED: base = s->dev; break;
     case CU_MEMORYTYPE_ARRAY: return CUDA_ERROR_NOT_SUPPORTED;
     default: return CUDA_ERROR_INVALID_VALUE;
     }
-    if (!base || (height > 1 && pitch < width))
+    if (!base || (height > 1 && s->pitch < width) || (depth > 1 && s->slice_height < height))
         return CUDA_ERROR_INVALID_VALUE;
-    *out = base + x + y * pitch;
-    if (type == CU_MEMORYTYPE_DEVICE && width > 0 && height > 0)
-        return device_range(*out, (height - 1) * pitch + width);
+    size_t slice = s->pitch * s->slice_height;
+    *out = base + s->x + s->y * s->pitch + s->z * slice;
+    if (s->type == CU_MEMORYTYPE_DEVICE && width > 0 && height > 0 && depth > 0)
+        return device_range(*out, (depth - 1) * slice + (height - 1) * s->pitch + width);
     return CUDA_SUCCESS;
 }
 
-static CUresult copy_2d(const CUDA_MEMCPY2D *c, CUstream stream, bool wait)
+/* A checked copy of depth slices of height rows of width bytes. */
+static CUresult copy_3d(const struct end3d *src, const struct end3d *dst, size_t width, size_t height, size_t depth,
+                        CUstream stream, bool wait)
 {
     CUresult r = sim_stream_check(stream);
     if (r != CUDA_SUCCESS)
         return r;
-    if (!c)
-        return CUDA_ERROR_INVALID_VALUE;
-    uintptr_t src, dst;
-    if ((r = side_2d(c->srcMemoryType, c->srcHost, c->srcDevice, c->srcXInBytes, c->srcY, c->srcPitch,
-                     c->WidthInBytes, c->Height, &src)) != CUDA_SUCCESS ||
-        (r = side_2d(c->dstMemoryType, c->dstHost, c->dstDevice, c->dstXInBytes, c->dstY, c->dstPitch,
-                     c->WidthInBytes, c->Height, &dst)) != CUDA_SUCCESS)
+    uintptr_t s, d;
+    if ((r = side_first(src, width, height, depth, &s)) != CUDA_SUCCESS ||
+        (r = side_first(dst, width, height, depth, &d)) != CUDA_SUCCESS)
         return r;
-    if (c->WidthInBytes == 0 || c->Height == 0)
+    if (width == 0 || height == 0 || depth == 0)
         return CUDA_SUCCESS;
     struct sim_work w = {.kind = SIM_WORK_COPY,
-                         .ns = sim_copy_ns(c->WidthInBytes * c->Height),
-                         .u.copy = {dst, src, c->dstPitch, c->srcPitch, c->WidthInBytes, c->Height}};
+                         .ns = sim_copy_ns(width * height * depth),
+                         .u.copy = {d, s, dst->pitch, src->pitch, width, height, depth,
+                                    dst->pitch * dst->slice_height, src->pitch * src->slice_height}};
     return sim_enqueue(stream, &w, wait);
+}
+
+static CUresult copy_2d(const CUDA_MEMCPY2D *c, CUstream stream, bool wait)
+{
+    if (!c) {
+        CUresult r = sim_stream_check(stream);
+        return r != CUDA_SUCCESS ? r : CUDA_ERROR_INVALID_VALUE;
+    }
+    struct end3d src = {c->srcMemoryType, c->srcHost, c->srcDevice, c->srcXInBytes, c->srcY, 0, c->srcPitch, 0};
+    struct end3d dst = {c->dstMemoryType, c->dstHost, c->dstDevice, c->dstXInBytes, c->dstY, 0, c->dstPitch, 0};
+    return copy_3d(&src, &dst, c->WidthInBytes, c->Height, 1, stream, wait);
 }
 
 /* The 2.0 descriptor has 32-bit fields and a 32-bit device pointer. */
@@ -366,3 +385,41 @@ SIM_SET_1D(32, unsigned int)
 SIM_SET_2D(8, unsigned char)
 SIM_SET_2D(16, unsigned short)
 SIM_SET_2D(32, unsigned int)
+
+/* ---- 3D peer copies: both contexts must be live; the sides are checked as for 2D copies ---- */
+
+static CUresult copy_3d_peer(const CUDA_MEMCPY3D_PEER *c, CUstream stream, bool wait)
+{
+    SIM_REQUIRE_INIT();
+    if (!c)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (!sim_obj_live(c->srcContext, SIM_CTX) || !sim_obj_live(c->dstContext, SIM_CTX))
+        return CUDA_ERROR_INVALID_CONTEXT;
+    if (c->srcLOD || c->dstLOD)
+        return CUDA_ERROR_INVALID_VALUE;
+    struct end3d src = {c->srcMemoryType, c->srcHost, c->srcDevice, c->srcXInBytes, c->srcY, c->srcZ, c->srcPitch,
+                       c->srcHeight};
+    struct end3d dst = {c->dstMemoryType, c->dstHost, c->dstDevice, c->dstXInBytes, c->dstY, c->dstZ, c->dstPitch,
+                       c->dstHeight};
+    return copy_3d(&src, &dst, c->WidthInBytes, c->Height, c->Depth, stream, wait);
+}
+
+CUresult cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER *pCopy)
+{
+    return copy_3d_peer(pCopy, NULL, true);
+}
+
+CUresult cuMemcpy3DPeer_ptds(const CUDA_MEMCPY3D_PEER *pCopy)
+{
+    return copy_3d_peer(pCopy, CU_STREAM_PER_THREAD, true);
+}
+
+CUresult cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER *pCopy, CUstream hStream)
+{
+    return copy_3d_peer(pCopy, hStream, false);
+}
+
+CUresult cuMemcpy3DPeerAsync_ptsz(const CUDA_MEMCPY3D_PEER *pCopy, CUstream hStream)
+{
+    return copy_3d_peer(pCopy, SIM_PTSZ(hStream), false);
+}

@@ -16,7 +16,7 @@ static const struct sim_device devices[SIM_DEVICE_COUNT] = {
 
 const struct sim_device *sim_device(CUdevice dev)
 {
-    return dev >= 0 && dev < SIM_DEVICE_COUNT ? &devices[dev] : NULL;
+    return dev >= 0 && dev < sim_config()->devices ? &devices[dev] : NULL;
 }
 
 #define SIM_REQUIRE_DEVICE(dev, d)                 \
@@ -41,7 +41,7 @@ CUresult cuDeviceGetCount(int *count)
     SIM_REQUIRE_INIT();
     if (!count)
         return CUDA_ERROR_INVALID_VALUE;
-    *count = SIM_DEVICE_COUNT;
+    *count = sim_config()->devices;
     return CUDA_SUCCESS;
 }
 

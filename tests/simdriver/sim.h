@@ -18,6 +18,8 @@
 
 #define SIM_DRIVER_VERSION 13000
 #define SIM_DEVICE_COUNT 2
+/* Peer contexts one context may enable (cuCtxEnablePeerAccess); beyond: CUDA_ERROR_TOO_MANY_PEERS. */
+#define SIM_MAX_PEERS 8
 
 /* ---- process-wide state (driver.c) ---- */
 
@@ -56,6 +58,7 @@ struct sim_config {
     double copy_bytes_per_ns;  /* SIM_COPY_BYTES_PER_NS: copy and set speed; 0 (default): they take no time */
     bool strict_handles;       /* SIM_STRICT_HANDLES=1: using a destroyed event aborts */
     uint64_t launch_ns;        /* SIM_LAUNCH_NS: how long a launch call takes the host (default 0) */
+    int devices;               /* SIM_DEVICES: how many of the SIM_DEVICE_COUNT devices exist (default all) */
 };
 
 const struct sim_config *sim_config(void);
@@ -94,6 +97,9 @@ struct CUctx_st {
     unsigned long long id;
     struct sim_queue legacy; /* the NULL / CU_STREAM_LEGACY stream */
     uint64_t busy_until;     /* the end of the last work submitted to any of its streams */
+    /* Contexts it has peer access to (cuCtxEnablePeerAccess), by id: a destroyed one's id never comes back. */
+    unsigned long long peers[SIM_MAX_PEERS];
+    unsigned int npeers;
 };
 
 CUcontext sim_ctx_current(void);
@@ -267,6 +273,7 @@ struct sim_work {
         struct {
             uintptr_t dst, src;
             size_t dpitch, spitch, width, height;
+            size_t depth, dslice, sslice; /* 3D: depth slices this far apart; depth 0 is one slice */
         } copy;
         struct {
             uintptr_t dst;

@@ -25,6 +25,11 @@ static void read_config(void)
     if ((v = getenv("SIM_LAUNCH_NS")) && *v)
         config.launch_ns = strtoull(v, NULL, 10);
     config.strict_handles = (v = getenv("SIM_STRICT_HANDLES")) && *v && !(v[0] == '0' && !v[1]);
+    config.devices = SIM_DEVICE_COUNT;
+    if ((v = getenv("SIM_DEVICES")) && *v) {
+        long n = strtol(v, NULL, 10);
+        config.devices = n >= 1 && n <= SIM_DEVICE_COUNT ? (int)n : SIM_DEVICE_COUNT;
+    }
 }
 
 const struct sim_config *sim_config(void)

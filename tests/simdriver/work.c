@@ -46,9 +46,11 @@ uint64_t sim_work_run(struct sim_queue *q, CUcontext ctx, const struct sim_work 
     switch (w->kind) {
     case SIM_WORK_KERNEL: run_kernel(w); break;
     case SIM_WORK_COPY:
-        for (size_t row = 0; row < w->u.copy.height; row++)
-            memmove((void *)(w->u.copy.dst + row * w->u.copy.dpitch),
-                    (const void *)(w->u.copy.src + row * w->u.copy.spitch), w->u.copy.width);
+        for (size_t z = 0; z < (w->u.copy.depth ? w->u.copy.depth : 1); z++)
+            for (size_t row = 0; row < w->u.copy.height; row++)
+                memmove((void *)(w->u.copy.dst + z * w->u.copy.dslice + row * w->u.copy.dpitch),
+                        (const void *)(w->u.copy.src + z * w->u.copy.sslice + row * w->u.copy.spitch),
+                        w->u.copy.width);
         break;
     case SIM_WORK_SET: run_set(w); break;
     case SIM_WORK_HOST: w->u.host.fn(w->u.host.data); break;
