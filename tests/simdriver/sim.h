@@ -28,6 +28,11 @@ bool sim_initialized(void);
 uint64_t sim_now_ns(void);
 unsigned long long sim_next_id(void);
 
+/* SIM_CALL_COUNTS=FILE: the calls each function that counts itself (SIM_COUNT() first thing) received,
+ * written at exit as "name count" lines, so that tests can tell how many calls a tracer added. */
+void sim_count(const char *function);
+#define SIM_COUNT() sim_count(__func__)
+
 #define SIM_REQUIRE_INIT()                         \
     do {                                           \
         if (!sim_initialized())                    \
