@@ -110,5 +110,5 @@ grep -q 'Usage: cudatrace-report summary' "$TMP/out" || fail "summary --help"
 run_report 0 help summary
 grep -q -- '--timeunit' "$TMP/out" || fail "help summary"
 run_report 0 --version
-grep -q 'trace format version 6 (reads versions 1 to 6)' "$TMP/out" || fail "--version"
+grep -q 'trace format version 7 (reads versions 1 to 7)' "$TMP/out" || fail "--version"
 finish

@@ -358,19 +358,19 @@ static void test_refused(void)
 
     expect_refused("#!/bin/sh\necho hello\n", 21, CT_READ_NOT_TRACE, "not a cudatrace trace");
     memcpy(copy, trace, trace_len);
-    fh->format_version = 7;
+    fh->format_version = 8;
     expect_refused(copy, trace_len, CT_READ_VERSION,
-                   "trace format version 7 is not supported (this reader reads versions 1 to 6)");
+                   "trace format version 8 is not supported (this reader reads versions 1 to 7)");
     memcpy(copy, trace, trace_len);
     fh->format_version = 0;
     expect_refused(copy, trace_len, CT_READ_VERSION,
-                   "trace format version 0 is not supported (this reader reads versions 1 to 6)");
+                   "trace format version 0 is not supported (this reader reads versions 1 to 7)");
     memcpy(copy, trace, trace_len);
     fh->byte_order = __builtin_bswap32(CT_BYTE_ORDER_MARK);
     fh->format_version = __builtin_bswap32(2u);
     expect_refused(copy, trace_len, CT_READ_BYTE_ORDER,
                    "trace written on a host of the other byte order (format version 2); this reader reads "
-                   "versions 1 to 6 in native byte order only");
+                   "versions 1 to 7 in native byte order only");
     memcpy(copy, trace, trace_len);
     fh->header_size = 12;
     expect_refused(copy, trace_len, CT_READ_BAD_HEADER, "bad header size 12");
