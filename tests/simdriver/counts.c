@@ -3,24 +3,20 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
-#define MAX_COUNTED 32
+static struct sim_counter *counters; /* each function's, once it was first called */
 
-static struct {
-    const char *name;
-    unsigned long long n;
-} counted[MAX_COUNTED];
-
-void sim_count(const char *function)
+void sim_count(struct sim_counter *c)
 {
+    __atomic_add_fetch(&c->n, 1, __ATOMIC_RELAXED);
+    if (__atomic_load_n(&c->listed, __ATOMIC_ACQUIRE))
+        return;
     sim_lock();
-    for (int i = 0; i < MAX_COUNTED; i++)
-        if (!counted[i].name || strcmp(counted[i].name, function) == 0) {
-            counted[i].name = function;
-            counted[i].n++;
-            break;
-        }
+    if (!c->listed) {
+        c->next = counters;
+        counters = c;
+        __atomic_store_n(&c->listed, 1, __ATOMIC_RELEASE);
+    }
     sim_unlock();
 }
 
@@ -30,7 +26,7 @@ __attribute__((destructor)) static void write_counts(void)
     FILE *f;
     if (!path || !*path || !(f = fopen(path, "w")))
         return;
-    for (int i = 0; i < MAX_COUNTED && counted[i].name; i++)
-        fprintf(f, "%s %llu\n", counted[i].name, counted[i].n);
+    for (struct sim_counter *c = counters; c; c = c->next)
+        fprintf(f, "%s %llu\n", c->name, __atomic_load_n(&c->n, __ATOMIC_RELAXED));
     fclose(f);
 }
