@@ -23,6 +23,16 @@ bench/events_ab: $(srcdir)/bench/events_ab.cu $(srcdir)/bench/quantile.h
 bench/cupti_ab: $(srcdir)/bench/cupti_ab.cu $(srcdir)/bench/quantile.h
 	$(nvcc_sample) -o $@ $(srcdir)/bench/cupti_ab.cu -lcupti
 
+# The CUPTI driver-call counter (an injection library) and the script that runs the runtime samples with it,
+# untraced and traced, to list the tracer's own driver calls (built by scripts/gpu-bundle where the toolkit
+# has CUPTI; no GPU needed to build).
+EXTRA_DIST += bench/cupti_count.c bench/run-own-calls tests/integration/own-calls-diff.sh
+TESTS += tests/integration/own-calls-diff.sh
+CLEANFILES += bench/libcupti_count.so
+bench/libcupti_count.so: $(srcdir)/bench/cupti_count.c
+	$(AM_V_CC)$(MKDIR_P) $(@D) && $(CC) -std=c11 -O2 -Wall -Wextra -shared -fPIC -I$(CUDA_DIR)/include \
+		-o $@ $(srcdir)/bench/cupti_count.c -L$(CUDA_DIR)/lib64 -lcupti
+
 .PHONY: bench-overhead
 bench-overhead: all bench/overhead
 	CT_TOP_BUILDDIR='$(abs_top_builddir)' bash $(srcdir)/bench/run-overhead

@@ -246,7 +246,9 @@ def generate(variants, headers, decl_headers, own_header, out):
         w('    %s,\n' % ', '.join(str(x) for x in order[i:i + 16]))
     w('};\n\n')
     w('/* Real driver functions, by variant id: filled once the driver is found (interpose.c). */\n')
-    w('void *ct_real[CT_API_COUNT];\n\n')
+    w('void *ct_real[CT_API_COUNT];\n')
+    w('/* CUDATRACE_APIS (recorder/apis.h): excluded variants, and their calls. */\n')
+    w('uint8_t ct_api_skip[CT_API_COUNT];\n_Atomic uint64_t ct_api_counted[CT_API_COUNT];\n\n')
     for v in variants:
         emit_trampoline(w, v)
     w('void (*const ct_trampolines[])(void) = {\n')
@@ -283,22 +285,24 @@ def emit_trampoline(w, v):
     w('    %s real = (%s)CT_REAL(%s);\n' % (v.pfn, v.pfn, vid))
     w('    if (__builtin_expect(real == NULL, 0) && (real = (%s)ct_resolve(%s)) == NULL)\n' % (v.pfn, vid))
     w('        return ct_missing(%s);\n' % vid)
-    # A call made while the thread is inside the tracer (ct_guard: the tracer's own calls, or a signal
-    # handler's that interrupted a trampoline's recording) passes untouched, counted (ct_guard_passed);
-    # outside a capture range (capture.h) a call is not timed either, but its hook still runs.  Without a
-    # hook the two cases are one test.
+    # One test lets a recorded call through (ct_guard | ct_gate both 0, capture.h).  Otherwise: a call made
+    # while the thread is inside the tracer (ct_guard: the tracer's own calls, or a signal handler's that
+    # interrupted a trampoline's recording) passes untouched, counted (ct_guard_passed); outside a capture
+    # range, or excluded by CUDATRACE_APIS (counted), a call is not timed either, but its hook still runs
+    # (ct_unrecorded, trampoline.h); a variant a filter leaves in goes on to be recorded.
     pre = ('    ct_busy_enter();\n    ct_pre_%s(%s);\n    ct_busy_leave();\n' % (v.pre, args)) if v.pre else ''
     if v.pre and not v.hook:
         sys.exit('gen-wrappers: ct_pre_%s needs a ct_hook_ after it' % v.pre)
+    w('    if (__builtin_expect(ct_guard | ct_gate, 0)) {\n')
+    w('        if (ct_guard) {\n            ct_guard_passed();\n            return real(%s);\n        }\n' % args)
     if v.hook:
-        w('    if (__builtin_expect(ct_guard, 0)) {\n        ct_guard_passed();\n        return real(%s);\n    }\n' % args)
-        w('    if (__builtin_expect(ct_capture_off, 0)) {\n%s        CUresult r = real(%s);\n'
-          % (''.join('    ' + line + '\n' for line in pre.splitlines()), args))
-        w('        ct_busy_enter();\n        ct_hook_%s(r%s);\n        ct_busy_leave();\n        return r;\n    }\n'
-          % (v.hook, comma_args))
+        w('        if (ct_unrecorded(%s)) {\n%s            CUresult r = real(%s);\n'
+          % (vid, ''.join('        ' + line + '\n' for line in pre.splitlines()), args))
+        w('            ct_busy_enter();\n            ct_hook_%s(r%s);\n            ct_busy_leave();\n'
+          '            return r;\n        }\n' % (v.hook, comma_args))
     else:
-        w('    if (__builtin_expect(ct_guard | ct_capture_off, 0)) {\n        ct_guard_passed();\n'
-          '        return real(%s);\n    }\n' % args)
+        w('        if (ct_unrecorded(%s))\n            return real(%s);\n' % (vid, args))
+    w('    }\n')
     w(pre)
     gpu = gpu_exprs(v)
     if gpu:

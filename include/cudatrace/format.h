@@ -22,7 +22,7 @@
 #define CT_FORMAT_VERSION 7u           /* independent of the package version; 2 added CT_REC_LAUNCH_REPEAT,
                                         * 3 CT_REC_CLOCK, 4 CT_REC_LAUNCH_SHORT, 5 CT_REC_GPU and
                                         * CT_REC_GPU_INFO, 6 CT_REC_NVTX, CT_REC_NVTX_NAME, CT_REC_RANK and
-                                        * CT_REC_THREAD records written, 7 CT_REC_CALL_SHORT */
+                                        * CT_REC_THREAD records written, 7 CT_REC_COUNTED and CT_REC_CALL_SHORT */
 #define CT_FORMAT_VERSION_MIN 1u       /* the oldest version readers still read (1: no repeats) */
 #define CT_BYTE_ORDER_MARK 0x01020304u /* written natively */
 
@@ -75,6 +75,7 @@ enum ct_rec_type {
     CT_REC_NVTX = 18,     /* an NVTX event: range push/pop, start/end, mark (format 6) */
     CT_REC_NVTX_NAME = 19, /* the name of an NVTX domain or category (format 6) */
     CT_REC_RANK = 20,     /* the process's rank in a parallel job, from the launcher's variables (format 6) */
+    CT_REC_COUNTED = 23,  /* calls of one variant counted, not recorded (CUDATRACE_APIS; format 7) */
     CT_REC_CALL_SHORT = 24, /* a call without payload or stack in 16 bytes (format 7) */
 };
 #define CT_REC_TYPE_LAST CT_REC_CALL_SHORT
@@ -477,6 +478,18 @@ struct ct_rec_rank {
     int32_t local_rank;
     int32_t world_size;
     uint32_t source;      /* enum ct_rank_source: the variable `rank` came from */
+}; /* 24 bytes */
+
+/* CT_REC_COUNTED (format 7): CUDATRACE_APIS excluded variant `api_id` from recording, and the process has
+ * called it `count` times so far (not timed, no call record).  Written by drains whenever the count grew, so
+ * the last record of an api id holds its total; a reader keeps the last (the largest).  A forked child
+ * counts from 0 in its own file. */
+struct ct_rec_counted {
+    struct ct_rec_hdr h;  /* h.tid 0 */
+    uint16_t api_id;      /* CT_REC_API */
+    uint16_t reserved;
+    uint32_t reserved2;
+    uint64_t count;
 }; /* 24 bytes */
 
 #endif

@@ -48,3 +48,12 @@ int ct_decode_process(const struct ct_rec_hdr *h, struct ct_process *out)
     *out = (struct ct_process){data, data + p->host_len, p->host_len, p->cmdline_len, p->argc};
     return 1;
 }
+
+int ct_decode_counted(const struct ct_rec_hdr *h, struct ct_counted *out)
+{
+    if (h->type != CT_REC_COUNTED)
+        return 0;
+    const struct ct_rec_counted *r = (const void *)h;
+    *out = (struct ct_counted){r->api_id, r->count};
+    return 1;
+}

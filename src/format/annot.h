@@ -46,4 +46,12 @@ struct ct_process {
 };
 int ct_decode_process(const struct ct_rec_hdr *h, struct ct_process *out);
 
+/* CT_REC_COUNTED (format 7): a variant excluded from recording by CUDATRACE_APIS and its count so far (a
+ * reader keeps the last of each api id). */
+struct ct_counted {
+    uint16_t api_id;
+    uint64_t count;
+};
+int ct_decode_counted(const struct ct_rec_hdr *h, struct ct_counted *out);
+
 #endif

@@ -44,6 +44,7 @@ struct ct_reader {
         struct ct_rank rank;
         struct ct_thread_name thread;
         struct ct_process process;
+        struct ct_counted counted;
     } annot;
     unsigned file_type;      /* type of the record last returned, as in the file */
     struct ct_runs *runs;    /* being built (ct_reader_build_runs), or NULL */
@@ -286,7 +287,8 @@ const struct ct_rec_hdr *ct_reader_next(struct ct_reader *r)
         if (h->type != CT_REC_CLOCK) { /* kept by the decoder, never returned */
             if (!ct_decode_gpu(h, &r->gpu) && !ct_decode_gpu_info(h, &r->gpu_info) &&
                 !ct_decode_nvtx(h, &r->annot.nvtx) && !ct_decode_nvtx_name(h, &r->annot.naming) &&
-                !ct_decode_rank(h, &r->annot.rank) && !ct_decode_thread(h, &r->annot.thread))
+                !ct_decode_rank(h, &r->annot.rank) && !ct_decode_thread(h, &r->annot.thread) &&
+                !ct_decode_counted(h, &r->annot.counted))
                 ct_decode_process(h, &r->annot.process);
             return h;
         }
@@ -327,6 +329,11 @@ const struct ct_thread_name *ct_reader_thread(const struct ct_reader *r)
 const struct ct_process *ct_reader_process(const struct ct_reader *r)
 {
     return r->file_type == CT_REC_PROCESS ? &r->annot.process : NULL;
+}
+
+const struct ct_counted *ct_reader_counted(const struct ct_reader *r)
+{
+    return r->file_type == CT_REC_COUNTED ? &r->annot.counted : NULL;
 }
 
 uint64_t ct_reader_unknown_shapes(const struct ct_reader *r) { return ct_decoder_unknown_shapes(r->dec); }

@@ -78,6 +78,7 @@ const struct ct_nvtx_naming *ct_reader_nvtx_name(const struct ct_reader *r);
 const struct ct_rank *ct_reader_rank(const struct ct_reader *r);
 const struct ct_thread_name *ct_reader_thread(const struct ct_reader *r);
 const struct ct_process *ct_reader_process(const struct ct_reader *r);
+const struct ct_counted *ct_reader_counted(const struct ct_reader *r);
 /* Launch repeats read so far whose payload was not known (its defining record was lost to a write error). */
 uint64_t ct_reader_unknown_shapes(const struct ct_reader *r);
 

@@ -177,6 +177,7 @@ size_t ct_rec_min_size(unsigned type)
     case CT_REC_NVTX: return sizeof(struct ct_rec_nvtx);
     case CT_REC_NVTX_NAME: return sizeof(struct ct_rec_nvtx_name);
     case CT_REC_RANK: return sizeof(struct ct_rec_rank);
+    case CT_REC_COUNTED: return sizeof(struct ct_rec_counted);
     default: return 0;
     }
 }

@@ -1,6 +1,7 @@
 /* cudatrace: run a program under the tracer without setting LD_PRELOAD by hand.
  *
- *   cudatrace run [-o TEMPLATE] [--capture MODE] [--stacks MODE] [--gpu-time MODE] [--stats] [--] CMD [ARG]...
+ *   cudatrace run [-o TEMPLATE] [--capture MODE] [--stacks MODE] [--gpu-time MODE] [--apis LIST] [--stats]
+ *                 [--] CMD [ARG]...
  *   cudatrace report COMMAND ...      (cudatrace-report COMMAND ...)
  *
  * A C program rather than a shell script: with --stats it must outlive the program, pass signals on, and then
@@ -45,6 +46,9 @@ static const char usage[] =
     "  -s, --stacks=MODE      call stacks of none, alloc or all calls (CUDATRACE_STACKS)\n"
     "  -g, --gpu-time=MODE    GPU time of launches and copies: sample, all or off\n"
     "                         (CUDATRACE_GPU_TIME)\n"
+    "  -a, --apis=LIST        record only some driver functions: comma-separated names or globs,\n"
+    "                         '-' in front to exclude (-cuCtxGetDevice,-cuPointerGetAttribute*);\n"
+    "                         excluded ones are counted, not timed (CUDATRACE_APIS)\n"
     "      --stats            when COMMAND ends, print the summary of every trace file it and its\n"
     "                         children wrote (cudatrace-report summary)\n"
     "  -h, --help             this help\n"
@@ -317,14 +321,16 @@ static int cmd_run(int argc, char **argv)
     static const struct option opts[] = {
         {"output", required_argument, NULL, 'o'},   {"capture", required_argument, NULL, 'c'},
         {"stacks", required_argument, NULL, 's'},   {"gpu-time", required_argument, NULL, 'g'},
-        {"stats", no_argument, NULL, 'S'},          {"help", no_argument, NULL, 'h'},
+        {"apis", required_argument, NULL, 'a'},     {"stats", no_argument, NULL, 'S'},
+        {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     int stats = 0, opt, m;
     struct ct_capture_spec cap;
+    static struct ct_apis_spec apis;
     char lib[PATH_MAX], report[PATH_MAX];
 
     /* '+': options end at the command's name, so its own options stay its own. */
-    while ((opt = getopt_long(argc, argv, "+o:c:s:g:h", opts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "+o:c:s:g:a:h", opts, NULL)) != -1) {
         switch (opt) {
         case 'o':
             if (!*optarg || set("CUDATRACE_OUTPUT", optarg) < 0)
@@ -346,6 +352,13 @@ static int cmd_run(int argc, char **argv)
             if (ct_parse_gpu_time(optarg, &m) != 0)
                 return usage_error("--gpu-time takes sample, all or off, not '%s'", optarg);
             if (set("CUDATRACE_GPU_TIME", optarg) < 0)
+                return EXIT_LAUNCHER;
+            break;
+        case 'a':
+            if (!*optarg || ct_parse_apis(optarg, &apis) != 0)
+                return usage_error("--apis takes comma-separated function names or globs, each with an optional "
+                                   "leading '-' (e.g. -cuCtxGetDevice), not '%s'", optarg);
+            if (set("CUDATRACE_APIS", optarg) < 0)
                 return EXIT_LAUNCHER;
             break;
         case 'S': stats = 1; break;

@@ -1,4 +1,4 @@
-/* Capture ranges (capture.h): the switch and what flips it. */
+/* Capture ranges (capture.h): the gate and what flips it. */
 #include "config.h"
 
 #include <pthread.h>
@@ -6,11 +6,13 @@
 
 #include "preload/capture.h"
 #include "preload/hooks.h"
+#include "preload/trampoline.h"
+#include "recorder/apis.h"
 #include "recorder/hot.h"
 #include "recorder/recorder.h"
 #include "recorder/settings.h"
 
-CT_HOT_DATA int ct_capture_off;
+CT_HOT_DATA int ct_gate;
 static struct ct_capture_spec spec; /* CUDATRACE_CAPTURE */
 static _Atomic int nvtx_open;       /* NVTX capture ranges open now, all threads */
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -20,10 +22,18 @@ static void capture_read(void)
     ct_settings_capture(&spec);
     if (spec.mode != CT_CAPTURE_ALL)
         ct_rec_ranges_only(spec.mode == CT_CAPTURE_NVTX);
-    __atomic_store_n(&ct_capture_off, spec.mode != CT_CAPTURE_ALL, __ATOMIC_RELAXED);
+    __atomic_store_n(&ct_gate, (spec.mode != CT_CAPTURE_ALL ? CT_GATE_CAPTURE : 0) | (ct_apis_init() ? CT_GATE_FILTER : 0),
+                     __ATOMIC_RELAXED);
 }
 
 void ct_capture_init(void) { pthread_once(&once, capture_read); }
+
+void ct_counted_start(void)
+{
+    ct_busy_enter();
+    ct_rec_init();
+    ct_busy_leave();
+}
 
 __attribute__((constructor)) static void capture_ctor(void) { ct_capture_init(); }
 
@@ -33,14 +43,14 @@ void ct_hook_cuProfilerStart(CUresult r)
 {
     (void)r;
     if (spec.mode == CT_CAPTURE_PROFILER)
-        __atomic_store_n(&ct_capture_off, 0, __ATOMIC_RELAXED);
+        __atomic_fetch_and(&ct_gate, ~CT_GATE_CAPTURE, __ATOMIC_RELAXED);
 }
 
 void ct_hook_cuProfilerStop(CUresult r)
 {
     (void)r;
     if (spec.mode == CT_CAPTURE_PROFILER)
-        __atomic_store_n(&ct_capture_off, 1, __ATOMIC_RELAXED);
+        __atomic_fetch_or(&ct_gate, CT_GATE_CAPTURE, __ATOMIC_RELAXED);
 }
 
 const struct ct_capture_spec *ct_capture_nvtx(void)
@@ -52,11 +62,11 @@ const struct ct_capture_spec *ct_capture_nvtx(void)
 void ct_capture_nvtx_open(void)
 {
     if (atomic_fetch_add(&nvtx_open, 1) == 0)
-        __atomic_store_n(&ct_capture_off, 0, __ATOMIC_RELAXED);
+        __atomic_fetch_and(&ct_gate, ~CT_GATE_CAPTURE, __ATOMIC_RELAXED);
 }
 
 void ct_capture_nvtx_close(void)
 {
     if (atomic_fetch_sub(&nvtx_open, 1) == 1)
-        __atomic_store_n(&ct_capture_off, 1, __ATOMIC_RELAXED);
+        __atomic_fetch_or(&ct_gate, CT_GATE_CAPTURE, __ATOMIC_RELAXED);
 }

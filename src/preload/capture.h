@@ -8,12 +8,17 @@
 #ifndef CT_PRELOAD_CAPTURE_H
 #define CT_PRELOAD_CAPTURE_H
 
-/* Non-zero outside a capture range: read by every trampoline before its first clock read. */
-extern int ct_capture_off;
+/* The gate every trampoline reads before its first clock read: 0 lets the call be recorded without another
+ * test.  CT_GATE_CAPTURE: outside a capture range, nothing is recorded.  CT_GATE_FILTER: CUDATRACE_APIS
+ * excludes some variants (recorder/apis.h), so a call looks up its own (ct_api_skip). */
+#define CT_GATE_CAPTURE 1
+#define CT_GATE_FILTER 2
+extern int ct_gate;
 
-/* Read CUDATRACE_CAPTURE, once: from the library's constructor and, should a constructor of another library
- * call the driver before ours runs, from interpose.c before the first real driver function is handed out,
- * so that no driver call, and no cuProfilerStart, comes before the switch is set. */
+/* Read CUDATRACE_CAPTURE and CUDATRACE_APIS, once: from the library's constructor and, should a
+ * constructor of another library call the driver before ours runs, from interpose.c before the first real
+ * driver function is handed out, so that no driver call, and no cuProfilerStart, comes before the gate is
+ * set. */
 void ct_capture_init(void);
 
 /* CUDATRACE_CAPTURE=nvtx:...: the range and domain (settings.h), else NULL. */

@@ -11,6 +11,9 @@
 
 #include "cudatrace/format.h"
 
+/* decode_alloc.c: the current context's device, or -1 (no context); cuCtxGetDevice changes nothing. */
+int32_t ct_current_device(void);
+
 /* decode_alloc.c: allocations */
 void ct_dec_cuMemAlloc(struct ct_pl_alloc *pl, CUresult r, CUdeviceptr *dptr, size_t bytesize);
 void ct_dec_cuMemAlloc_v2000(struct ct_pl_alloc *pl, CUresult r, CUdeviceptr_v1 *dptr, unsigned int bytesize);

@@ -3,9 +3,9 @@
 
 #include "preload/decode.h"
 #include "preload/interpose.h"
+#include "preload/mem_map.h"
 
-/* The current context's device, or -1 (no context).  cuCtxGetDevice changes nothing. */
-static int32_t current_device(void)
+int32_t ct_current_device(void)
 {
     CT_PFN_cuCtxGetDevice get = CT_DRIVER(cuCtxGetDevice);
     CUdevice dev;
@@ -13,6 +13,16 @@ static int32_t current_device(void)
     int ok = get && get(&dev) == CUDA_SUCCESS;
     ct_guard--;
     return ok ? (int32_t)dev : -1;
+}
+
+/* The device of memory the tracer just saw allocated (mem_map.c's hook ran before the decoder and asked
+ * the driver), else the current context's. */
+static int32_t device_of(CUresult r, uint64_t address)
+{
+    int32_t device;
+    if (r == CUDA_SUCCESS && ct_mem_map_find(address, &device) != CT_MEM_UNKNOWN && device >= 0)
+        return device;
+    return ct_current_device();
 }
 
 static void alloc(struct ct_pl_alloc *pl, CUresult r, uint64_t bytes, uint64_t address, enum ct_mem_kind kind,
@@ -27,12 +37,12 @@ static void alloc(struct ct_pl_alloc *pl, CUresult r, uint64_t bytes, uint64_t a
 
 void ct_dec_cuMemAlloc(struct ct_pl_alloc *pl, CUresult r, CUdeviceptr *dptr, size_t bytesize)
 {
-    alloc(pl, r, bytesize, dptr ? *dptr : 0, CT_MEM_DEVICE, current_device(), NULL);
+    alloc(pl, r, bytesize, dptr ? *dptr : 0, CT_MEM_DEVICE, device_of(r, dptr ? *dptr : 0), NULL);
 }
 
 void ct_dec_cuMemAlloc_v2000(struct ct_pl_alloc *pl, CUresult r, CUdeviceptr_v1 *dptr, unsigned int bytesize)
 {
-    alloc(pl, r, bytesize, dptr ? *dptr : 0, CT_MEM_DEVICE, current_device(), NULL);
+    alloc(pl, r, bytesize, dptr ? *dptr : 0, CT_MEM_DEVICE, device_of(r, dptr ? *dptr : 0), NULL);
 }
 
 /* A pitched allocation is pitch * height bytes (the width requested when it failed). */
@@ -40,20 +50,20 @@ void ct_dec_cuMemAllocPitch(struct ct_pl_alloc *pl, CUresult r, CUdeviceptr *dpt
                             size_t Height, unsigned int ElementSizeBytes)
 {
     uint64_t pitch = r == CUDA_SUCCESS && pPitch ? *pPitch : WidthInBytes;
-    alloc(pl, r, pitch * Height, dptr ? *dptr : 0, CT_MEM_DEVICE, current_device(), NULL);
+    alloc(pl, r, pitch * Height, dptr ? *dptr : 0, CT_MEM_DEVICE, device_of(r, dptr ? *dptr : 0), NULL);
 }
 
 void ct_dec_cuMemAllocPitch_v2000(struct ct_pl_alloc *pl, CUresult r, CUdeviceptr_v1 *dptr, unsigned int *pPitch,
                                   unsigned int WidthInBytes, unsigned int Height, unsigned int ElementSizeBytes)
 {
     uint64_t pitch = r == CUDA_SUCCESS && pPitch ? *pPitch : WidthInBytes;
-    alloc(pl, r, pitch * Height, dptr ? *dptr : 0, CT_MEM_DEVICE, current_device(), NULL);
+    alloc(pl, r, pitch * Height, dptr ? *dptr : 0, CT_MEM_DEVICE, device_of(r, dptr ? *dptr : 0), NULL);
 }
 
 void ct_dec_cuMemAllocManaged(struct ct_pl_alloc *pl, CUresult r, CUdeviceptr *dptr, size_t bytesize,
                               unsigned int flags)
 {
-    alloc(pl, r, bytesize, dptr ? *dptr : 0, CT_MEM_MANAGED, current_device(), NULL);
+    alloc(pl, r, bytesize, dptr ? *dptr : 0, CT_MEM_MANAGED, device_of(r, dptr ? *dptr : 0), NULL);
 }
 
 void ct_dec_cuMemAllocHost(struct ct_pl_alloc *pl, CUresult r, void **pp, size_t bytesize)
@@ -68,13 +78,13 @@ void ct_dec_cuMemHostAlloc(struct ct_pl_alloc *pl, CUresult r, void **pp, size_t
 
 void ct_dec_cuMemAllocAsync(struct ct_pl_alloc *pl, CUresult r, CUdeviceptr *dptr, size_t bytesize, CUstream hStream)
 {
-    alloc(pl, r, bytesize, dptr ? *dptr : 0, CT_MEM_ASYNC, current_device(), hStream);
+    alloc(pl, r, bytesize, dptr ? *dptr : 0, CT_MEM_ASYNC, device_of(r, dptr ? *dptr : 0), hStream);
 }
 
 void ct_dec_cuMemAllocFromPoolAsync(struct ct_pl_alloc *pl, CUresult r, CUdeviceptr *dptr, size_t bytesize,
                                     CUmemoryPool pool, CUstream hStream)
 {
-    alloc(pl, r, bytesize, dptr ? *dptr : 0, CT_MEM_ASYNC, current_device(), hStream);
+    alloc(pl, r, bytesize, dptr ? *dptr : 0, CT_MEM_ASYNC, device_of(r, dptr ? *dptr : 0), hStream);
 }
 
 /* Physical memory of the virtual memory API: the address is the allocation handle. */

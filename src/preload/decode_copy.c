@@ -1,17 +1,21 @@
 /* Decoders of copies and sets: bytes, both ends (address, memory kind, device), extents, stream.
  *
- * The function's name gives an end's kind where it says (HtoD: host to device).  Host ends and unified
- * addresses are classified by one cuPointerGetAttributes call, which reports a pageable host pointer as
- * "not a CUDA pointer" instead of failing, so it leaves no error behind: pageable host, pinned host,
- * device or managed. */
+ * The function's name gives an end's kind where it says (HtoD: host to device).  Host ends, unified
+ * addresses and the devices of device ends (a copy between two devices is Peer-to-Peer, and keeps both
+ * ordinals) come from the allocations the tracer saw (mem_map.h), without a driver call; an address it
+ * never saw allocated (pageable host memory, most often) is classified by one cuPointerGetAttributes call,
+ * which reports a pageable host pointer as "not a CUDA pointer" instead of failing, so it leaves no error
+ * behind: pageable host, pinned host, device or managed. */
 #include "config.h"
 
 #include "preload/decode.h"
 #include "preload/interpose.h"
+#include "preload/mem_map.h"
 
 #include <string.h>
 
-/* Kind (and device ordinal, -1 if none) of the memory at `p`; CT_MEM_UNKNOWN if the driver cannot tell. */
+/* Kind (and device ordinal, -1 if none) of the memory at `p`, asked of the driver; CT_MEM_UNKNOWN if it
+ * cannot tell. */
 static enum ct_mem_kind pointer_kind(uint64_t p, int32_t *device)
 {
     CT_PFN_cuPointerGetAttributes get = CT_DRIVER(cuPointerGetAttributes);
@@ -41,11 +45,19 @@ static enum ct_mem_kind pointer_kind(uint64_t p, int32_t *device)
     }
 }
 
-/* An end the name calls host memory: pageable unless the driver knows it (pinned, managed). */
+/* Kind (and device ordinal, -1 if none) of the memory at `p`: from the map where the tracer saw it
+ * allocated, else from the driver. */
+static enum ct_mem_kind kind_of(uint64_t p, int32_t *device)
+{
+    enum ct_mem_kind k = ct_mem_map_find(p, device);
+    return k != CT_MEM_UNKNOWN ? k : pointer_kind(p, device);
+}
+
+/* An end the name calls host memory: pageable unless CUDA knows it (pinned, managed). */
 static enum ct_mem_kind host_kind(const void *p)
 {
     int32_t device;
-    enum ct_mem_kind k = pointer_kind((uintptr_t)p, &device);
+    enum ct_mem_kind k = kind_of((uintptr_t)p, &device);
     return k == CT_MEM_PINNED || k == CT_MEM_MANAGED ? k : CT_MEM_HOST;
 }
 
@@ -77,19 +89,19 @@ static void peer_if_two_devices(struct ct_pl_copy *pl)
         pl->src_device = pl->dst_device = -1;
 }
 
-/* Both ends classified by the driver (unified addressing, peer copies). */
+/* Both ends classified by their addresses (unified addressing, peer copies), with their devices. */
 static void queried_ends(struct ct_pl_copy *pl, uint64_t src, uint64_t dst)
 {
-    enum ct_mem_kind sk = pointer_kind(src, &pl->src_device), dk = pointer_kind(dst, &pl->dst_device);
+    enum ct_mem_kind sk = kind_of(src, &pl->src_device), dk = kind_of(dst, &pl->dst_device);
     ends(pl, src, sk, dst, dk);
     peer_if_two_devices(pl);
 }
 
-/* Both ends device memory, as the name says; their devices asked of the driver. */
+/* Both ends device memory, as the name says; their devices from the map (or the driver). */
 static void device_ends(struct ct_pl_copy *pl, uint64_t src, uint64_t dst)
 {
-    pointer_kind(src, &pl->src_device);
-    pointer_kind(dst, &pl->dst_device);
+    kind_of(src, &pl->src_device);
+    kind_of(dst, &pl->dst_device);
     ends(pl, src, CT_MEM_DEVICE, dst, CT_MEM_DEVICE);
     peer_if_two_devices(pl);
 }
@@ -224,13 +236,19 @@ static void end_of(unsigned type, const void *host, uint64_t device, CUarray arr
     int32_t ordinal = -1;
     switch (type) {
     case CU_MEMORYTYPE_HOST: *addr = ADDR(host); *kind = (uint16_t)host_kind(host); break;
-    case CU_MEMORYTYPE_DEVICE: *addr = device; *kind = CT_MEM_DEVICE; break;
+    case CU_MEMORYTYPE_DEVICE:
+        *addr = device;
+        *kind = CT_MEM_DEVICE;
+        if (dev)
+            kind_of(device, &ordinal);
+        break;
     case CU_MEMORYTYPE_ARRAY: *addr = ADDR(array); *kind = CT_MEM_ARRAY; break;
-    case CU_MEMORYTYPE_UNIFIED: *addr = device; *kind = (uint16_t)pointer_kind(device, &ordinal); break;
+    case CU_MEMORYTYPE_UNIFIED:
+        *addr = device;
+        *kind = (uint16_t)kind_of(device, &ordinal);
+        break;
     default: *addr = 0; *kind = CT_MEM_UNKNOWN; break;
     }
-    if (dev && type == CU_MEMORYTYPE_DEVICE)
-        pointer_kind(device, &ordinal);
     if (dev)
         *dev = ordinal;
 }
@@ -355,13 +373,13 @@ void ct_dec_cuMemcpyBatchAsync_v13000(struct ct_pl_copy *pl, CUresult r, CUdevic
 
 static void operand(const CUmemcpy3DOperand *o, uint64_t *addr, uint16_t *kind)
 {
-    int32_t device;
     if (o->type == CU_MEMCPY_OPERAND_TYPE_ARRAY) {
         *addr = ADDR(o->op.array.array);
         *kind = CT_MEM_ARRAY;
     } else {
+        int32_t device;
         *addr = o->op.ptr.ptr;
-        *kind = (uint16_t)pointer_kind(o->op.ptr.ptr, &device);
+        *kind = (uint16_t)kind_of(o->op.ptr.ptr, &device);
     }
 }
 

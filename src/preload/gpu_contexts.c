@@ -9,6 +9,7 @@
 
 #include <stdlib.h>
 
+#include "preload/mem_map.h"
 #include "preload/gpu_pool.h"
 #include "preload/hooks.h"
 #include "preload/interpose.h"
@@ -90,7 +91,11 @@ static void closed(CUcontext ctx, int gone)
 static __thread CUcontext primary_closing __attribute__((tls_model("initial-exec")));
 
 void ct_pre_cuCtxDestroy(CUcontext ctx) { closing(ctx); }
-void ct_hook_cuCtxDestroy(CUresult r, CUcontext ctx) { closed(ctx, r == CUDA_SUCCESS); }
+void ct_hook_cuCtxDestroy(CUresult r, CUcontext ctx)
+{
+    closed(ctx, r == CUDA_SUCCESS);
+    ct_mem_map_clear();
+}
 
 void ct_pre_cuDevicePrimaryCtxReset(CUdevice dev)
 {
@@ -102,6 +107,7 @@ void ct_hook_cuDevicePrimaryCtxReset(CUresult r, CUdevice dev)
     (void)dev;
     closed(primary_closing, r == CUDA_SUCCESS);
     primary_closing = NULL;
+    ct_mem_map_clear();
 }
 
 void ct_pre_cuDevicePrimaryCtxRelease(CUdevice dev)
@@ -119,6 +125,7 @@ void ct_hook_cuDevicePrimaryCtxRelease(CUresult r, CUdevice dev)
         active = 0;
     closed(primary_closing, r == CUDA_SUCCESS && !active);
     primary_closing = NULL;
+    ct_mem_map_clear(); /* perhaps not the last release: then the driver answers for what is left */
 }
 
 /* A green context is used through the context cuCtxFromGreenCtx gives; its pools are that context's. */

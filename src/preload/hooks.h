@@ -22,11 +22,31 @@ void ct_hook_cuInit(CUresult r, unsigned int Flags);
 void ct_hook_cuModuleUnload(CUresult r, CUmodule hmod);
 void ct_hook_cuLibraryUnload(CUresult r, CUlibrary library);
 
+/* mem_map.c: the allocations the tracer saw, so that copies are classified without asking the driver. */
+void ct_hook_cuMemAlloc_v3020(CUresult r, CUdeviceptr *dptr, size_t bytesize);
+void ct_hook_cuMemAlloc_v2000(CUresult r, CUdeviceptr_v1 *dptr, unsigned int bytesize);
+void ct_hook_cuMemAllocPitch_v3020(CUresult r, CUdeviceptr *dptr, size_t *pPitch, size_t WidthInBytes, size_t Height,
+                                   unsigned int ElementSizeBytes);
+void ct_hook_cuMemAllocPitch_v2000(CUresult r, CUdeviceptr_v1 *dptr, unsigned int *pPitch, unsigned int WidthInBytes,
+                                   unsigned int Height, unsigned int ElementSizeBytes);
+void ct_hook_cuMemAllocManaged(CUresult r, CUdeviceptr *dptr, size_t bytesize, unsigned int flags);
+void ct_hook_cuMemAllocHost(CUresult r, void **pp, size_t bytesize);
+void ct_hook_cuMemHostAlloc(CUresult r, void **pp, size_t bytesize, unsigned int Flags);
+void ct_hook_cuMemHostRegister(CUresult r, void *p, size_t bytesize, unsigned int Flags);
+void ct_hook_cuMemAllocAsync(CUresult r, CUdeviceptr *dptr, size_t bytesize, CUstream hStream);
+void ct_hook_cuMemAllocFromPoolAsync(CUresult r, CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool,
+                                     CUstream hStream);
+void ct_hook_cuMemFree(CUresult r, CUdeviceptr dptr);
+void ct_hook_cuMemFreeHost(CUresult r, void *p);
+void ct_hook_cuMemHostUnregister(CUresult r, void *p);
+void ct_hook_cuMemFreeAsync(CUresult r, CUdeviceptr dptr, CUstream hStream);
+
 /* capture.c: CUDATRACE_CAPTURE=profiler records calls from a cuProfilerStart to the next cuProfilerStop. */
 void ct_hook_cuProfilerStart(CUresult r);
 void ct_hook_cuProfilerStop(CUresult r);
 
-/* gpu_contexts.c: GPU time's events of a context are never touched once it is destroyed. */
+/* gpu_contexts.c: GPU time's events of a context are never touched once it is destroyed, and the
+ * allocations the tracer saw (mem_map.h) are forgotten with the context. */
 void ct_pre_cuCtxDestroy(CUcontext ctx);
 void ct_hook_cuCtxDestroy(CUresult r, CUcontext ctx);
 void ct_pre_cuDevicePrimaryCtxRelease(CUdevice dev);

@@ -18,6 +18,7 @@ src_preload_libcudatrace_la_SOURCES = \
 	src/preload/hooks.h src/preload/decode.h \
 	src/preload/decode_alloc.c src/preload/decode_launch.c src/preload/decode_launch.h src/preload/decode_copy.c \
 	src/preload/kernel_names.c src/preload/kernel_names.h \
+	src/preload/mem_map.c src/preload/mem_map.h \
 	src/preload/capture.c src/preload/capture.h \
 	src/preload/nvtx.c src/preload/nvtx_names.c src/preload/nvtx_names.h \
 	src/preload/thread_names.c \

@@ -65,7 +65,7 @@ static int is_capture(nvtxDomainHandle_t d, uint32_t name_id)
 static void record(unsigned kind, nvtxDomainHandle_t d, uint32_t name_id, const nvtxEventAttributes_t *a,
                    uint64_t range_id)
 {
-    if (__atomic_load_n(&ct_capture_off, __ATOMIC_RELAXED))
+    if (__atomic_load_n(&ct_gate, __ATOMIC_RELAXED) & CT_GATE_CAPTURE)
         return;
     if (a)
         ct_rec_nvtx(kind, domain_id(d), name_id, range_id, a->category, a->color,

@@ -12,6 +12,7 @@
 #include "preload/decode_launch.h"
 #include "preload/gpu_time.h"
 #include "preload/kernel_names.h"
+#include "recorder/apis.h"
 #include "recorder/export.h"
 #include "recorder/hot.h"
 #include "recorder/recorder.h"
@@ -43,13 +44,31 @@ static inline __attribute__((always_inline)) void ct_busy_leave(void)
     ct_guard--;
 }
 
-/* A call that found ct_guard set (or a capture range closed) and passes through: inside a capture range a
- * call the tracer could not record, counted lost (reason nested).  The tracer's own calls go to the real
- * driver functions, not to trampolines, so what comes here is a program's call from a signal handler. */
+/* A call that found ct_guard set and passes through: inside a capture range a call the tracer could not
+ * record, counted lost (reason nested).  The tracer's own calls go to the real driver functions, not to
+ * trampolines, so what comes here is a program's call from a signal handler. */
 static inline void ct_guard_passed(void)
 {
-    if (ct_guard && !ct_capture_off)
+    if (!(ct_gate & CT_GATE_CAPTURE))
         ct_rec_nested();
+}
+
+/* The first recorder start may come from a counted call (a program whose calls are all excluded still gets
+ * its file and counts). */
+void ct_counted_start(void);
+
+/* A trampoline found ct_gate set (ct_guard clear): is variant `id` passed through unrecorded?  Outside a
+ * capture range, yes; excluded by CUDATRACE_APIS, yes, and counted. */
+static inline __attribute__((always_inline)) int ct_unrecorded(unsigned id)
+{
+    if (ct_gate & CT_GATE_CAPTURE)
+        return 1;
+    if (!ct_api_skip[id])
+        return 0;
+    ct_api_count(id);
+    if (__builtin_expect(atomic_load_explicit(&ct_state, memory_order_relaxed) == CT_ST_UNINIT, 0))
+        ct_counted_start();
+    return 1;
 }
 
 /* Slow path of a trampoline whose real function is not known yet: find the driver, then return the real

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "format/record.h"
+#include "recorder/apis.h"
 #include "recorder/clock.h"
 #include "recorder/meta_queue.h"
 #include "recorder/drain.h"
@@ -134,6 +135,7 @@ void ct_drain_all(int final, int in_signal)
         last = ct_rings_last();
     } while (final && last != upto);
     write_nested_loss();
+    ct_apis_write();
     if (strings) /* the thread names' strings, now rather than at the next drain (this may be the last) */
         ct_meta_write(in_signal);
     ct_gpu_write(&gpu, final);

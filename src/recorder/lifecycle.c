@@ -10,6 +10,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
+#include "recorder/apis.h"
 #include "recorder/drain.h"
 #include "recorder/gpu.h"
 #include "recorder/intern.h"
@@ -186,6 +187,7 @@ static void fork_child(void)
     ct_rings_after_fork_child();
     ct_meta_after_fork_child();
     ct_gpu_after_fork_child();
+    ct_apis_after_fork_child();
     atomic_store(&ct_state, CT_ST_UNINIT);
 }
 

@@ -8,6 +8,7 @@ src_recorder_librecorder_la_SOURCES = \
 	src/recorder/recorder.h src/recorder/variants.h src/recorder/hot.h src/recorder/export.h \
 	src/recorder/record.c src/recorder/recorder_hot.h \
 	src/recorder/annotate.c \
+	src/recorder/apis.c src/recorder/apis.h \
 	src/recorder/rank.c src/recorder/rank.h \
 	src/recorder/state.c src/recorder/state.h \
 	src/recorder/rings.c src/recorder/rings.h \

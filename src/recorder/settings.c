@@ -130,6 +130,37 @@ int ct_parse_gpu_time(const char *s, int *out)
     return -1;
 }
 
+int ct_parse_apis(const char *s, struct ct_apis_spec *out)
+{
+    if (!s)
+        return -1;
+    out->n = 0;
+    while (*s) {
+        while (*s == ' ')
+            s++;
+        const int exclude = *s == '-';
+        const char *p = s + exclude, *end = p;
+        while (*end && *end != ',')
+            end++;
+        size_t len = (size_t)(end - p);
+        while (len && p[len - 1] == ' ')
+            len--;
+        if (len == 0 || len >= CT_APIS_PATTERN_MAX || out->n == CT_APIS_MAX)
+            return -1;
+        for (size_t i = 0; i < len; i++)
+            if (!(p[i] == '_' || p[i] == '*' || p[i] == '?' || (p[i] >= '0' && p[i] <= '9') ||
+                  ((p[i] | 0x20) >= 'a' && (p[i] | 0x20) <= 'z')))
+                return -1;
+        memcpy(out->e[out->n].pattern, p, len);
+        out->e[out->n].pattern[len] = '\0';
+        out->e[out->n++].exclude = exclude;
+        s = *end ? end + 1 : end;
+        if (*end && !*s)
+            return -1; /* a trailing comma: an empty entry */
+    }
+    return 0;
+}
+
 void ct_settings_capture(struct ct_capture_spec *c)
 {
     memset(c, 0, sizeof *c);

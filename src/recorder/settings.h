@@ -31,6 +31,18 @@ struct ct_capture_spec {
     char domain[CT_CAPTURE_NAME_MAX];  /* ... and its domain's name, "" for the default domain */
 };
 
+/* Record-time filters (CUDATRACE_APIS, apis.h): comma-separated globs of driver function names, each an
+ * include or, with a leading '-', an exclude; later entries win. */
+#define CT_APIS_MAX 64
+#define CT_APIS_PATTERN_MAX 128
+struct ct_apis_spec {
+    unsigned n;
+    struct {
+        char pattern[CT_APIS_PATTERN_MAX]; /* fnmatch(3) glob: letters, digits, '_', '*', '?' */
+        int exclude;
+    } e[CT_APIS_MAX];
+};
+
 struct ct_settings {
     char output[1024];  /* CUDATRACE_OUTPUT: file name template (%p %h %q{VAR} %%) */
     size_t buffer_size; /* CUDATRACE_BUFFER_SIZE: per-thread ring, bytes, a power of two */
@@ -63,5 +75,7 @@ int ct_parse_stacks(const char *s, int *out);        /* none, alloc, all (any ca
 int ct_parse_capture(const char *s, struct ct_capture_spec *out); /* all, profiler or cudaProfilerApi (any
                                                                      * case), nvtx:RANGE[@DOMAIN] */
 int ct_parse_gpu_time(const char *s, int *out);      /* off, sample, all (any case) */
+int ct_parse_apis(const char *s, struct ct_apis_spec *out); /* "-cuCtxGetDevice,-cuPointerGetAttribute*";
+                                                              * "" is no filter */
 
 #endif

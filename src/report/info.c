@@ -119,6 +119,13 @@ static void counts_table(struct out *o, const struct rp_file *f)
         const char *row[] = {u64s(n[8], f->untraced_syms[i].count), what};
         rp_table_row(&t, row);
     }
+    for (size_t i = 0; i < f->ncounted; i++) { /* CUDATRACE_APIS */
+        char what[300];
+        const struct ct_api_info *api = rp_file_api(f, f->counted[i].api_id);
+        snprintf(what, sizeof what, "counted, not timed: %s", api ? api->variant : "?");
+        const char *row[] = {u64s(n[8], f->counted[i].count), what};
+        rp_table_row(&t, row);
+    }
     emit(o, &t);
 }
 
@@ -232,7 +239,8 @@ const struct rp_command rp_cmd_info = {
     "Describe each trace file: format and tracer versions, header fields (pid, start times,\n"
     "features), host, rank, local rank and world size (and the variable the rank came from),\n"
     "command line, driver and devices, records by type, calls recorded, records lost (by\n"
-    "reason), pointers handed back untraced (by symbol), threads with their names and calls, and\n"
+    "reason), pointers handed back untraced (by symbol), calls counted, not timed (CUDATRACE_APIS,\n"
+    "by variant), threads with their names and calls, and\n"
     "how GPU time was taken (table gpu: the mode, sample N and K, spans, the writer's counts of\n"
     "timed, not completed and untimed calls).\n"
     "\n"

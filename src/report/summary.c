@@ -239,6 +239,70 @@ static void print_api(struct rp_sum_out *o, struct agg *a)
     rp_sum_emit(o, &t);
 }
 
+struct counted_row {
+    char name[256];
+    uint64_t n;
+};
+
+static int cmp_counted(const void *x, const void *y)
+{
+    const struct counted_row *a = x, *b = y;
+    return a->n != b->n ? (a->n < b->n ? 1 : -1) : strcmp(a->name, b->name);
+}
+
+static int any_counted(const struct rp_trace *tr)
+{
+    for (size_t i = 0; i < tr->nfiles; i++)
+        if (tr->files[i].ncounted)
+            return 1;
+    return 0;
+}
+
+/* The functions CUDATRACE_APIS excluded (format 7): how often each was called, over all files.  Whole
+ * processes, whatever --range says: counts have no times. */
+static void print_counted(struct rp_sum_out *o, const struct rp_trace *tr)
+{
+    struct counted_row *rows = NULL;
+    size_t n = 0, cap = 0;
+    for (size_t i = 0; i < tr->nfiles; i++)
+        for (size_t k = 0; k < tr->files[i].ncounted; k++) {
+            const struct rp_counted *c = &tr->files[i].counted[k];
+            const struct ct_api_info *api = rp_file_api(&tr->files[i], c->api_id);
+            char name[256];
+            if (api)
+                rp_api_display_name(api->name, api->vflags, name, sizeof name);
+            else
+                snprintf(name, sizeof name, "api#%u", (unsigned)c->api_id);
+            size_t r = 0;
+            while (r < n && strcmp(rows[r].name, name) != 0)
+                r++;
+            if (r == n) {
+                struct counted_row *g = ct_grow(rows, &cap, n + 1, sizeof *rows);
+                if (!g)
+                    goto out;
+                rows = g;
+                snprintf(rows[n].name, sizeof rows[n].name, "%s", name);
+                rows[n++].n = 0;
+            }
+            rows[r].n += c->count;
+        }
+    if (!n)
+        goto out;
+    struct rp_table t;
+    const char *titles[] = {"Num Calls#", "Name"};
+    if (rp_table_init(&t, "api_counted", "CUDA API calls counted, not timed (CUDATRACE_APIS)", 2, titles) < 0)
+        goto out;
+    rp_sort(rows, n, sizeof *rows, cmp_counted);
+    for (size_t r = 0; r < n && (!o->top || r < o->top); r++) {
+        char num[24];
+        const char *row[] = {rp_u64s(num, rows[r].n), rows[r].name};
+        rp_table_row(&t, row);
+    }
+    rp_sum_emit(o, &t);
+out:
+    free(rows);
+}
+
 static int cmp_shape(const void *x, const void *y)
 {
     const struct rp_shape *a = x, *b = y;
@@ -395,7 +459,7 @@ static void print_header(struct rp_sum_out *o, const struct rp_trace *tr)
         return;
     char files[1024] = "", pids[512] = "", hosts[512] = "", devices[1024] = "", buf[128], dur[48], title[48];
     char ranks[512] = "", incomplete[1024] = "";
-    uint64_t calls = 0, lost = 0, untraced = 0;
+    uint64_t calls = 0, lost = 0, untraced = 0, counted = 0;
     int32_t driver = 0, ranges = 0, nvtx_only = 0;
     for (size_t i = 0; i < tr->nfiles; i++) {
         const struct rp_file *f = &tr->files[i];
@@ -413,6 +477,8 @@ static void print_header(struct rp_sum_out *o, const struct rp_trace *tr)
         calls += f->calls;
         lost += f->lost;
         untraced += f->untraced;
+        for (size_t k = 0; k < f->ncounted; k++)
+            counted += f->counted[k].count;
         ranges |= rp_file_ranges_only(f);
         nvtx_only |= rp_file_nvtx_only(f);
         if (f->rank.rank >= 0)
@@ -426,7 +492,7 @@ static void print_header(struct rp_sum_out *o, const struct rp_trace *tr)
     struct tm tm;
     if (localtime_r(&start, &tm))
         strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S %z", &tm);
-    char drv[48] = "unknown", n1[24], n2[24], n3[24], fv[24];
+    char drv[48] = "unknown", n1[24], n2[24], n3[24], n4[24], fv[24];
     if (driver)
         snprintf(drv, sizeof drv, "%d.%d (%d)", driver / 1000, driver % 1000 / 10, driver);
     snprintf(title, sizeof title, "Duration (%s)#", o->unit->name);
@@ -448,6 +514,7 @@ static void print_header(struct rp_sum_out *o, const struct rp_trace *tr)
         {"Devices", devices},
         {"Calls recorded#", rp_u64s(n1, calls)},
         {"Calls recorded from", ranges ? (nvtx_only ? RP_NVTX_ONLY : RP_RANGES_ONLY) : NULL}, /* said only of a partial trace */
+        {"Calls counted, not timed#", counted ? rp_u64s(n4, counted) : NULL}, /* CUDATRACE_APIS */
         {"Calls lost#", rp_u64s(n2, lost)},
         {"Untraced pointers#", rp_u64s(n3, untraced)},
         {NULL, NULL}, /* the GPU rows go here */
@@ -654,7 +721,8 @@ static int run(int argc, char **argv)
     }
     struct rp_sum_out o = {f, co.format >= 0 ? (enum rp_format)co.format : rp_format_default(f), &co.unit, top, 1, 0,
                            tr.start_ns, NULL};
-    o.labelled = (sections & (sections - 1)) != 0 || (sections & SEC_KERNELS) || by >= 0;
+    o.labelled = (sections & (sections - 1)) != 0 || (sections & SEC_KERNELS) || by >= 0 ||
+                 ((sections & SEC_API) && any_counted(&tr)); /* the api section then has two tables */
     if (sections & SEC_HEADER)
         print_header(&o, &tr);
     if (sections & SEC_NVTX)
@@ -663,6 +731,8 @@ static int run(int argc, char **argv)
         arc = print_by_group(&o, &tr, (enum rp_group_by)by, sections);
     else
         print_tables(&o, &a, sections);
+    if (sections & SEC_API)
+        print_counted(&o, &tr);
     if (o.fmt == RP_FMT_JSON)
         fputs(o.first ? "{}\n" : "}\n", f);
     rc = rp_output_close(f, &co, arc != RP_EXIT_OK ? arc : rc);
@@ -682,7 +752,8 @@ const struct rp_command rp_cmd_summary = {
     "\n"
     "Sections (all by default):\n"
     "  header   files, command line, pids, ranks, hosts, start, duration, driver, devices,\n"
-    "           calls recorded, calls lost, pointers handed back untraced, how GPU time was\n"
+    "           calls recorded, calls counted, not timed (CUDATRACE_APIS), calls lost,\n"
+    "           pointers handed back untraced, how GPU time was\n"
     "           taken (off, all, or sampled: the first K calls of each kind, then 1 in N),\n"
     "           GPU spans, calls left untimed by cause, spans not completed\n"
     "  nvtx     NVTX ranges, as nsys nvtx_sum: Time (%), Total Time, Instances, Avg, Med, Min,\n"
@@ -691,7 +762,9 @@ const struct rp_command rp_cmd_summary = {
     "  api      per API function, as nsys cuda_api_sum: Time (%), Total Time, Num Calls, Avg,\n"
     "           Med, Min, Max, StdDev, Name; by total time, descending.  Name is the function\n"
     "           as written in source (cuMemAlloc, not cuMemAlloc_v2), with _ptsz/_ptds for the\n"
-    "           per-thread default stream variants\n"
+    "           per-thread default stream variants.  Functions CUDATRACE_APIS left out of\n"
+    "           recording follow in table api_counted: Num Calls, Name (counted, not timed;\n"
+    "           whole processes, whatever --range says)\n"
     "  kernels  per kernel (demangled): launches, statistics of the host time of the launch\n"
     "           calls (Host Total Time, Host Avg, ...), and the distinct grid/block shapes\n"
     "           (table kernel_shapes)\n"

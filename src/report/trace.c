@@ -38,7 +38,7 @@ static char *joined_cmdline(const char *p, size_t len)
 
 /* Growth state of pass 1's arrays. */
 struct pass1 {
-    size_t dcap, ucap;
+    size_t dcap, ucap, ccap;
     struct named *named;
     size_t nnamed, ncap;
 };
@@ -126,6 +126,21 @@ static int take_record(struct rp_file *f, const struct ct_reader *rd, const stru
             return -1;
         f->untraced_syms = u;
         u[f->nuntraced_syms++] = (struct rp_untraced){r->name_id, r->count};
+        return 0;
+    }
+    case CT_REC_COUNTED: {
+        const struct ct_counted *k = ct_reader_counted(rd);
+        for (size_t i = 0; i < f->ncounted; i++)
+            if (f->counted[i].api_id == k->api_id) {
+                if (k->count > f->counted[i].count) /* totals: the last is the largest */
+                    f->counted[i].count = k->count;
+                return 0;
+            }
+        struct rp_counted *c = ct_grow(f->counted, &p1->ccap, f->ncounted + 1, sizeof *c);
+        if (!c)
+            return -1;
+        f->counted = c;
+        c[f->ncounted++] = (struct rp_counted){k->api_id, k->count};
         return 0;
     }
     case CT_REC_STACK:
@@ -263,6 +278,7 @@ static void free_file(struct rp_file *f)
     free(f->cmdline);
     free(f->devices);
     free(f->untraced_syms);
+    free(f->counted);
     rp_stacktab_free(&f->stacks);
     rp_gpu_spans_free(&f->gpu);
     rp_nvtx_free(&f->nvtx);

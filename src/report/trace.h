@@ -54,6 +54,12 @@ struct rp_untraced {
     uint64_t count;
 };
 
+/* A variant CUDATRACE_APIS excluded: calls counted, not timed (CT_REC_COUNTED, format 7). */
+struct rp_counted {
+    uint16_t api_id;
+    uint64_t count;
+};
+
 struct rp_file {
     const char *path;           /* as given; "standard input" for "-" */
     int fd;                     /* open for both passes (format/input.h) */
@@ -75,6 +81,8 @@ struct rp_file {
     uint64_t calls, lost, lost_by_reason[CT_LOST_NESTED + 1], untraced;
     struct rp_untraced *untraced_syms;
     size_t nuntraced_syms;
+    struct rp_counted *counted; /* by first appearance; each the last count written (the total) */
+    size_t ncounted;
     int has_end;
     struct ct_rec_end end;
 

@@ -251,6 +251,13 @@ static void dump_record(const struct ct_rec_hdr *h, const struct ct_names *n)
                ct_name_rank_source(k.source));
         break;
     }
+    case CT_REC_COUNTED: {
+        struct ct_counted k;
+        ct_decode_counted(h, &k);
+        const struct ct_api_info *api = ct_names_api(n, k.api_id);
+        printf("counted api=%s count=%" PRIu64 "\n", api ? api->variant : "?", k.count);
+        break;
+    }
     default: /* newer record types: skipped */
         break;
     }

@@ -6,9 +6,9 @@ TESTS += tests/integration/interpose-exports.sh tests/integration/interpose-load
 	tests/integration/interpose-drv.sh tests/integration/interpose-repeats.sh tests/integration/capture.sh \
 	tests/integration/interpose-signals.sh tests/integration/gpu-time.sh \
 	tests/integration/nvtx.sh tests/integration/ranks.sh tests/integration/launcher.sh \
-	tests/integration/multi-gpu.sh
+	tests/integration/multi-gpu.sh tests/integration/apis.sh
 EXTRA_DIST += tests/integration/nvtx.sh tests/integration/ranks.sh tests/integration/launcher.sh \
-	tests/integration/multi-gpu.sh
+	tests/integration/multi-gpu.sh tests/integration/apis.sh
 EXTRA_DIST += tests/integration/interpose-lib.sh tests/integration/interpose-exports.sh \
 	tests/integration/interpose-loader.sh tests/integration/interpose-dlsym.sh \
 	tests/integration/interpose-entrypoint.sh tests/integration/interpose-drv.sh \
@@ -81,3 +81,10 @@ tests_integration_gpu_time_LDADD = -lcuda
 check_LTLIBRARIES += tests/integration/libnvtxcount.la
 tests_integration_libnvtxcount_la_SOURCES = tests/integration/nvtx-count.c
 tests_integration_libnvtxcount_la_LDFLAGS = -module -avoid-version -rpath /nowhere -no-undefined
+
+# CUDATRACE_APIS and the tracer's own driver calls (apis.sh).
+check_PROGRAMS += tests/integration/apis-calls
+tests_integration_apis_calls_SOURCES = tests/integration/apis-calls.c tests/samples/drv_sample.c tests/samples/drv_sample.h
+tests_integration_apis_calls_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+tests_integration_apis_calls_LDFLAGS = $(CT_INTERPOSE_LINK) -L$(CUDA_STUBS_DIR)
+tests_integration_apis_calls_LDADD = -lcuda

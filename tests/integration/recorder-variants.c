@@ -2,6 +2,7 @@
  * one variant of each payload family, and both per-thread-stream flags. */
 #include "config.h"
 
+#include "recorder/apis.h"
 #include "recorder/recorder.h"
 
 const struct ct_variant ct_variants[] = {
@@ -12,3 +13,7 @@ const struct ct_variant ct_variants[] = {
     {"cuMemcpyHtoD", "cuMemcpyHtoD_v2_ptds", 7000, CT_VARIANT_PTDS, CT_FAM_COPY},
 };
 const unsigned ct_variant_count = sizeof ct_variants / sizeof ct_variants[0];
+
+/* CUDATRACE_APIS (recorder/apis.h): no variant is excluded here. */
+uint8_t ct_api_skip[sizeof ct_variants / sizeof ct_variants[0]];
+_Atomic uint64_t ct_api_counted[sizeof ct_variants / sizeof ct_variants[0]];

@@ -267,11 +267,13 @@ static CUresult is_capturing(CUstream stream, CUstreamCaptureStatus *status)
 
 CUresult cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus *captureStatus)
 {
+    SIM_COUNT();
     return is_capturing(hStream, captureStatus);
 }
 
 CUresult cuStreamIsCapturing_ptsz(CUstream hStream, CUstreamCaptureStatus *captureStatus)
 {
+    SIM_COUNT();
     return is_capturing(SIM_PTSZ(hStream), captureStatus);
 }
 

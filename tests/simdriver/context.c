@@ -186,6 +186,7 @@ CUresult cuCtxSetCurrent(CUcontext ctx)
 
 CUresult cuCtxGetCurrent(CUcontext *pctx)
 {
+    SIM_COUNT();
     SIM_REQUIRE_INIT();
     if (!pctx)
         return CUDA_ERROR_INVALID_VALUE;
@@ -206,6 +207,7 @@ static CUresult resolve(CUcontext *ctx)
 
 CUresult cuCtxGetDevice(CUdevice_v1 *device)
 {
+    SIM_COUNT();
     CUcontext ctx = NULL;
     CUresult r = resolve(&ctx);
     if (r != CUDA_SUCCESS)
@@ -218,6 +220,7 @@ CUresult cuCtxGetDevice(CUdevice_v1 *device)
 
 CUresult cuCtxGetDevice_v2(CUdevice *device, CUcontext ctx)
 {
+    SIM_COUNT();
     CUresult r = resolve(&ctx);
     if (r != CUDA_SUCCESS)
         return r;

@@ -11,6 +11,7 @@ tests_simdriver_libcuda_la_SOURCES = \
 	tests/simdriver/sim.h \
 	tests/simdriver/entry_points.h \
 	tests/simdriver/driver.c \
+	tests/simdriver/counts.c \
 	tests/simdriver/timeline.c \
 	tests/simdriver/error.c \
 	tests/simdriver/device.c \

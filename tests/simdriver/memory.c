@@ -625,6 +625,7 @@ static CUresult attribute(void *data, CUpointer_attribute attr, CUdeviceptr ptr,
 
 CUresult cuPointerGetAttribute(void *data, CUpointer_attribute attribute_id, CUdeviceptr ptr)
 {
+    SIM_COUNT();
     SIM_REQUIRE_INIT();
     if (!data)
         return CUDA_ERROR_INVALID_VALUE;
@@ -639,6 +640,7 @@ CUresult cuPointerGetAttribute(void *data, CUpointer_attribute attribute_id, CUd
 CUresult cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute *attributes, void **data,
                                 CUdeviceptr ptr)
 {
+    SIM_COUNT();
     SIM_REQUIRE_INIT();
     if (!attributes || !data)
         return CUDA_ERROR_INVALID_VALUE;

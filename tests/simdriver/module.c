@@ -190,6 +190,7 @@ CUresult cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name)
 
 CUresult cuFuncGetName(const char **name, CUfunction hfunc)
 {
+    SIM_COUNT();
     SIM_REQUIRE_INIT();
     if (!name)
         return CUDA_ERROR_INVALID_VALUE;

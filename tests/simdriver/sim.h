@@ -30,6 +30,22 @@ bool sim_initialized(void);
 uint64_t sim_now_ns(void);
 unsigned long long sim_next_id(void);
 
+/* SIM_CALL_COUNTS=FILE: the calls each function that counts itself (SIM_COUNT() first thing) received,
+ * written at exit as "name count" lines, so that tests can tell how many calls a tracer added. */
+struct sim_counter {
+    const char *name;
+    unsigned long long n;
+    struct sim_counter *next;
+    int listed;
+};
+void sim_count(struct sim_counter *c);
+/* The same cost on every call, whichever functions counted first (bench/run-hotpath compares runs). */
+#define SIM_COUNT()                                          \
+    do {                                                     \
+        static struct sim_counter sim_counter_ = {__func__, 0, NULL, 0}; \
+        sim_count(&sim_counter_);                            \
+    } while (0)
+
 #define SIM_REQUIRE_INIT()                         \
     do {                                           \
         if (!sim_initialized())                    \

@@ -31,6 +31,7 @@ static void test_constants(void)
     CU_ASSERT_EQUAL(CT_REC_NVTX, 18);
     CU_ASSERT_EQUAL(CT_REC_NVTX_NAME, 19);
     CU_ASSERT_EQUAL(CT_REC_RANK, 20);
+    CU_ASSERT_EQUAL(CT_REC_COUNTED, 23);
     CU_ASSERT_EQUAL(CT_STR_NVTX, 4);
     CU_ASSERT_EQUAL(CT_NVTX_MARK, 5);
     CU_ASSERT_EQUAL(CT_RANK_SLURM, 4);
@@ -116,6 +117,9 @@ static void test_records(void)
     PIN(ct_rec_rank, local_rank, 12);
     PIN(ct_rec_rank, world_size, 16);
     PIN(ct_rec_rank, source, 20);
+    SIZE(ct_rec_counted, 24);
+    PIN(ct_rec_counted, api_id, 8);
+    PIN(ct_rec_counted, count, 16);
 
     SIZE(ct_rec_process, 16);
     PIN(ct_rec_process, host_len, 8);

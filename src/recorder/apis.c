@@ -1,0 +1,126 @@
+/* CUDATRACE_APIS (apis.h): the per-variant table, and the counts written to the trace. */
+#include "config.h"
+
+#include <fnmatch.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+
+#include "format/record.h"
+#include "recorder/apis.h"
+#include "recorder/settings.h"
+#include "recorder/tracefile.h"
+#include "recorder/variants.h"
+#include "recorder/warn.h"
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static int any;            /* some variant is excluded */
+static uint16_t *excluded; /* their ids ... */
+static uint64_t *written;  /* ... and the count last written for each (drain holder only) */
+static unsigned nexcluded;
+
+/* A pattern names a function (cuCtxGetDevice: all its variants, _v2, _ptsz, _ptds) or, to pick one, a
+ * variant's exported symbol (cuCtxGetDevice_v2). */
+static int matches(const char *pattern, const struct ct_variant *v)
+{
+    return fnmatch(pattern, v->name, 0) == 0 || fnmatch(pattern, v->symbol, 0) == 0;
+}
+
+/* The value as a table: 0 or -1 (a glob that matches nothing: warned). */
+static int decide(const struct ct_apis_spec *spec, const char *value, uint8_t *skip)
+{
+    for (unsigned i = 0; i < spec->n; i++) {
+        unsigned hits = 0;
+        for (unsigned id = 0; id < ct_variant_count; id++)
+            hits += matches(spec->e[i].pattern, &ct_variants[id]);
+        if (!hits) {
+            ct_warn("CUDATRACE_APIS=\"%.64s\": %s matches no driver function; every call is recorded", value,
+                    spec->e[i].pattern);
+            return -1;
+        }
+    }
+    /* A list that starts with an include records only what it includes; one that starts with an exclude
+     * records everything else.  Later entries win (as in rsync filters and .gitignore). */
+    const int start_excluded = spec->n > 0 && !spec->e[0].exclude;
+    for (unsigned id = 0; id < ct_variant_count; id++) {
+        int ex = start_excluded;
+        for (unsigned i = 0; i < spec->n; i++)
+            if (matches(spec->e[i].pattern, &ct_variants[id]))
+                ex = spec->e[i].exclude;
+        skip[id] = (uint8_t)ex;
+    }
+    return 0;
+}
+
+static void load(void)
+{
+    const char *value = getenv("CUDATRACE_APIS");
+    struct ct_apis_spec *spec;
+    uint8_t *skip;
+
+    if (!value || !*value)
+        return;
+    if (!(spec = malloc(sizeof *spec)) || !(skip = calloc(ct_variant_count, 1))) {
+        free(spec);
+        ct_warn("CUDATRACE_APIS: out of memory; every call is recorded");
+        return;
+    }
+    if (ct_parse_apis(value, spec) != 0)
+        ct_warn("CUDATRACE_APIS=\"%.64s\" is not a comma-separated list of function names or globs, each "
+                "with an optional leading '-'; every call is recorded", value);
+    else if (decide(spec, value, skip) == 0) {
+        for (unsigned id = 0; id < ct_variant_count; id++)
+            nexcluded += skip[id];
+        excluded = calloc(nexcluded ? nexcluded : 1, sizeof *excluded);
+        written = calloc(nexcluded ? nexcluded : 1, sizeof *written);
+        if (!excluded || !written) {
+            ct_warn("CUDATRACE_APIS: out of memory; every call is recorded");
+            nexcluded = 0;
+        }
+        int memory = 0;
+        for (unsigned id = 0, k = 0; id < ct_variant_count && nexcluded; id++)
+            if (skip[id]) {
+                excluded[k++] = (uint16_t)id;
+                ct_api_skip[id] = 1;
+                memory |= ct_variants[id].family == CT_FAM_ALLOC || ct_variants[id].family == CT_FAM_FREE;
+            }
+        any = nexcluded > 0;
+        /* Asked for by name (an include-only list leaves them out knowingly): say what it costs. */
+        if (memory && spec->e[0].exclude)
+            ct_warn("CUDATRACE_APIS=\"%.64s\" excludes allocations or frees: the memory report will miss them",
+                    value);
+    }
+    free(spec);
+    free(skip);
+}
+
+int ct_apis_init(void)
+{
+    pthread_once(&once, load);
+    return any;
+}
+
+void ct_apis_write(void)
+{
+    for (unsigned i = 0; i < nexcluded; i++) {
+        const uint64_t n = atomic_load_explicit(&ct_api_counted[excluded[i]], memory_order_relaxed);
+        if (n == written[i])
+            continue;
+        struct ct_rec_counted c;
+        memset(&c, 0, sizeof c);
+        ct_put_hdr(&c.h, CT_REC_COUNTED, sizeof c, 0);
+        c.api_id = excluded[i];
+        c.count = n;
+        ct_tf_append(&(struct iovec){&c, sizeof c}, 1);
+        written[i] = n;
+    }
+}
+
+void ct_apis_after_fork_child(void)
+{
+    for (unsigned i = 0; i < nexcluded; i++) {
+        atomic_store_explicit(&ct_api_counted[excluded[i]], 0, memory_order_relaxed);
+        written[i] = 0;
+    }
+}
