@@ -2,8 +2,10 @@
  *
  * The function's name gives an end's kind where it says (HtoD: host to device).  Host ends, unified
  * addresses and the devices of device ends (a copy between two devices is Peer-to-Peer, and keeps both
- * ordinals) come from the allocations the tracer saw (mem_map.h), without a driver call; an address it
- * never saw allocated (pageable host memory, most often) is classified by one cuPointerGetAttributes call,
+ * ordinals) come from the allocations the tracer saw (mem_map.h), without a driver call; a host end it never
+ * saw pinned is pageable.  A unified address it never saw allocated (pageable host memory, or memory of a
+ * route the map does not follow: virtual memory, IPC, graph allocations) is classified by one
+ * cuPointerGetAttributes call,
  * which reports a pageable host pointer as "not a CUDA pointer" instead of failing, so it leaves no error
  * behind: pageable host, pinned host, device or managed. */
 #include "config.h"
@@ -53,11 +55,13 @@ static enum ct_mem_kind kind_of(uint64_t p, int32_t *device)
     return k != CT_MEM_UNKNOWN ? k : pointer_kind(p, device);
 }
 
-/* An end the name calls host memory: pageable unless CUDA knows it (pinned, managed). */
+/* An end the name calls host memory: pinned or managed where the tracer saw it allocated (or registered),
+ * else pageable, without asking the driver: every way to pin host memory passes through the map's hooks.
+ * Only when the map could not be made does the driver answer. */
 static enum ct_mem_kind host_kind(const void *p)
 {
     int32_t device;
-    enum ct_mem_kind k = kind_of((uintptr_t)p, &device);
+    enum ct_mem_kind k = ct_mem_map_usable() ? ct_mem_map_find((uintptr_t)p, &device) : kind_of((uintptr_t)p, &device);
     return k == CT_MEM_PINNED || k == CT_MEM_MANAGED ? k : CT_MEM_HOST;
 }
 

@@ -21,6 +21,7 @@ static unsigned used;
 static unsigned seq;       /* odd while a writer changes the table */
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+static int tab_failed; /* the table could not be mapped: lookups cannot say "never allocated" */
 
 #define LOAD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define STORE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
@@ -60,6 +61,8 @@ enum ct_mem_kind ct_mem_map_find(uint64_t p, int32_t *device)
     }
     return CT_MEM_UNKNOWN;
 }
+
+int ct_mem_map_usable(void) { return !__atomic_load_n(&tab_failed, __ATOMIC_ACQUIRE); }
 
 /* Writers: under mu, between begin() and end(). */
 static void begin(void)
@@ -108,6 +111,8 @@ void ct_mem_map_add(uint64_t start, uint64_t bytes, enum ct_mem_kind kind, int32
                            MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
             if (m != MAP_FAILED)
                 __atomic_store_n(&tab, (struct range *)m, __ATOMIC_RELEASE);
+            else
+                __atomic_store_n(&tab_failed, 1, __ATOMIC_RELEASE);
         }
         pthread_mutex_unlock(&mu);
         if (!tab)

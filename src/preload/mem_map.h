@@ -25,6 +25,8 @@
 /* The kind (CT_MEM_DEVICE, CT_MEM_MANAGED or CT_MEM_PINNED) of the allocation holding address p and its
  * device ordinal (-1 for pinned memory), or CT_MEM_UNKNOWN (device -1) when the map has none. */
 enum ct_mem_kind ct_mem_map_find(uint64_t p, int32_t *device);
+/* Whether the map exists (its table could be mapped): otherwise every lookup says "not known". */
+int ct_mem_map_usable(void);
 /* [start, start + bytes) is memory of `kind` on `device` (-1: none) now. */
 void ct_mem_map_add(uint64_t start, uint64_t bytes, enum ct_mem_kind kind, int32_t device);
 /* The allocation holding p was freed. */

@@ -1,8 +1,8 @@
 /* For apis.sh: a driver-API program whose calls the test counts.  Usage: apis-calls N
  *   N cuCtxGetDevice, N/2 cuCtxGetDevice_v2 (the same function, another variant), one allocation of each
  *   kind the tracer tracks, and copies between them (tracked ends only: the tracer classifies them
- *   without asking the driver), then 3 copies from pageable host memory (which the tracer never saw
- *   allocated: it asks), then the frees.  Prints one line. */
+ *   without asking the driver), then 3 copies from and to pageable host memory (which the tracer never saw
+ *   allocated: it asks only for cuMemcpy's unified address), then the frees.  Prints one line. */
 #include "config.h"
 
 #include <cuda.h>
