@@ -22,6 +22,7 @@ Prints, as bench/overhead does, `train_<what>=<value>` lines:
 --dry-run does all of it with a stand-in step (no PyTorch, no GPU) to check the arithmetic and the output.
 """
 import argparse
+import gc
 import os
 import sys
 import time
@@ -114,6 +115,8 @@ def measure(step, sync, tracing, pairs, steps, warmup):
         sync()
     tracing(False)
     blocks = []
+    gc.collect()
+    gc.disable()  # the collector's pauses fall on whichever block they like: none during the measurement
     t_start = tracer_cpu_s()
     for on in schedule(pairs):
         sync()  # each block starts with the GPU idle
@@ -125,6 +128,7 @@ def measure(step, sync, tracing, pairs, steps, warmup):
         t1, c1, w1 = time.perf_counter(), time.process_time(), tracer_cpu_s()
         blocks.append((on, t1 - t0, c1 - c0, (w1 or 0.0) - (w0 or 0.0)))
     tracing(False)
+    gc.enable()
     time.sleep(SETTLE_S)  # the writer writes what the last blocks left
     t_end = tracer_cpu_s()
     total = None if t_start is None or t_end is None else t_end - t_start
