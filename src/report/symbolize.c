@@ -148,6 +148,40 @@ const char *rp_py_file_shown(const char *path)
     return best ? best : basename_of(path);
 }
 
+/* Is "/lib/python3.N/" (or lib64) in path: the standard library's directory? */
+static int in_stdlib(const char *path)
+{
+    for (const char *p = path; (p = strstr(p, "/python3.")) != NULL; p++) {
+        const char *q = p + strlen("/python3.");
+        if (!(p - path >= 4 && strncmp(p - 4, "/lib", 4) == 0) && !(p - path >= 6 && strncmp(p - 6, "/lib64", 6) == 0))
+            continue;
+        while (*q >= '0' && *q <= '9')
+            q++;
+        if (q > p + strlen("/python3.") && *q == '/')
+            return 1;
+    }
+    return 0;
+}
+
+int rp_py_user_code(const char *path)
+{
+    return strncmp(path, "<frozen ", 8) != 0 && !strstr(path, "/site-packages/") && !strstr(path, "/dist-packages/") &&
+           !in_stdlib(path);
+}
+
+int rp_py_user_frame(const struct rp_stack *s)
+{
+    int first = -1;
+    for (unsigned i = 0; s && i < s->nframes; i++)
+        if (s->frames[i].python) {
+            if (rp_py_user_code(s->frames[i].srcfile))
+                return (int)i;
+            if (first < 0)
+                first = (int)i;
+        }
+    return first;
+}
+
 const char *rp_frame_text(const struct rp_frame *fr, unsigned level, char *buf, size_t size)
 {
     if (fr->python) {

@@ -22,6 +22,14 @@ const char *rp_frame_text(const struct rp_frame *fr, unsigned level, char *buf, 
 /* A Python frame's file as shown: from the package directory in site-packages or dist-packages
  * ("torch/nn/modules/module.py"), else the base name. */
 const char *rp_py_file_shown(const char *path);
+/* Is a Python file the program's own code?  Not when it lies in a site-packages or dist-packages directory
+ * (installed packages: torch, numpy, ...), in the standard library (a directory lib/python3.N or
+ * lib64/python3.N), or is a frozen module ("<frozen importlib._bootstrap>").  Everything else is: the
+ * script, its modules, a package installed from a source tree in development mode. */
+int rp_py_user_code(const char *path);
+/* The index of the innermost Python frame of user code in s; failing that of its innermost Python frame;
+ * -1 when it has none. */
+int rp_py_user_frame(const struct rp_stack *s);
 /* {"address":"0x..","function":"..","offset":N,"module":"..","file":"..","line":N} (absent parts left out);
  * an inlined level has "inlined":true and no offset; a Python frame is {"python":true,"function":..,"file":..,
  * "line":N}. */
