@@ -105,4 +105,25 @@ py '
 import json, sys
 assert any(f.get("python") for f in json.load(open(sys.argv[1]))["leaks"][0]["stack"])
 '
+# fork, threads, a sub-interpreter (its allocation shows the main interpreter's frames), daemon threads at
+# shutdown: the program runs as untraced, and the child's file has its Python frames.
+mkdir "$TMP/edge"
+CUDATRACE_OUTPUT="$TMP/edge/e-%p.ct" CUDATRACE_STACKS=all CUDATRACE_QUIET=1 LD_LIBRARY_PATH="$CT_SIMDRIVER_DIR" \
+    LD_PRELOAD="${CT_TEST_PRELOAD_PREFIX:+$CT_TEST_PRELOAD_PREFIX:}$CT_PRELOAD" "$PY" "$CT_TOP_SRCDIR/tests/integration/py-pystack-edge.py" \
+    >"$TMP/edge.out" 2>"$TMP/edge.err" || fail "py-pystack-edge.py traced: exit $?: $(cat "$TMP/edge.err")"
+expect_eq "py-pystack-edge.py output" "py-pystack-edge: PASSED" "$(cat "$TMP/edge.out")"
+expect_eq "py-pystack-edge.py stderr" "" "$(cat "$TMP/edge.err")"
+expect_eq "trace files of parent and child" 2 "$(ls "$TMP/edge" | wc -l)"
+export CHILD=$(grep -n '# CHILD' "$CT_TOP_SRCDIR/tests/integration/py-pystack-edge.py" | cut -d: -f1)
+for f in "$TMP"/edge/*.ct; do
+    run_report 0 stacks --api 'cuMemAlloc*' --format json "$f"
+    "$PY" -c '
+import json, os, sys
+r = json.load(open(sys.argv[1]))
+py = [[(f["function"], f["line"]) for f in s["stack"] if f.get("python")] for s in r["by_count"]]
+assert py and all(p and p[0][0] in ("alloc_free", "sub_interpreter") for p in py), py
+print("child" if any(len(p) > 1 and p[1] == ("child_alloc", int(os.environ["CHILD"])) for p in py) else "parent")
+' "$TMP/out" >>"$TMP/roles" 2>"$TMP/pyerr" || fail "python check of $f failed: $(cat "$TMP/pyerr")"
+done
+expect_eq "the child's file has child_alloc" "child parent" "$(sort "$TMP/roles" | tr '\n' ' ' | sed 's/ $//')"
 finish
