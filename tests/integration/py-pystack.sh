@@ -80,6 +80,25 @@ assert [f["function"] for f in w[0][1:]] == ["Thread.run", "Thread._bootstrap_in
 assert all(f["file"].endswith("/threading.py") for f in w[0][1:]), w
 '
 
+# calls --stacks: each call with its stack; the Perfetto export's "stack" argument
+run_report 0 calls --api 'cuMemAlloc*' --stacks --format json "$TMP/alloc.ct"
+py '
+import json, os, sys
+calls = [json.loads(l) for l in open(sys.argv[1])]
+first = [next((f["function"], f["line"]) for f in c["stack"] if f.get("python")) for c in calls]
+assert first == [("Model.load_weights", int(os.environ["LEAK"]))] * 2 + [("scratch_roundtrip", int(os.environ["SCRATCH"])),
+                 ("worker", int(os.environ["THREAD"]))], first
+'
+run_report 0 calls --api 'cuMemAlloc*' --stacks --format table "$TMP/alloc.ct"
+grep -q "^    #[0-9]* py-pystack.py:$SCRATCH scratch_roundtrip$" "$TMP/out" || fail "calls --stacks table: no Python frame"
+if [ -n "${CT_PROTOC:-}" ]; then
+    run_report 0 export --format perfetto -o "$TMP/p.pftrace" "$TMP/alloc.ct"
+    "$CT_PROTOC" --proto_path="$CT_TOP_SRCDIR/src/report" --decode=perfetto.protos.Trace perfetto_trace.proto \
+        <"$TMP/p.pftrace" >"$TMP/p.txt" 2>"$TMP/err" || fail "protoc --decode: $(cat "$TMP/err")"
+    grep -q "string_value: \".* | py-pystack.py:$LEAK Model.load_weights | py-pystack.py:$CALL_LOAD main | " "$TMP/p.txt" ||
+        fail "perfetto export: no stack argument with the Python frames"
+fi
+
 # all: frees carry the Python frames too
 trace all CUDATRACE_STACKS=all
 run_report 0 stacks --api 'cuMemFree*' --format json "$TMP/all.ct"
