@@ -140,7 +140,8 @@ for f in "$TMP"/edge/*.ct; do
 import json, os, sys
 r = json.load(open(sys.argv[1]))
 py = [[(f["function"], f["line"]) for f in s["stack"] if f.get("python")] for s in r["by_count"]]
-assert py and all(p and p[0][0] in ("alloc_free", "sub_interpreter") for p in py), py
+# (a daemon thread allocating while the interpreter finalizes gets no Python frame)
+assert any(py) and all(not p or p[0][0] in ("alloc_free", "sub_interpreter") for p in py), py
 print("child" if any(len(p) > 1 and p[1] == ("child_alloc", int(os.environ["CHILD"])) for p in py) else "parent")
 ' "$TMP/out" >>"$TMP/roles" 2>"$TMP/pyerr" || fail "python check of $f failed: $(cat "$TMP/pyerr")"
 done
