@@ -7,12 +7,7 @@ import os
 import sys
 import threading
 
-cu = ctypes.CDLL("libcuda.so.1")
-
-
-def check(rc):
-    if rc != 0:
-        sys.exit(f"py-pystack-edge: driver error {rc}")
+from pysim import check, cu, primary_context
 
 
 def alloc_free(size):
@@ -47,11 +42,7 @@ def sub_interpreter():
 
 
 def main():
-    dev, ctx = ctypes.c_int(), ctypes.c_void_p()
-    check(cu.cuInit(0))
-    check(cu.cuDeviceGet(ctypes.byref(dev), 0))
-    check(cu.cuDevicePrimaryCtxRetain(ctypes.byref(ctx), dev))
-    check(cu.cuCtxSetCurrent(ctx))
+    ctx = primary_context()
     alloc_free(1 << 20)
     pid = os.fork()
     if pid == 0:

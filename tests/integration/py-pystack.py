@@ -3,15 +3,9 @@ buffers (its cuMemAlloc line is marked LEAK), scratch_roundtrip allocates 2 MiB 
 SCRATCH), both called from main; a thread allocates too (marked THREAD) and frees.  tests/integration/
 py-pystack.sh asserts that the reports name these functions and lines."""
 import ctypes
-import sys
 import threading
 
-cu = ctypes.CDLL("libcuda.so.1")
-
-
-def check(rc):
-    if rc != 0:
-        sys.exit(f"py-pystack: driver error {rc}")
+from pysim import check, cu, primary_context
 
 
 class Model:
@@ -39,11 +33,7 @@ def worker(ctx):
 
 
 def main():
-    dev, ctx = ctypes.c_int(), ctypes.c_void_p()
-    check(cu.cuInit(0))
-    check(cu.cuDeviceGet(ctypes.byref(dev), 0))
-    check(cu.cuDevicePrimaryCtxRetain(ctypes.byref(ctx), dev))
-    check(cu.cuCtxSetCurrent(ctx))
+    ctx = primary_context()
     model = Model()
     model.load_weights(2)
     scratch_roundtrip()

@@ -24,4 +24,4 @@ REPORT_TESTS = \
 	tests/integration/report-symbols.sh \
 	tests/integration/stacks-frames.sh
 TESTS += $(REPORT_TESTS)
-EXTRA_DIST += $(REPORT_TESTS) tests/integration/report-lib.sh tests/integration/py-pystack.py tests/integration/py-pystack-edge.py
+EXTRA_DIST += $(REPORT_TESTS) tests/integration/report-lib.sh tests/integration/py-pystack.py tests/integration/py-pystack-edge.py tests/integration/pysim.py
