@@ -15,3 +15,10 @@ dist_noinst_SCRIPTS += bench/run-nvtx
 .PHONY: bench-nvtx
 bench-nvtx: bench/nvtx_bench src/preload/libcudatrace.la
 	CT_TOP_BUILDDIR=$(abs_top_builddir) $(srcdir)/bench/run-nvtx
+
+# What Python frames add to a stack capture (bench/run-pystack; make bench-pystack).
+dist_noinst_SCRIPTS += bench/run-pystack
+EXTRA_DIST += bench/pystack_bench.py
+.PHONY: bench-pystack
+bench-pystack: src/preload/libcudatrace.la
+	CT_TOP_BUILDDIR=$(abs_top_builddir) PYTHON3=$(PYTHON3) $(srcdir)/bench/run-pystack

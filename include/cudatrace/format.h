@@ -22,7 +22,8 @@
 #define CT_FORMAT_VERSION 7u           /* independent of the package version; 2 added CT_REC_LAUNCH_REPEAT,
                                         * 3 CT_REC_CLOCK, 4 CT_REC_LAUNCH_SHORT, 5 CT_REC_GPU and
                                         * CT_REC_GPU_INFO, 6 CT_REC_NVTX, CT_REC_NVTX_NAME, CT_REC_RANK and
-                                        * CT_REC_THREAD records written, 7 CT_REC_COUNTED and CT_REC_CALL_SHORT */
+                                        * CT_REC_THREAD records written, 7 CT_REC_COUNTED, CT_REC_CALL_SHORT
+                                        * and CT_REC_PYSTACK */
 #define CT_FORMAT_VERSION_MIN 1u       /* the oldest version readers still read (1: no repeats) */
 #define CT_BYTE_ORDER_MARK 0x01020304u /* written natively */
 
@@ -75,6 +76,7 @@ enum ct_rec_type {
     CT_REC_NVTX = 18,     /* an NVTX event: range push/pop, start/end, mark (format 6) */
     CT_REC_NVTX_NAME = 19, /* the name of an NVTX domain or category (format 6) */
     CT_REC_RANK = 20,     /* the process's rank in a parallel job, from the launcher's variables (format 6) */
+    CT_REC_PYSTACK = 21,  /* the Python frames of a call stack (format 7) */
     CT_REC_COUNTED = 23,  /* calls of one variant counted, not recorded (CUDATRACE_APIS; format 7) */
     CT_REC_CALL_SHORT = 24, /* a call without payload or stack in 16 bytes (format 7) */
 };
@@ -99,9 +101,9 @@ struct ct_rec_process {
 }; /* 16 bytes + data */
 
 /* String kinds (ct_rec_string.kind). */
-enum ct_str_kind { CT_STR_KERNEL = 1, CT_STR_THREAD = 2, CT_STR_OTHER = 3, CT_STR_NVTX = 4 /* format 6: NVTX
-                                                                                             * messages, domain
-                                                                                             * and category names */ };
+enum ct_str_kind { CT_STR_KERNEL = 1, CT_STR_THREAD = 2, CT_STR_OTHER = 3,
+                   CT_STR_NVTX = 4,   /* format 6: NVTX messages, domain and category names */
+                   CT_STR_PYTHON = 5, /* format 7: Python file and function names */ };
 
 /* CT_REC_STRING: followed by `len` bytes (no NUL) and zero padding. */
 struct ct_rec_string {
@@ -362,6 +364,25 @@ struct ct_rec_stack {
     uint16_t nframes;
     uint16_t trimmed; /* leading frames cut */
 }; /* 16 bytes + 8 * nframes */
+
+/* CT_REC_PYSTACK (format 7): the Python frames of the CPython thread that made the calls of stack `id`,
+ * written once, right after that CT_REC_STACK.  Followed by `nframes` struct ct_py_frame, innermost first.
+ * Each says where it goes among the stack's native frames: before native frame `before` (nframes of the
+ * stack: after them all), so a reader interleaves them where the interpreter's eval loop was. */
+struct ct_rec_pystack {
+    struct ct_rec_hdr h;
+    uint32_t id;      /* the CT_REC_STACK's id */
+    uint16_t nframes;
+    uint16_t reserved;
+}; /* 16 bytes + 16 * nframes */
+
+struct ct_py_frame {
+    uint32_t file_id; /* CT_REC_STRING (CT_STR_PYTHON): the code object's co_filename */
+    uint32_t name_id; /* CT_REC_STRING (CT_STR_PYTHON): co_qualname (3.11+), co_name before */
+    uint32_t line;    /* 0 when unknown */
+    uint16_t before;  /* the native frame it precedes */
+    uint16_t reserved;
+}; /* 16 bytes */
 
 #define CT_MOD_INTERNAL (1u << 0) /* the tracer, the driver or the CUDA runtime: its frames are trimmed */
 #define CT_BUILD_ID_MAX 32

@@ -126,6 +126,27 @@ void ct_put_stack(void *rec, uint32_t tid, uint32_t id, const uint64_t *frames, 
     memcpy(r + 1, frames, nframes * sizeof *frames);
 }
 
+size_t ct_size_pystack(size_t nframes)
+{
+    if (nframes > CT_STACK_MAX_FRAMES)
+        nframes = CT_STACK_MAX_FRAMES;
+    return sizeof(struct ct_rec_pystack) + nframes * sizeof(struct ct_py_frame);
+}
+
+void ct_put_pystack(void *rec, uint32_t tid, uint32_t id, const struct ct_py_frame *frames, size_t nframes)
+{
+    struct ct_rec_pystack *r = rec;
+    size_t size = ct_size_pystack(nframes);
+
+    if (nframes > CT_STACK_MAX_FRAMES)
+        nframes = CT_STACK_MAX_FRAMES;
+    ct_put_hdr(&r->h, CT_REC_PYSTACK, size, tid);
+    r->id = id;
+    r->nframes = (uint16_t)nframes;
+    r->reserved = 0;
+    memcpy(r + 1, frames, nframes * sizeof *frames);
+}
+
 size_t ct_size_module(size_t path_len)
 {
     return ct_pad8(sizeof(struct ct_rec_module) + cut(path_len, CT_REC_MAX_SIZE - sizeof(struct ct_rec_module)));
@@ -178,6 +199,7 @@ size_t ct_rec_min_size(unsigned type)
     case CT_REC_NVTX_NAME: return sizeof(struct ct_rec_nvtx_name);
     case CT_REC_RANK: return sizeof(struct ct_rec_rank);
     case CT_REC_COUNTED: return sizeof(struct ct_rec_counted);
+    case CT_REC_PYSTACK: return sizeof(struct ct_rec_pystack);
     default: return 0;
     }
 }
@@ -291,6 +313,14 @@ const char *ct_rec_check(const struct ct_rec_hdr *h, size_t avail)
             return "stack record frames exceed its size";
         if (r->id == 0)
             return "stack record with id 0";
+        break;
+    }
+    case CT_REC_PYSTACK: {
+        const struct ct_rec_pystack *r = (const void *)h;
+        if (sizeof *r + (size_t)r->nframes * sizeof(struct ct_py_frame) > h->size)
+            return "python stack record frames exceed its size";
+        if (r->id == 0)
+            return "python stack record with id 0";
         break;
     }
     case CT_REC_MODULE: {

@@ -56,6 +56,10 @@ void ct_put_process(void *rec, const char *host, size_t host_len, const char *cm
 size_t ct_size_stack(size_t nframes);
 void ct_put_stack(void *rec, uint32_t tid, uint32_t id, const uint64_t *frames, size_t nframes, unsigned trimmed);
 
+/* The Python frames of stack `id` (at most CT_STACK_MAX_FRAMES). */
+size_t ct_size_pystack(size_t nframes);
+void ct_put_pystack(void *rec, uint32_t tid, uint32_t id, const struct ct_py_frame *frames, size_t nframes);
+
 /* A module: path (cut to fit), build id (cut to CT_BUILD_ID_MAX bytes). */
 size_t ct_size_module(size_t path_len);
 void ct_put_module(void *rec, uint64_t base, uint64_t lo, uint64_t hi, const char *path, size_t path_len,

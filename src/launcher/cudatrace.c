@@ -1,7 +1,7 @@
 /* cudatrace: run a program under the tracer without setting LD_PRELOAD by hand.
  *
- *   cudatrace run [-o TEMPLATE] [--capture MODE] [--stacks MODE] [--gpu-time MODE] [--apis LIST] [--stats]
- *                 [--] CMD [ARG]...
+ *   cudatrace run [-o TEMPLATE] [--capture MODE] [--stacks MODE] [--python-stacks MODE] [--gpu-time MODE]
+ *                 [--apis LIST] [--stats] [--] CMD [ARG]...
  *   cudatrace report COMMAND ...      (cudatrace-report COMMAND ...)
  *
  * A C program rather than a shell script: with --stats it must outlive the program, pass signals on, and then
@@ -44,6 +44,8 @@ static const char usage[] =
     "  -c, --capture=MODE     all, profiler (cuProfilerStart..Stop ranges) or nvtx:RANGE[@DOMAIN]\n"
     "                         (only while that NVTX range is open) (CUDATRACE_CAPTURE)\n"
     "  -s, --stacks=MODE      call stacks of none, alloc or all calls (CUDATRACE_STACKS)\n"
+    "      --python-stacks=MODE  auto: a Python program's stacks carry its Python frames;\n"
+    "                         off: native frames only (CUDATRACE_PYTHON_STACKS)\n"
     "  -g, --gpu-time=MODE    GPU time of launches and copies: sample, all or off\n"
     "                         (CUDATRACE_GPU_TIME)\n"
     "  -a, --apis=LIST        record only some driver functions: comma-separated names or globs,\n"
@@ -322,7 +324,7 @@ static int cmd_run(int argc, char **argv)
         {"output", required_argument, NULL, 'o'},   {"capture", required_argument, NULL, 'c'},
         {"stacks", required_argument, NULL, 's'},   {"gpu-time", required_argument, NULL, 'g'},
         {"apis", required_argument, NULL, 'a'},     {"stats", no_argument, NULL, 'S'},
-        {"help", no_argument, NULL, 'h'},
+        {"help", no_argument, NULL, 'h'},           {"python-stacks", required_argument, NULL, 'P'},
         {NULL, 0, NULL, 0}};
     int stats = 0, opt, m;
     struct ct_capture_spec cap;
@@ -346,6 +348,12 @@ static int cmd_run(int argc, char **argv)
             if (ct_parse_stacks(optarg, &m) != 0)
                 return usage_error("--stacks takes none, alloc or all, not '%s'", optarg);
             if (set("CUDATRACE_STACKS", optarg) < 0)
+                return EXIT_LAUNCHER;
+            break;
+        case 'P':
+            if (ct_parse_python_stacks(optarg, &m) != 0)
+                return usage_error("--python-stacks takes auto or off, not '%s'", optarg);
+            if (set("CUDATRACE_PYTHON_STACKS", optarg) < 0)
                 return EXIT_LAUNCHER;
             break;
         case 'g':

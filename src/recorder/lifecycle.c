@@ -18,6 +18,7 @@
 #include "recorder/recorder.h"
 #include "recorder/rings.h"
 #include "recorder/settings.h"
+#include "recorder/pystack.h"
 #include "recorder/stacks.h"
 #include "recorder/state.h"
 #include "recorder/tracefile.h"
@@ -47,8 +48,10 @@ static int start(void)
     }
     if (ct_rings_start(cfg.buffer_size) < 0)
         return -1;
-    const uint32_t ranges = atomic_load(&ranges_only);
-    if (ct_tf_open(&cfg, CT_FEAT_TIME_MONO | ranges | ct_stack_start(cfg.stacks, cfg.stack_depth)) < 0)
+    const uint32_t ranges = atomic_load(&ranges_only), stacks = ct_stack_start(cfg.stacks, cfg.stack_depth);
+    if (stacks && cfg.python_stacks && !ct_py_on)
+        ct_pystack_start(cfg.stack_depth);
+    if (ct_tf_open(&cfg, CT_FEAT_TIME_MONO | ranges | stacks) < 0)
         return -1;
     ct_gpu_start(cfg.gpu_time, cfg.gpu_sample);
     install();
@@ -159,6 +162,7 @@ static void fork_prepare(void)
 {
     pthread_mutex_lock(&init_mu);
     ct_rings_lock();
+    ct_pystack_lock();
     ct_intern_lock();
     ct_stack_lock();
 }
@@ -167,6 +171,7 @@ static void fork_parent(void)
 {
     ct_stack_unlock();
     ct_intern_unlock();
+    ct_pystack_unlock();
     ct_rings_unlock();
     pthread_mutex_unlock(&init_mu);
 }
@@ -177,6 +182,7 @@ static void fork_child(void)
 {
     ct_stack_unlock();
     ct_intern_unlock();
+    ct_pystack_unlock();
     ct_rings_unlock();
     pthread_mutex_unlock(&init_mu);
     if (atomic_load(&ct_state) != CT_ST_ON)

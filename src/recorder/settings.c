@@ -101,6 +101,13 @@ int ct_parse_stacks(const char *s, int *out)
     return -1;
 }
 
+int ct_parse_python_stacks(const char *s, int *out)
+{
+    if (s && (strcasecmp(s, "auto") == 0 || strcasecmp(s, "off") == 0))
+        return *out = strcasecmp(s, "auto") == 0, 0;
+    return -1;
+}
+
 int ct_parse_capture(const char *s, struct ct_capture_spec *out)
 {
     if (s && strcasecmp(s, "all") == 0)
@@ -193,6 +200,8 @@ static void load_stacks(struct ct_settings *s)
             ct_warn("CUDATRACE_STACK_DEPTH=\"%.64s\" is not a number of frames from 1 to %u; using %u", v,
                     CT_MAX_STACK_DEPTH, CT_DEFAULT_STACK_DEPTH);
     }
+    if ((v = getenv("CUDATRACE_PYTHON_STACKS")) != NULL && ct_parse_python_stacks(v, &s->python_stacks) != 0)
+        ct_warn("CUDATRACE_PYTHON_STACKS=\"%.64s\" is not auto or off; using auto", v);
 #ifndef HAVE_LIBUNWIND
     /* Asked for explicitly: say why there will be none.  The default says nothing. */
     if (s->stacks != CT_STACKS_NONE && (v = getenv("CUDATRACE_STACKS")) != NULL)
@@ -236,6 +245,7 @@ void ct_settings_load(struct ct_settings *s)
     s->file_mode = CT_DEFAULT_FILE_MODE;
     s->stacks = CT_DEFAULT_STACKS;
     s->stack_depth = CT_DEFAULT_STACK_DEPTH;
+    s->python_stacks = 1;
     s->gpu_time = CT_GPU_SAMPLE;
     s->gpu_sample = CT_DEFAULT_GPU_SAMPLE;
 

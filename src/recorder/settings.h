@@ -51,6 +51,7 @@ struct ct_settings {
     unsigned file_mode; /* CUDATRACE_FILE_MODE: permission bits of new trace files */
     int stacks;         /* CUDATRACE_STACKS: enum ct_stack_mode in effect (none when built without libunwind) */
     unsigned stack_depth; /* CUDATRACE_STACK_DEPTH: frames kept per stack, 1..CT_MAX_STACK_DEPTH */
+    int python_stacks;  /* CUDATRACE_PYTHON_STACKS: 1 auto (Python frames in stacks of a CPython process), 0 off */
     int gpu_time;       /* CUDATRACE_GPU_TIME: enum ct_gpu_mode (format.h) */
     unsigned gpu_sample; /* CUDATRACE_GPU_SAMPLE: 1 call in N is timed once a kind has its first timings */
     char file_list[1024]; /* CUDATRACE_FILE_LIST: append each trace file's absolute name here ("" none) */
@@ -72,6 +73,7 @@ int ct_parse_uint(const char *s, unsigned *out);      /* decimal */
 int ct_parse_bool(const char *s, int *out);           /* 1/0, yes/no, true/false, on/off */
 int ct_parse_mode(const char *s, unsigned *out);      /* octal, at most 0777 */
 int ct_parse_stacks(const char *s, int *out);        /* none, alloc, all (any case) */
+int ct_parse_python_stacks(const char *s, int *out); /* auto (1), off (0) (any case) */
 int ct_parse_capture(const char *s, struct ct_capture_spec *out); /* all, profiler or cudaProfilerApi (any
                                                                      * case), nvtx:RANGE[@DOMAIN] */
 int ct_parse_gpu_time(const char *s, int *out);      /* off, sample, all (any case) */

@@ -14,6 +14,7 @@
 #include "recorder/hot.h"
 #include "recorder/meta_queue.h"
 #include "recorder/modules.h"
+#include "recorder/pystack.h"
 #include "recorder/settings.h"
 #include "recorder/stacks.h"
 #include "recorder/warn.h"
@@ -22,6 +23,7 @@
  * runtime's frames between the program and the driver entry point. */
 #define TRIM_ROOM 24u
 #define RAW_MAX (CT_MAX_STACK_DEPTH + TRIM_ROOM)
+#define KEY_MAX (RAW_MAX + CT_PY_WORDS) /* a stack's key: its return addresses, then its Python frames */
 #define TABLE_SLOTS (1u << 17) /* distinct raw stacks: at most 3/4 of it are filled */
 
 CT_HOT_DATA unsigned ct_stack_families;
@@ -84,8 +86,9 @@ static int trimmed(void *const *raw, int n)
     return skip;
 }
 
-/* Queue the CT_REC_STACK of a new stack: cut the `skip` leading internal frames, keep `depth` after them. */
-static int write_stack(uint32_t id, void *const *raw, int n, int skip)
+/* Queue the CT_REC_STACK of a new stack: cut the `skip` leading internal frames, keep `depth` after them;
+ * then the CT_REC_PYSTACK of the `py` Python words that follow the `n` return addresses. */
+static int write_stack(uint32_t id, void *const *raw, int n, int skip, int py)
 {
     uint64_t frames[RAW_MAX];
     unsigned char rec[sizeof(struct ct_rec_stack) + sizeof frames];
@@ -100,7 +103,9 @@ static int write_stack(uint32_t id, void *const *raw, int n, int skip)
             break;
         }
     ct_put_stack(rec, 0, id, frames, (size_t)kept, (unsigned)skip);
-    return ct_meta_push(rec, ct_size_stack((size_t)kept), 1);
+    if (ct_meta_push(rec, ct_size_stack((size_t)kept), 1) < 0)
+        return -1;
+    return py ? ct_pystack_write(id, raw + n, py, frames, kept) : 0;
 }
 
 /* A new key (see ct_stack_capture): its id, 0 when it gets none, RETRY when the key was cut after `hot_skip`
@@ -112,10 +117,10 @@ __attribute__((noinline)) static uint32_t insert(uint64_t h, void *const *raw, i
     static int warned;
     uint32_t id = 0;
     struct slot *s;
-    int found, skip;
+    int found, skip, py = ct_pystack_words(raw, n);
 
     pthread_mutex_lock(&mu);
-    if ((skip = trimmed(raw, n)) > hot_skip) {
+    if ((skip = trimmed(raw, n - py)) > hot_skip) {
         id = RETRY;
         goto out;
     }
@@ -132,7 +137,7 @@ __attribute__((noinline)) static uint32_t insert(uint64_t h, void *const *raw, i
     if (!(s->raw = malloc((size_t)n * sizeof *raw)))
         goto out;
     memcpy(s->raw, raw, (size_t)n * sizeof *raw);
-    if (write_stack(next_id, raw, n, skip) < 0) {
+    if (write_stack(next_id, raw, n - py, skip, py) < 0) {
         free(s->raw);
         goto out;
     }
@@ -164,9 +169,9 @@ static int hot_skip(void *const *raw, int n)
  * was.  A key longer than needed is another id for the same record, never one id for two. */
 uint32_t ct_stack_capture(void)
 {
-    void *raw[RAW_MAX];
+    void *raw[KEY_MAX];
     unsigned want = depth + atomic_load_explicit(&skip_seen, memory_order_relaxed);
-    int n, skip, key;
+    int n, skip, key, py;
 
     if (want > raw_depth)
         want = raw_depth;
@@ -179,12 +184,13 @@ uint32_t ct_stack_capture(void)
         if (!full && n == (int)want && skip + (int)depth > n && want < raw_depth)
             continue; /* the walk may have stopped before the last frame kept */
         key = !full && skip + (int)depth < n ? skip + (int)depth : n;
-        uint64_t h = hash_of(raw, key);
+        py = ct_pystack_append(raw + key); /* the Python frames end the key (pystack.h) */
+        uint64_t h = hash_of(raw, key + py);
         int found;
-        struct slot *s = probe(h, raw, key, &found);
+        struct slot *s = probe(h, raw, key + py, &found);
         if (__builtin_expect(found, 1))
             return s->id;
-        uint32_t id = insert(h, raw, key, key < n ? skip : key);
+        uint32_t id = insert(h, raw, key + py, key < n ? skip : key);
         if (id != RETRY)
             return id;
     }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report/display_names.h"
+#include "report/symbolize.h"
 #include "report/text.h"
 
 const char *rp_kernel_name(struct rp_kernel_names *k, const struct rp_call *c)
@@ -239,7 +240,7 @@ void rp_gpu_times(const struct rp_call *c, int64_t rel, const struct rp_timeunit
 }
 
 void rp_call_json(FILE *out, const struct rp_call *c, int64_t rel, const struct rp_timeunit *u,
-                  struct rp_kernel_names *k, const char *type)
+                  struct rp_kernel_names *k, const char *type, const struct rp_stack *stack)
 {
     char start[48], dur[48], name[256], rbuf[48];
     rp_fmt_time(start, sizeof start, (double)rel, u, 0);
@@ -262,6 +263,10 @@ void rp_call_json(FILE *out, const struct rp_call *c, int64_t rel, const struct 
         rp_gpu_times(c, rel, u, start, dur);
         fprintf(out, ",\"gpu\":{\"start\":%s,\"duration\":%s,\"device\":%d,\"stream\":\"0x%" PRIx64 "\"}", start, dur,
                 (int)c->gpu->device, c->gpu->stream);
+    }
+    if (stack) {
+        fputs(",\"stack\":", out);
+        rp_stack_json(out, stack);
     }
     fputs("}\n", out);
 }

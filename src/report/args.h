@@ -44,8 +44,9 @@ void rp_gpu_times(const struct rp_call *c, int64_t rel, const struct rp_timeunit
 
 /* One call as a JSON object on one line: start (since the trace start) and duration in `u`, pid, tid, seq,
  * name, variant, result, result_name, args, and for a call timed on the GPU "gpu":{start, duration (in `u`),
- * device, stream}; `type` (may be NULL) adds a leading "type" member. */
+ * device, stream}; `type` (may be NULL) adds a leading "type" member; `stack` (may be NULL) a "stack" array
+ * of frames (symbolize.h). */
 void rp_call_json(FILE *out, const struct rp_call *c, int64_t rel, const struct rp_timeunit *u,
-                  struct rp_kernel_names *k, const char *type);
+                  struct rp_kernel_names *k, const char *type, const struct rp_stack *stack);
 
 #endif

@@ -11,6 +11,7 @@
 #include "report/map.h"
 #include "report/display_names.h"
 #include "report/range_filter.h"
+#include "report/symbolize.h"
 #include "report/trace.h"
 
 struct filter {
@@ -35,13 +36,13 @@ static int keep(const struct filter *f, const struct rp_call *c, const struct rp
 
 /* Columns in the order of nsys cuda_api_trace where they overlap (Start, Duration, Name, Result, CorrID, Pid,
  * Tid, Thread Name), then what cudatrace adds. */
-static void header(FILE *out, enum rp_format fmt, const struct rp_timeunit *u)
+static void header(FILE *out, enum rp_format fmt, const struct rp_timeunit *u, int stacks)
 {
     const char *n = u->name;
     if (fmt == RP_FMT_CSV || fmt == RP_FMT_TSV) {
         char line[512];
         snprintf(line, sizeof line, "Start (%s),Duration (%s),Name,Result,CorrID,Pid,Tid,Thread Name,Variant,Result Name,"
-                 "GPU Start (%s),GPU Duration (%s),Arguments\n", n, n, n, n);
+                 "GPU Start (%s),GPU Duration (%s),Arguments%s\n", n, n, n, n, stacks ? ",Stack" : "");
         for (char *p = line; fmt == RP_FMT_TSV && *p; p++)
             if (*p == ',')
                 *p = '\t';
@@ -57,9 +58,11 @@ static void header(FILE *out, enum rp_format fmt, const struct rp_timeunit *u)
     }
 }
 
+/* stacks: the call's stack follows (table: a frame a line; csv, tsv: a last field; json: "stack"). */
 static void line(FILE *out, enum rp_format fmt, const struct rp_timeunit *u, const struct rp_call *c,
-                 const char *name, int64_t rel, struct rp_kernel_names *k)
+                 const char *name, int64_t rel, struct rp_kernel_names *k, int stacks)
 {
+    const struct rp_stack *st = stacks ? rp_stacktab_get(&c->file->stacks, c->call->c.stack_id) : NULL;
     char start[48], dur[48], gstart[48], gdur[48], rbuf[48];
     rp_fmt_time(start, sizeof start, (double)rel, u, 0);
     rp_fmt_time(dur, sizeof dur, (double)(c->t1 - c->t0), u, 0);
@@ -72,6 +75,8 @@ static void line(FILE *out, enum rp_format fmt, const struct rp_timeunit *u, con
                 c->file->hdr.pid, c->call->c.h.tid, *thread ? thread : "-", gstart, gdur);
         rp_args_text(out, c, k);
         putc('\n', out);
+        if (st)
+            rp_stack_text(out, st, "    ");
         break;
     case RP_FMT_CSV:
     case RP_FMT_TSV: {
@@ -94,11 +99,17 @@ static void line(FILE *out, enum rp_format fmt, const struct rp_timeunit *u, con
             rp_sep_field(out, args ? args : "", fmt);
             free(args);
         }
+        if (stacks) {
+            char *frames = st ? rp_stack_line(st) : NULL;
+            putc(sep, out);
+            rp_sep_field(out, frames ? frames : "", fmt);
+            free(frames);
+        }
         putc('\n', out);
         break;
     }
     case RP_FMT_JSON:
-        rp_call_json(out, c, rel, u, k, NULL);
+        rp_call_json(out, c, rel, u, k, NULL, st);
         break;
     }
 }
@@ -113,13 +124,14 @@ static int run(int argc, char **argv)
                                              {"to", required_argument, NULL, 'E'},
                                              {"errors", no_argument, NULL, 'e'},
                                              {"range", required_argument, NULL, 'r'},
+                                             {"stacks", no_argument, NULL, 'S'},
                                              {NULL, 0, NULL, 0}};
     const char *range = NULL;
     const struct rp_command *cmd = &rp_cmd_calls;
     struct rp_common co;
     struct filter flt = {NULL, -1, -1, 0, -1, 0};
     unsigned long long v;
-    int opt;
+    int opt, stacks = 0;
     rp_common_init(&co);
     while ((opt = getopt_long(argc, argv, RP_COMMON_SHORTOPTS "a:e", longopts, NULL)) != -1) {
         int h = rp_common_option(&co, cmd, opt, optarg, "table,csv,tsv,json,column");
@@ -132,6 +144,7 @@ static int run(int argc, char **argv)
         case 'a': flt.api = optarg; break;
         case 'e': flt.errors = 1; break;
         case 'r': range = optarg; break;
+        case 'S': stacks = 1; break;
         case 'T':
         case 'P':
             if (rp_parse_u64(cmd, opt == 'T' ? "--tid" : "--pid", optarg, &v) < 0)
@@ -161,13 +174,13 @@ static int run(int argc, char **argv)
     }
     if (range && rf.ranges == 0)
         fprintf(stderr, RP_PROG ": warning: no NVTX range '%s' in the trace: no call is listed\n", range);
-    struct rp_merge *m = rp_merge_begin(&tr);
+    struct rp_merge *m = !stacks || rp_symbolize(&tr) == 0 ? rp_merge_begin(&tr) : NULL;
     FILE *out = m ? rp_output_open(&co) : NULL;
     if (!out) {
         rc = RP_EXIT_FAILED;
     } else {
         enum rp_format fmt = co.format >= 0 ? (enum rp_format)co.format : rp_format_default(out);
-        header(out, fmt, &co.unit);
+        header(out, fmt, &co.unit, stacks);
         for (const struct rp_call *c; (c = rp_merge_next(m));) {
             int64_t rel = c->t0 - tr.start_ns;
             const struct rp_api_entry *api = rp_apimatch_of(&ac, c);
@@ -177,7 +190,7 @@ static int run(int argc, char **argv)
                 break;
             }
             if (keep(&flt, c, api, rel) && (!range || rp_range_filter_keep(&rf, c)))
-                line(out, fmt, &co.unit, c, api->name, rel, &k);
+                line(out, fmt, &co.unit, c, api->name, rel, &k, stacks);
         }
         if (rp_merge_failed(m))
             rc = RP_EXIT_UNREADABLE;
@@ -209,6 +222,8 @@ const struct rp_command rp_cmd_calls = {
     "      --from=TIME      calls starting at or after TIME since the trace start\n"
     "      --to=TIME        calls starting at or before TIME (TIME: 1500, 2.5us, 10ms, 1s; ns if bare)\n"
     "  -e, --errors         calls that returned other than CUDA_SUCCESS\n"
+    "      --stacks         each call's recorded stack with it, its Python frames included (table:\n"
+    "                       a frame a line below the call; csv, tsv: a last column Stack; json: \"stack\")\n"
     "      --range=NAME[@DOMAIN]  calls made inside an NVTX range of that message (push/pop or\n"
     "                       start/end), on the thread that opened it; @DOMAIN: of that domain only\n"
     "\n"

@@ -27,14 +27,15 @@
 #include "report/memory.h"
 #include "report/pb.h"
 #include "report/perfetto_fields.h"
+#include "report/symbolize.h"
 
 enum { SLICE_BEGIN = 1, SLICE_END = 2 };       /* TrackEvent.Type */
 enum { CLOCK_BOOTTIME = 6, CLOCK_DELTA = 64 }; /* BuiltinClocks; the first clock a sequence may define */
 enum { SEQ_CLEARED = 1 };                      /* SEQ_INCREMENTAL_STATE_CLEARED */
 enum { UNIT_SIZE_BYTES = 3 };
 enum { GLOBAL_SEQ = 1 };                       /* descriptors and GPU slices */
-enum { ARG_BYTES = 1, ARG_RESULT, ARG_SEQ };   /* debug annotation name iids, the same on every sequence */
-static const char *const arg_names[] = {NULL, "bytes", "result", "seq"};
+enum { ARG_BYTES = 1, ARG_RESULT, ARG_SEQ, ARG_STACK }; /* debug annotation name iids, the same on every sequence */
+static const char *const arg_names[] = {NULL, "bytes", "result", "seq", "stack"};
 /* Category iids: the same on every sequence too.  Calls: cuda_api and their family; GPU slices: theirs. */
 enum { CAT_API = 1, CAT_FAMILY = 1 /* + family */, CAT_GPU_KERNEL = 6, CAT_GPU_GRAPH, CAT_GPU_COPY, NCATS };
 
@@ -184,7 +185,7 @@ static void interned(struct px *x, const struct news *n)
         pb_string(&x->b, PF_EventName_name, n->name);
         pb_end(&x->b, e);
     }
-    for (unsigned i = 1; i <= ARG_SEQ; i++)
+    for (unsigned i = 1; i <= ARG_STACK; i++)
         if (n->args & 1u << i) {
             size_t e = pb_begin(&x->b, PF_InternedData_debug_annotation_names);
             pb_uint(&x->b, PF_DebugAnnotationName_iid, i);
@@ -369,6 +370,15 @@ static int call_slice(struct px *x, const struct rp_call *c, struct rp_memtrack 
         pb_string(&x->b, PF_DebugAnnotation_string_value, rp_result_name(c->call->c.result, rbuf, sizeof rbuf));
         pb_end(&x->b, a);
     }
+    const struct rp_stack *st = rp_stacktab_get(&c->file->stacks, c->call->c.stack_id);
+    char *line = st && st->nframes ? rp_stack_line(st) : NULL; /* native and Python frames, " | " between */
+    if (line) {
+        size_t a;
+        arg_begin(x, s, &n, ARG_STACK, &a);
+        pb_string(&x->b, PF_DebugAnnotation_string_value, line);
+        pb_end(&x->b, a);
+        free(line);
+    }
     const uint64_t flow = c->gpu ? ++x->flows : 0;
     if (flow) {
         arg_uint(x, s, &n, ARG_SEQ, c->call->c.seq);
@@ -397,8 +407,8 @@ int rp_export_perfetto(FILE *out, struct rp_trace *t)
     x.proc_track = calloc(t->nfiles, sizeof *x.proc_track);
     x.mem_track = calloc(t->nfiles, sizeof *x.mem_track);
     struct rp_merge *m = mem && x.seqs && x.first_seq && x.proc_track && x.mem_track ? rp_merge_begin(t) : NULL;
-    int rc = m ? 0 : -1;
-    if (m) {
+    int rc = m && rp_symbolize(t) == 0 ? 0 : -1;
+    if (m && rc == 0) {
         x.seqs[0].id = GLOBAL_SEQ;
         seq_start(&x, &x.seqs[0]);
         descriptors(&x);

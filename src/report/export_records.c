@@ -160,7 +160,7 @@ int rp_export_jsonl(FILE *out, struct rp_trace *t)
     for (size_t i = 0; i < t->nfiles; i++)
         json_file(out, t, i);
     for (const struct rp_call *c; (c = rp_merge_next(m));)
-        rp_call_json(out, c, c->t0 - t->start_ns, &rp_timeunit_ns, &k, "call");
+        rp_call_json(out, c, c->t0 - t->start_ns, &rp_timeunit_ns, &k, "call", NULL);
     int rc = rp_merge_failed(m) ? RP_EXIT_UNREADABLE : 0;
     rp_kernel_names_free(&k);
     rp_merge_end(m);

@@ -21,6 +21,7 @@ struct result {
     struct rp_sites leaks;   /* live by site at exit */
     int stacks;              /* some file recorded stacks */
     int ranges;              /* some file holds only capture ranges */
+    int by_python;           /* --group-by python: sites are innermost Python frames of user code */
 };
 
 /* Run the calls through a detailed tracker; stop after call number `stop` (0: all).  *peak_at gets the number
@@ -49,14 +50,16 @@ static int replay(struct rp_trace *t, struct rp_memtrack *m, uint64_t stop, uint
     return m->oom ? -1 : failed ? RP_EXIT_UNREADABLE : 0;
 }
 
-/* The live bytes of a tracker's sites, grouped by call site. */
-static int group(struct rp_sites *out, const struct rp_trace *t, const struct rp_memtrack *m)
+/* The live bytes of a tracker's sites, grouped by call site (by_python: by user code's Python frame). */
+static int group(struct rp_sites *out, const struct rp_trace *t, const struct rp_memtrack *m, int by_python)
 {
     for (size_t i = 0; i < m->sites.cap; i++) {
         const struct rp_u64map_entry *e = &m->sites.e[i];
         if (!(e->k2 >> 63) || !e->v2)
             continue;
-        struct rp_site *s = rp_site_of(out, t, (size_t)(e->k2 & ~(1ull << 63)), (uint32_t)e->k1, "", 0);
+        size_t file = (size_t)(e->k2 & ~(1ull << 63));
+        struct rp_site *s = by_python ? rp_site_python(out, t, file, (uint32_t)e->k1)
+                                      : rp_site_of(out, t, file, (uint32_t)e->k1, "", 0);
         if (!s)
             return -1;
         s->bytes += e->v1;
@@ -176,8 +179,8 @@ static void sites_json(FILE *out, const struct rp_sites *s, unsigned long long t
 static void print_json(FILE *out, const struct result *r, const struct rp_trace *t, unsigned long long top)
 {
     int first = 1;
-    fprintf(out, "{\"stacks_recorded\":%s,\"ranges_only\":%s,\"memory\":[", r->stacks ? "true" : "false",
-            r->ranges ? "true" : "false");
+    fprintf(out, "{\"stacks_recorded\":%s,\"ranges_only\":%s,\"group_by\":\"%s\",\"memory\":[",
+            r->stacks ? "true" : "false", r->ranges ? "true" : "false", r->by_python ? "python" : "stack");
     for (size_t d = 0; d < r->end.ndevices; d++)
         for (unsigned k = 0; k < RP_MEM_KINDS; k++) {
             const struct rp_mem_stats *s = &r->end.by_device[d * RP_MEM_KINDS + k];
@@ -209,12 +212,13 @@ static int run(int argc, char **argv)
 {
     static const struct option longopts[] = {RP_COMMON_LONGOPTS, {"top", required_argument, NULL, 't'},
                                               {"error-exitcode", required_argument, NULL, 'x'},
+                                              {"group-by", required_argument, NULL, 'g'},
                                               {NULL, 0, NULL, 0}};
     struct rp_common co;
     unsigned long long top = 0, leak_exit = 0;
-    int opt;
+    int opt, by_python = 0;
     rp_common_init(&co);
-    while ((opt = getopt_long(argc, argv, RP_COMMON_SHORTOPTS "t:", longopts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, RP_COMMON_SHORTOPTS "t:g:", longopts, NULL)) != -1) {
         int h = rp_common_option(&co, &rp_cmd_memory, opt, optarg, "table,csv,json");
         if (h < 0)
             return RP_EXIT_USAGE;
@@ -232,6 +236,11 @@ static int run(int argc, char **argv)
             if (leak_exit > 255)
                 return rp_usage_error(&rp_cmd_memory, "--error-exitcode takes 0 to 255, not %s", optarg);
             break;
+        case 'g':
+            if (strcmp(optarg, "stack") != 0 && strcmp(optarg, "python") != 0)
+                return rp_usage_error(&rp_cmd_memory, "--group-by takes stack or python, not %s", optarg);
+            by_python = strcmp(optarg, "python") == 0;
+            break;
         default: return rp_usage_hint(&rp_cmd_memory);
         }
     }
@@ -241,6 +250,7 @@ static int run(int argc, char **argv)
         return rc;
     struct result r;
     memset(&r, 0, sizeof r);
+    r.by_python = by_python;
     struct rp_memtrack at_peak = {0};
     uint64_t peak_at = 0;
     for (size_t i = 0; i < tr.nfiles; i++) {
@@ -249,8 +259,8 @@ static int run(int argc, char **argv)
     }
     int rr = 0;
     if (rp_symbolize(&tr) < 0 || (rr = replay(&tr, &r.end, 0, &peak_at)) != 0 ||
-        (peak_at && (rr = replay(&tr, &at_peak, peak_at, NULL)) != 0) || group(&r.leaks, &tr, &r.end) < 0 ||
-        group(&r.peak, &tr, &at_peak) < 0) {
+        (peak_at && (rr = replay(&tr, &at_peak, peak_at, NULL)) != 0) || group(&r.leaks, &tr, &r.end, by_python) < 0 ||
+        group(&r.peak, &tr, &at_peak, by_python) < 0) {
         if (rr == RP_EXIT_UNREADABLE) {
             rc = rr;
             goto out;
@@ -296,6 +306,8 @@ const struct rp_command rp_cmd_memory = {
     "'Leaked N bytes in M allocations' with the call stack, then a LEAK SUMMARY; frees of pointers the\n"
     "trace never saw allocated.  Call sites need the stacks of allocations (CUDATRACE_STACKS=alloc, the\n"
     "default, or all); without them the report says so and groups everything under one site.\n"
+    "Stacks of a Python program carry its Python frames (CUDATRACE_PYTHON_STACKS), shown as\n"
+    "'model.py:142 Net.forward'; --group-by python groups by the innermost Python frame of user code.\n"
     "\n"
     "Options:\n"
     "  -f, --format=FMT     table, csv or json (default: table on a terminal, else csv)\n"
@@ -304,6 +316,12 @@ const struct rp_command rp_cmd_memory = {
     "  -t, --top=N          at most N call sites at the peak and N leak sites (the summary counts all)\n"
     "      --error-exitcode=N  exit N (1 to 255) when allocations are still live at exit, as\n"
     "                       compute-sanitizer does (for CI); 0, the default: exit 0\n"
+    "  -g, --group-by=WHAT  stack (default): a site is a whole call stack; python: a site is the\n"
+    "                       innermost Python frame of user code, not of an installed package\n"
+    "                       (site-packages, dist-packages), the standard library (lib/python3.N)\n"
+    "                       or a frozen module; without one, the innermost Python frame; stacks\n"
+    "                       without Python frames make one site.  The site shows that frame and\n"
+    "                       the Python frames that called it\n"
     "  -o, --output=FILE    write to FILE instead of standard output\n"
     "  -h, --help           this help\n"
     "\n"

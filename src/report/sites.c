@@ -44,6 +44,54 @@ out:
     return site;
 }
 
+/* The Python frames of st from frame `first` on, sharing st's frames' strings. */
+static struct rp_stack *python_view(const struct rp_stack *st, unsigned first)
+{
+    struct rp_stack *v = calloc(1, sizeof *v);
+    if (!v || !(v->frames = calloc(st->nframes - first, sizeof *v->frames))) {
+        free(v);
+        return NULL;
+    }
+    v->id = st->id;
+    for (unsigned i = first; i < st->nframes; i++)
+        if (st->frames[i].python)
+            v->frames[v->nframes++] = st->frames[i];
+    return v;
+}
+
+struct rp_site *rp_site_python(struct rp_sites *s, const struct rp_trace *t, size_t file, uint32_t stack_id)
+{
+    uint64_t k2 = (uint64_t)file << 16 | 0xFFFFu; /* apart from rp_site_of's labels */
+    struct rp_u64map_entry *e = rp_u64map_get(&s->of_id, stack_id, k2);
+    if (e)
+        return &s->v[e->v1];
+    const struct rp_stack *st = rp_stacktab_get(&t->files[file].stacks, stack_id);
+    int u = rp_py_user_frame(st);
+    char key[4200] = "";
+    if (u >= 0)
+        snprintf(key, sizeof key, "%s:%u %s", st->frames[u].srcfile, st->frames[u].line, st->frames[u].function);
+    size_t i = rp_strmap_get(&s->by_key, key);
+    if (i == (size_t)-1) {
+        struct rp_site *v = ct_grow(s->v, &s->cap, s->n + 1, sizeof *v);
+        if (!v)
+            return NULL;
+        s->v = v;
+        i = s->n;
+        memset(&s->v[i], 0, sizeof s->v[i]);
+        if (!(s->v[i].label = strdup(key)) || (u >= 0 && !(s->v[i].own = python_view(st, (unsigned)u))) ||
+            rp_strmap_put(&s->by_key, key, i) < 0) {
+            free(s->v[i].label);
+            if (s->v[i].own)
+                free(s->v[i].own->frames);
+            free(s->v[i].own);
+            return NULL;
+        }
+        s->v[i].stack = s->v[i].own;
+        s->n++;
+    }
+    return rp_u64map_put(&s->of_id, stack_id, k2, i, 0) ? &s->v[i] : NULL;
+}
+
 static int cmp3(uint64_t a1, uint64_t b1, uint64_t a2, uint64_t b2)
 {
     if (a1 != b1)
@@ -79,8 +127,12 @@ void rp_sites_sort_count(struct rp_sites *s) { sort(s, by_count); }
 
 void rp_sites_free(struct rp_sites *s)
 {
-    for (size_t i = 0; i < s->n; i++)
+    for (size_t i = 0; i < s->n; i++) {
         free(s->v[i].label);
+        if (s->v[i].own)
+            free(s->v[i].own->frames);
+        free(s->v[i].own);
+    }
     free(s->v);
     rp_strmap_free(&s->by_key);
     rp_u64map_free(&s->of_id);

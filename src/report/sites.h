@@ -16,6 +16,7 @@ struct rp_site {
     char *label;                  /* "" when none */
     uint64_t count, bytes;        /* what the command sums: calls or allocations, bytes */
     uint64_t total_ns, max_ns;
+    struct rp_stack *own;         /* a site of rp_site_python: its stack, the Python frames, freed with it */
 };
 
 struct rp_sites {
@@ -30,6 +31,11 @@ struct rp_sites {
  * symbolized (symbolize.h). */
 struct rp_site *rp_site_of(struct rp_sites *s, const struct rp_trace *t, size_t file, uint32_t stack_id,
                            const char *label, uint32_t label_id);
+/* The site of the innermost Python frame of user code in stack `stack_id` of file `file` (symbolize.h,
+ * rp_py_user_frame): sites are that frame's file, line and function; the site's stack shows it and the
+ * Python frames that called it, from the first stack seen.  Stacks without Python frames share one site
+ * without a stack.  NULL when out of memory. */
+struct rp_site *rp_site_python(struct rp_sites *s, const struct rp_trace *t, size_t file, uint32_t stack_id);
 /* Sort by bytes, total time or count, descending; afterwards the sites can be read, no longer added to. */
 void rp_sites_sort_bytes(struct rp_sites *s);
 void rp_sites_sort_time(struct rp_sites *s);

@@ -40,6 +40,7 @@ static int add_stack(struct rp_stacktab *t, const struct ct_rec_stack *r)
     s->id = r->id;
     s->nframes = r->nframes;
     s->trimmed = r->trimmed;
+    s->python = 0;
     if (!(s->frames = calloc(r->nframes ? r->nframes : 1, sizeof *s->frames)))
         return -1;
     for (unsigned i = 0; i < r->nframes; i++) /* records need not be aligned in the read buffer */
@@ -52,12 +53,84 @@ static int add_stack(struct rp_stacktab *t, const struct ct_rec_stack *r)
     return 0;
 }
 
+static int add_pystack(struct rp_stacktab *t, const struct ct_rec_pystack *r)
+{
+    struct rp_pystack *p = ct_grow(t->py, &t->cpy, t->npy + 1, sizeof *p);
+    if (!p)
+        return -1;
+    t->py = p;
+    p = &t->py[t->npy];
+    p->id = r->id;
+    p->nframes = r->nframes;
+    if (!(p->frames = malloc((r->nframes ? r->nframes : 1) * sizeof *p->frames)))
+        return -1;
+    memcpy(p->frames, r + 1, r->nframes * sizeof *p->frames); /* records need not be aligned */
+    t->npy++;
+    return 0;
+}
+
+/* Stack s with the Python frames of p among its native ones. */
+static int merge_python(struct rp_stack *s, const struct rp_pystack *p,
+                        const char *(*name)(const void *ctx, uint32_t id), const void *ctx)
+{
+    unsigned n = s->nframes + p->nframes, k = 0, o = 0;
+    struct rp_frame *fr = calloc(n ? n : 1, sizeof *fr);
+    if (!fr || n > UINT16_MAX) {
+        free(fr);
+        return -1;
+    }
+    for (unsigned i = 0; i <= s->nframes; i++) {
+        for (; k < p->nframes && (p->frames[k].before <= i || i == s->nframes); k++) {
+            const char *file = name(ctx, p->frames[k].file_id), *fn = name(ctx, p->frames[k].name_id);
+            fr[o] = (struct rp_frame){.python = 1, .line = p->frames[k].line};
+            if (!(fr[o].srcfile = strdup(file ? file : "?")) || !(fr[o].function = strdup(fn ? fn : "?"))) {
+                free(fr[o].srcfile);
+                for (unsigned j = 0; j < o; j++)
+                    if (fr[j].python) {
+                        free(fr[j].srcfile);
+                        free(fr[j].function);
+                    }
+                free(fr);
+                return -1;
+            }
+            o++;
+        }
+        if (i < s->nframes)
+            fr[o++] = s->frames[i];
+    }
+    free(s->frames);
+    s->frames = fr;
+    s->nframes = (uint16_t)n;
+    return 0;
+}
+
+int rp_stacktab_add_python(struct rp_stacktab *t, const char *(*name)(const void *ctx, uint32_t id),
+                           const void *ctx)
+{
+    int rc = 0;
+    for (size_t i = 0; i < t->npy; i++) {
+        struct rp_u64map_entry *e = rp_u64map_get(&t->ids, t->py[i].id, 0);
+        struct rp_stack *s = e ? &t->stacks[e->v1] : NULL;
+        if (rc == 0 && s && !s->python) { /* written twice (a forked child's copy): the first stands */
+            rc = merge_python(s, &t->py[i], name, ctx);
+            s->python = 1;
+        }
+        free(t->py[i].frames);
+    }
+    free(t->py);
+    t->py = NULL;
+    t->npy = t->cpy = 0;
+    return rc;
+}
+
 int rp_stacktab_add(struct rp_stacktab *t, const struct ct_rec_hdr *h)
 {
     if (h->type == CT_REC_MODULE)
         return add_module(t, (const void *)h);
     if (h->type == CT_REC_STACK)
         return add_stack(t, (const void *)h);
+    if (h->type == CT_REC_PYSTACK)
+        return add_pystack(t, (const void *)h);
     return 0;
 }
 
@@ -187,6 +260,9 @@ void rp_stacktab_free(struct rp_stacktab *t)
         }
         free(t->stacks[i].frames);
     }
+    for (size_t i = 0; i < t->npy; i++)
+        free(t->py[i].frames);
+    free(t->py);
     for (size_t i = 0; i < t->nmods; i++)
         free(t->mods[i].path);
     free(t->stacks);

@@ -117,7 +117,7 @@ int rp_symbolize(struct rp_trace *t)
         for (size_t j = 0; j < st->n && rc == 0; j++)
             for (unsigned k = 0; k < st->stacks[j].nframes && rc == 0; k++) {
                 struct rp_frame *fr = &st->stacks[j].frames[k];
-                if ((fr->module = rp_stacktab_module(st, fr->addr)) != NULL)
+                if (!fr->python && (fr->module = rp_stacktab_module(st, fr->addr)) != NULL)
                     rc = gather(&w, fr);
             }
     }
@@ -139,8 +139,55 @@ static const char *basename_of(const char *path)
     return s ? s + 1 : path;
 }
 
+const char *rp_py_file_shown(const char *path)
+{
+    const char *best = NULL;
+    for (const char *p = path; (p = strstr(p, "-packages/")) != NULL; p++)
+        if (p - path >= 5 && (strncmp(p - 5, "/site", 5) == 0 || strncmp(p - 5, "/dist", 5) == 0))
+            best = p + strlen("-packages/");
+    return best ? best : basename_of(path);
+}
+
+/* Is "/lib/python3.N/" (or lib64) in path: the standard library's directory? */
+static int in_stdlib(const char *path)
+{
+    for (const char *p = path; (p = strstr(p, "/python3.")) != NULL; p++) {
+        const char *q = p + strlen("/python3.");
+        if (!(p - path >= 4 && strncmp(p - 4, "/lib", 4) == 0) && !(p - path >= 6 && strncmp(p - 6, "/lib64", 6) == 0))
+            continue;
+        while (*q >= '0' && *q <= '9')
+            q++;
+        if (q > p + strlen("/python3.") && *q == '/')
+            return 1;
+    }
+    return 0;
+}
+
+int rp_py_user_code(const char *path)
+{
+    return strncmp(path, "<frozen ", 8) != 0 && !strstr(path, "/site-packages/") && !strstr(path, "/dist-packages/") &&
+           !in_stdlib(path);
+}
+
+int rp_py_user_frame(const struct rp_stack *s)
+{
+    int first = -1;
+    for (unsigned i = 0; s && i < s->nframes; i++)
+        if (s->frames[i].python) {
+            if (rp_py_user_code(s->frames[i].srcfile))
+                return (int)i;
+            if (first < 0)
+                first = (int)i;
+        }
+    return first;
+}
+
 const char *rp_frame_text(const struct rp_frame *fr, unsigned level, char *buf, size_t size)
 {
+    if (fr->python) {
+        snprintf(buf, size, "%s:%u %s", rp_py_file_shown(fr->srcfile), fr->line, fr->function);
+        return buf;
+    }
     const struct rp_inlined *in = level < fr->ninlined ? &fr->inlined[level] : NULL;
     const char *src = in ? in->srcfile : fr->srcfile;
     unsigned line = in ? in->line : fr->line;
@@ -162,6 +209,14 @@ void rp_frame_json(FILE *out, const struct rp_frame *fr, unsigned level)
 {
     const struct rp_inlined *in = level < fr->ninlined ? &fr->inlined[level] : NULL;
     const char *src = in ? in->srcfile : fr->srcfile;
+    if (fr->python) {
+        fputs("{\"python\":true,\"function\":", out);
+        rp_json_string(out, fr->function);
+        fputs(",\"file\":", out);
+        rp_json_string(out, fr->srcfile);
+        fprintf(out, ",\"line\":%u}", fr->line);
+        return;
+    }
     fprintf(out, "{\"address\":\"0x%" PRIx64 "\"", fr->addr);
     if (in) {
         fputs(",\"function\":", out);
@@ -202,13 +257,18 @@ char *rp_stack_key(const struct rp_stack *s)
 {
     size_t len = 1, used = 0;
     for (unsigned i = 0; s && i < s->nframes; i++)
-        len += (s->frames[i].module ? strlen(s->frames[i].module->path) : 1) + 20;
+        len += (s->frames[i].python ? strlen(s->frames[i].srcfile) + strlen(s->frames[i].function)
+                : s->frames[i].module ? strlen(s->frames[i].module->path) : 1) + 20;
     char *key = malloc(len);
     if (!key)
         return NULL;
     key[0] = '\0';
     for (unsigned i = 0; s && i < s->nframes; i++) {
         const struct rp_frame *fr = &s->frames[i];
+        if (fr->python) {
+            used += (size_t)snprintf(key + used, len - used, "%s:%u %s;", fr->srcfile, fr->line, fr->function);
+            continue;
+        }
         used += (size_t)snprintf(key + used, len - used, "%s+%" PRIx64 ";", fr->module ? fr->module->path : "?",
                                  fr->module ? fr->addr - fr->module->base : fr->addr);
     }

@@ -144,6 +144,7 @@ static int take_record(struct rp_file *f, const struct ct_reader *rd, const stru
         return 0;
     }
     case CT_REC_STACK:
+    case CT_REC_PYSTACK:
     case CT_REC_MODULE:
         return rp_stacktab_add(&f->stacks, h);
     case CT_REC_GPU:
@@ -200,6 +201,8 @@ static int make_threads(struct rp_file *f, const struct pass1 *p1)
 }
 
 /* Pass 1 over one file. Returns RP_EXIT_*. */
+static const char *string_of(const void *f, uint32_t id) { return rp_file_string(f, id); }
+
 static int read_file(struct rp_file *f, const char *path)
 {
     memset(f, 0, sizeof *f);
@@ -251,7 +254,7 @@ static int read_file(struct rp_file *f, const char *path)
     f->runs = ct_reader_take_runs(r);
     ct_reader_close(r);
     rp_gpu_spans_finish(&f->gpu);
-    if (rp_nvtx_finish(&f->nvtx) < 0) {
+    if (rp_nvtx_finish(&f->nvtx) < 0 || rp_stacktab_add_python(&f->stacks, string_of, f) < 0) {
         fprintf(stderr, PROG ": %s: out of memory\n", f->path);
         rc = RP_EXIT_FAILED;
     }

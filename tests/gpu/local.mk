@@ -20,6 +20,7 @@ GPU_EXPECTATIONS = \
 	tests/gpu/expect/leak_drv.sh \
 	tests/gpu/expect/memory_report.inc \
 	tests/gpu/expect/py_torch_leak.sh \
+	tests/gpu/expect/py_torch_pystack.sh \
 	tests/gpu/expect/ptxjit.sh \
 	tests/gpu/expect/py_cuda_bindings.sh \
 	tests/gpu/expect/py_torch.sh \

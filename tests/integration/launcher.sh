@@ -18,8 +18,8 @@ san=${CT_TEST_PRELOAD_PREFIX:+$CT_TEST_PRELOAD_PREFIX:}
 
 # The environment it sets.
 out=$(LD_PRELOAD=${san}/lib/x86_64-linux-gnu/libm.so.6 NVTX_INJECTION64_PATH=/opt/tool/libinject.so "$launcher" run -o 'x-%p.ctrace' \
-    --capture profiler --stacks none --gpu-time off -- sh -c 'echo "$LD_PRELOAD|$NVTX_INJECTION64_PATH|$CUDATRACE_NVTX_FORWARD|$CUDATRACE_OUTPUT|$CUDATRACE_CAPTURE|$CUDATRACE_STACKS|$CUDATRACE_GPU_TIME"')
-[ "$out" = "$san$lib:/lib/x86_64-linux-gnu/libm.so.6|$lib|/opt/tool/libinject.so|x-%p.ctrace|profiler|none|off" ] ||
+    --capture profiler --stacks none --python-stacks off --gpu-time off -- sh -c 'echo "$LD_PRELOAD|$NVTX_INJECTION64_PATH|$CUDATRACE_NVTX_FORWARD|$CUDATRACE_OUTPUT|$CUDATRACE_CAPTURE|$CUDATRACE_STACKS|$CUDATRACE_PYTHON_STACKS|$CUDATRACE_GPU_TIME"')
+[ "$out" = "$san$lib:/lib/x86_64-linux-gnu/libm.so.6|$lib|/opt/tool/libinject.so|x-%p.ctrace|profiler|none|off|off" ] ||
     fail "environment: $out"
 if [ -z "$san" ]; then
     out=$(env -u LD_PRELOAD -u NVTX_INJECTION64_PATH "$launcher" run sh -c 'echo "$LD_PRELOAD|$NVTX_INJECTION64_PATH|${CUDATRACE_NVTX_FORWARD-unset}"')
@@ -81,6 +81,9 @@ ls /tmp/cudatrace-files.* 2>/dev/null | grep -q . && echo "note: leftover file l
 [ $? = 125 ] || fail "no command: not 125"
 "$launcher" run --stacks=some ls 2>/dev/null
 [ $? = 125 ] || fail "bad --stacks: not 125"
+"$launcher" run --python-stacks=on ls 2>"$tmp/py.err"
+[ $? = 125 ] || fail "bad --python-stacks: not 125"
+grep -q "python-stacks takes auto or off, not 'on'" "$tmp/py.err" || fail "bad --python-stacks: message"
 "$launcher" run ./no-such-program 2>/dev/null
 [ $? = 127 ] || fail "missing command: not 127"
 "$launcher" run --stats "$tmp" 2>/dev/null

@@ -20,7 +20,8 @@ REPORT_TESTS = \
 	tests/integration/report-input.sh \
 	tests/integration/report-scale.sh \
 	tests/integration/stacks-memory.sh \
+	tests/integration/py-pystack.sh \
 	tests/integration/report-symbols.sh \
 	tests/integration/stacks-frames.sh
 TESTS += $(REPORT_TESTS)
-EXTRA_DIST += $(REPORT_TESTS) tests/integration/report-lib.sh
+EXTRA_DIST += $(REPORT_TESTS) tests/integration/report-lib.sh tests/integration/py-pystack.py tests/integration/py-pystack-edge.py tests/integration/pysim.py

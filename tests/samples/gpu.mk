@@ -10,6 +10,7 @@ GPU_PY_SAMPLES = \
 	tests/samples/py_cuda_bindings.py \
 	tests/samples/py_torch.py \
 	tests/samples/py_torch_leak.py \
+	tests/samples/py_torch_pystack.py \
 	tests/samples/py_cupy.py \
 	tests/samples/py_jax.py \
 	tests/samples/py_triton.py \

@@ -32,6 +32,8 @@ static void test_constants(void)
     CU_ASSERT_EQUAL(CT_REC_NVTX_NAME, 19);
     CU_ASSERT_EQUAL(CT_REC_RANK, 20);
     CU_ASSERT_EQUAL(CT_REC_COUNTED, 23);
+    CU_ASSERT_EQUAL(CT_REC_PYSTACK, 21);
+    CU_ASSERT_EQUAL(CT_STR_PYTHON, 5);
     CU_ASSERT_EQUAL(CT_STR_NVTX, 4);
     CU_ASSERT_EQUAL(CT_NVTX_MARK, 5);
     CU_ASSERT_EQUAL(CT_RANK_SLURM, 4);
@@ -120,6 +122,14 @@ static void test_records(void)
     SIZE(ct_rec_counted, 24);
     PIN(ct_rec_counted, api_id, 8);
     PIN(ct_rec_counted, count, 16);
+    SIZE(ct_rec_pystack, 16);
+    PIN(ct_rec_pystack, id, 8);
+    PIN(ct_rec_pystack, nframes, 12);
+    SIZE(ct_py_frame, 16);
+    PIN(ct_py_frame, file_id, 0);
+    PIN(ct_py_frame, name_id, 4);
+    PIN(ct_py_frame, line, 8);
+    PIN(ct_py_frame, before, 12);
 
     SIZE(ct_rec_process, 16);
     PIN(ct_rec_process, host_len, 8);

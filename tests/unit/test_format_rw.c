@@ -96,6 +96,8 @@ static void build_trace(void)
     ct_put_module(add(ct_size_module(17)), 0x7f0000000000, 0x7f0000000000, 0x7f0000100000, "/lib/libcuda.so.1",
                   17, NULL, 0, CT_MOD_INTERNAL);
     ct_put_stack(add(ct_size_stack(3)), 4242, 1, frames, 3, 2);
+    static const struct ct_py_frame py[] = {{10, 11, 142, 1, 0}, {10, 12, 7, 3, 0}};
+    ct_put_pystack(add(ct_size_pystack(2)), 4242, 1, py, 2);
     ct_put_stack(add(ct_size_stack(0)), 4242, 2, frames, 0, 0);
     struct ct_rec_hdr *unknown = add(24); /* a type from a newer writer: skipped, not an error */
     ct_put_hdr(unknown, 200, 24, 0);
@@ -152,7 +154,7 @@ static void test_stack_module_records(void)
 {
     struct ct_reader *r;
     const struct ct_rec_hdr *h;
-    int stacks = 0, modules = 0;
+    int stacks = 0, modules = 0, pystacks = 0;
 
     write_file(trace, trace_len);
     r = ct_reader_open(path);
@@ -171,6 +173,15 @@ static void test_stack_module_records(void)
                 CU_ASSERT_EQUAL(s->nframes, 0);
             }
             stacks++;
+        } else if (h->type == CT_REC_PYSTACK) {
+            const struct ct_rec_pystack *p = (const void *)h;
+            struct ct_py_frame f[2];
+            CU_ASSERT_EQUAL(p->id, 1);
+            CU_ASSERT_EQUAL_FATAL(p->nframes, 2);
+            memcpy(f, p + 1, sizeof f);
+            CU_ASSERT(f[0].file_id == 10 && f[0].name_id == 11 && f[0].line == 142 && f[0].before == 1);
+            CU_ASSERT(f[1].name_id == 12 && f[1].line == 7 && f[1].before == 3);
+            pystacks++;
         } else if (h->type == CT_REC_MODULE) {
             const struct ct_rec_module *m = (const void *)h;
             if (modules++ == 0) {
@@ -187,6 +198,7 @@ static void test_stack_module_records(void)
     }
     CU_ASSERT_EQUAL(ct_reader_status(r), CT_READ_OK);
     CU_ASSERT_EQUAL(stacks, 2);
+    CU_ASSERT_EQUAL(pystacks, 1);
     CU_ASSERT_EQUAL(modules, 2);
     ct_reader_close(r);
 
@@ -198,6 +210,15 @@ static void test_stack_module_records(void)
     ct_put_stack(buf, 0, 0, &f, 1, 0);
     CU_ASSERT_PTR_NOT_NULL(ct_rec_check((void *)buf, sizeof buf)); /* id 0 */
     CU_ASSERT_EQUAL(ct_size_stack(100000), sizeof(struct ct_rec_stack) + 8 * CT_STACK_MAX_FRAMES);
+
+    struct ct_py_frame pf = {1, 2, 3, 0, 0};
+    ct_put_pystack(buf, 0, 3, &pf, 1);
+    CU_ASSERT_PTR_NULL(ct_rec_check((void *)buf, sizeof buf));
+    ((struct ct_rec_pystack *)buf)->nframes = 2; /* more frames than the record holds */
+    CU_ASSERT_PTR_NOT_NULL(ct_rec_check((void *)buf, sizeof buf));
+    ct_put_pystack(buf, 0, 0, &pf, 1);
+    CU_ASSERT_PTR_NOT_NULL(ct_rec_check((void *)buf, sizeof buf)); /* id 0 */
+    CU_ASSERT_EQUAL(ct_size_pystack(100000), sizeof(struct ct_rec_pystack) + 16 * CT_STACK_MAX_FRAMES);
 }
 
 static void test_process_record(void)
