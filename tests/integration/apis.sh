@@ -63,10 +63,11 @@ for bad in ',' '-' 'cuCtx GetDevice' '-cuNoSuchFunction' 'cu(Ctx)'; do
         fail "'$bad': $(cat "$tmp/bad.traced.err")"
 done
 
-# The launcher.
+# The launcher (in the sanitizer build, with the sanitizer runtime preloaded, which it keeps in front).
 launcher=$CT_TOP_BUILDDIR/src/launcher/cudatrace
-LD_LIBRARY_PATH=$CT_SIMDRIVER_DIR CUDATRACE_OUTPUT=$tmp/l.ctrace "$launcher" run --apis=-cuCtxGetDevice "$prog" $n \
-    >/dev/null 2>&1 || fail "launcher exit $?"
+${CT_TEST_PRELOAD_PREFIX:+env LD_PRELOAD=$CT_TEST_PRELOAD_PREFIX} LD_LIBRARY_PATH=$CT_SIMDRIVER_DIR \
+    CUDATRACE_OUTPUT=$tmp/l.ctrace "$launcher" run --apis=-cuCtxGetDevice "$prog" $n >/dev/null 2>&1 ||
+    fail "launcher exit $?"
 "$ctdump" "$tmp/l.ctrace" | grep -q "^counted api=cuCtxGetDevice count=$n\$" || fail "launcher --apis"
 "$launcher" run --apis='a,,b' true 2>/dev/null && fail "launcher took a bad --apis"
 [ $? = 125 ] || fail "launcher: bad --apis exit status"
