@@ -65,7 +65,7 @@ done
 
 # The launcher (in the sanitizer build, with the sanitizer runtime preloaded, which it keeps in front).
 launcher=$CT_TOP_BUILDDIR/src/launcher/cudatrace
-${CT_TEST_PRELOAD_PREFIX:+env LD_PRELOAD=$CT_TEST_PRELOAD_PREFIX} LD_LIBRARY_PATH=$CT_SIMDRIVER_DIR \
+env ${CT_TEST_PRELOAD_PREFIX:+LD_PRELOAD=$CT_TEST_PRELOAD_PREFIX} LD_LIBRARY_PATH=$CT_SIMDRIVER_DIR \
     CUDATRACE_OUTPUT=$tmp/l.ctrace "$launcher" run --apis=-cuCtxGetDevice "$prog" $n >/dev/null 2>&1 ||
     fail "launcher exit $?"
 "$ctdump" "$tmp/l.ctrace" | grep -q "^counted api=cuCtxGetDevice count=$n\$" || fail "launcher --apis"
