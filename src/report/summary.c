@@ -452,6 +452,30 @@ static void print_errors(struct rp_sum_out *o, struct agg *a)
     rp_sum_emit(o, &t);
 }
 
+static int by_value(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The files' ranks, each once, in order (the files come in whatever order the shell or the launcher found
+ * them). */
+static void list_ranks(char *list, size_t size, const struct rp_trace *tr)
+{
+    int32_t *r = malloc(tr->nfiles * sizeof *r);
+    size_t n = 0;
+    char buf[24];
+    if (!r)
+        return;
+    for (size_t i = 0; i < tr->nfiles; i++)
+        if (tr->files[i].rank.rank >= 0)
+            r[n++] = tr->files[i].rank.rank;
+    qsort(r, n, sizeof *r, by_value);
+    for (size_t i = 0; i < n; i++)
+        rp_list_add(list, size, rp_u64s(buf, (uint64_t)r[i]));
+    free(r);
+}
+
 static void print_header(struct rp_sum_out *o, const struct rp_trace *tr)
 {
     struct rp_table t;
@@ -481,11 +505,10 @@ static void print_header(struct rp_sum_out *o, const struct rp_trace *tr)
             counted += f->counted[k].count;
         ranges |= rp_file_ranges_only(f);
         nvtx_only |= rp_file_nvtx_only(f);
-        if (f->rank.rank >= 0)
-            rp_list_add(ranks, sizeof ranks, rp_u64s(buf, (uint64_t)f->rank.rank));
         if (rp_file_incomplete(f))
             rp_list_add(incomplete, sizeof incomplete, f->path);
     }
+    list_ranks(ranks, sizeof ranks, tr);
     const struct rp_file *f0 = &tr->files[0];
     time_t start = (time_t)((tr->start_ns) / 1000000000);
     char when[64] = "";

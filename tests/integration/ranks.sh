@@ -32,6 +32,9 @@ files="$tmp/rank0.ctrace $tmp/rank1.ctrace $tmp/rank2.ctrace $tmp/rank2b.ctrace 
 # shellcheck disable=SC2086
 "$report" summary -f csv -s header,api $files >"$tmp/all.csv" || fail "summary exit $?"
 grep -q '^Ranks,"0, 1, 2, 3"$' "$tmp/all.csv" || fail "header ranks: $(grep Ranks "$tmp/all.csv")"
+# The ranks in order, whatever the order of the files.
+"$report" summary -f csv -s header "$tmp/rank3.ctrace" "$tmp/rank2.ctrace" "$tmp/rank0.ctrace" "$tmp/rank1.ctrace" |
+    grep -q '^Ranks,"0, 1, 2, 3"$' || fail "header ranks of files in another order"
 grep -q ',2250,.*,cuLaunchKernel$' "$tmp/all.csv" || fail "merged launches: $(grep cuLaunchKernel "$tmp/all.csv")"
 
 # --by rank: a table per rank, rank 2's of two processes, and the spread.

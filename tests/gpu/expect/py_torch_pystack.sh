@@ -20,8 +20,11 @@ assert all(f["file"].endswith("py_torch_pystack.py") for l in r["leaks"][:1] for
 import os
 firsts = {next(((f["function"], f["line"]) for f in s["stack"] if f.get("python")), None) for s in r["peak"]["sites"]}
 assert ("Cache.grow", int(os.environ["KEEP"])) in firsts and ("Model.forward", int(os.environ["TEMP"])) in firsts, firsts'
-    if "$report" memory --format json --group-by python "$dir"/trace-*.ctrace >"$dir/memory-py.json" 2>>"$dir/memory.err" &&
-        "$report" memory --format table --group-by python "$dir"/trace-*.ctrace >"$dir/memory-py.txt" 2>>"$dir/memory.err"; then
+    set +f # the runner sources this with globbing off
+    traces=("$dir"/trace-*.ctrace)
+    set -f
+    if "$report" memory --format json --group-by python "${traces[@]}" >"$dir/memory-py.json" 2>>"$dir/memory.err" &&
+        "$report" memory --format table --group-by python "${traces[@]}" >"$dir/memory-py.txt" 2>>"$dir/memory.err"; then
         pass "cudatrace-report memory --group-by python runs"
         grep -A3 '^Leaked' "$dir/memory-py.txt" | head -8 | while read -r l; do note "memory --group-by python: $l"; done
         memory_check "--group-by python: the top leak site is Cache.grow at its KEEP line, 64 MiB in 2" '
