@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <dlfcn.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -457,12 +458,16 @@ CT_EXPORT int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t get)
 __attribute__((constructor)) static void nvtx_ctor(void)
 {
     Dl_info info;
-    const char *set = getenv("NVTX_INJECTION64_PATH");
+    char abs[PATH_MAX];
+    const char *set = getenv("NVTX_INJECTION64_PATH"), *self;
 
-    if (!dladdr((void *)InitializeInjectionNvtx2, &info) || !info.dli_fname || info.dli_fname[0] != '/')
+    if (!dladdr((void *)InitializeInjectionNvtx2, &info) || !info.dli_fname)
         return;
-    if (set && *set && strcmp(set, info.dli_fname) != 0)
+    /* LD_PRELOAD=./libcudatrace.so: the name as loaded is relative to a directory the program may leave. */
+    if (!(self = info.dli_fname[0] == '/' ? info.dli_fname : realpath(info.dli_fname, abs)))
+        return;
+    if (set && *set && strcmp(set, self) != 0)
         setenv("CUDATRACE_NVTX_FORWARD", set, 1);
-    if (!set || strcmp(set, info.dli_fname) != 0)
-        setenv("NVTX_INJECTION64_PATH", info.dli_fname, 1);
+    if (!set || strcmp(set, self) != 0)
+        setenv("NVTX_INJECTION64_PATH", self, 1);
 }

@@ -31,27 +31,37 @@ static struct msg *thread_cache(void)
     return cache;
 }
 
+/* The cache entry this thread last found or made for the text at s: a program pushes the same literal over
+ * and over, so the pointer finds the entry without hashing; the text is still compared. */
+static __thread const char *last_ptr __attribute__((tls_model("initial-exec")));
+static __thread struct msg *last_msg __attribute__((tls_model("initial-exec")));
+
 uint32_t ct_nvtx_ascii_id(const char *s)
 {
+    struct msg *m = last_msg;
+    if (s == last_ptr && m && memcmp(m->text, s, m->len) == 0 && s[m->len] == '\0')
+        return m->id;
+
     uint64_t h = 1469598103934665603ull; /* FNV-1a */
     size_t n = 0;
-
     for (; s[n]; n++)
         h = (h ^ (unsigned char)s[n]) * 1099511628211ull;
     struct msg *c = cache ? cache : thread_cache();
     if (n >= CACHE_TEXT || !c)
         return ct_rec_intern(CT_STR_NVTX, s);
-    struct msg *m = &c[(h ^ h >> 32) % CACHE_SLOTS];
-    if (m->id && m->hash == h && m->len == n && memcmp(m->text, s, n) == 0)
-        return m->id;
-    uint32_t id = ct_rec_intern(CT_STR_NVTX, s);
-    if (id) {
+    m = &c[(h ^ h >> 32) % CACHE_SLOTS];
+    if (!(m->id && m->hash == h && m->len == n && memcmp(m->text, s, n) == 0)) {
+        uint32_t id = ct_rec_intern(CT_STR_NVTX, s);
+        if (!id)
+            return 0;
         m->hash = h;
         m->len = (uint32_t)n;
         memcpy(m->text, s, n);
         m->id = id;
     }
-    return id;
+    last_ptr = s;
+    last_msg = m;
+    return m->id;
 }
 
 const char *ct_nvtx_utf8(const wchar_t *s, char *buf, size_t size)

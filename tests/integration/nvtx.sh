@@ -114,4 +114,13 @@ run_pair fwd "$prog"
 grep -q '^nvtxcount: 12 pushes, 12 pops, 1 marks, domain mylib, string load$' "$tmp/fwd.traced.err" ||
     fail "the user's injection library: $(cat "$tmp/fwd.traced.err")"
 expect_count fwd 12 '^nvtx push '
+unset NVTX_INJECTION64_PATH
+
+# Preloaded by a relative name (LD_PRELOAD=./libcudatrace.so): still NVTX's injection library (by its full
+# path, which stays right if the program changes directory).
+lib_dir=$(dirname "$CT_PRELOAD")
+(cd "$lib_dir" && CUDATRACE_OUTPUT=$tmp/rel.ctrace LD_LIBRARY_PATH=$CT_SIMDRIVER_DIR \
+    LD_PRELOAD=${CT_TEST_PRELOAD_PREFIX:+$CT_TEST_PRELOAD_PREFIX:}./$(basename "$CT_PRELOAD") "$prog" >/dev/null 2>&1) ||
+    fail "relative LD_PRELOAD: exit $?"
+[ "$("$ctdump" "$tmp/rel.ctrace" | grep -c '^nvtx push ')" = 12 ] || fail "relative LD_PRELOAD: NVTX not recorded"
 exit 0
