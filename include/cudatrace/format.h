@@ -212,8 +212,8 @@ struct ct_rec_call_short {
  * CT_REC_LAUNCH_REPEAT (t0_ns, dur_ns), CT_REC_LAUNCH_SHORT (dt0, dur_slot) and CT_REC_CALL_SHORT (dt0, dur)
  * records are counts of a tick clock (the TSC), and a reader turns them into CLOCK_MONOTONIC ns with
  * ct_clock_ticks_to_ns (a repeat's t1 is t0 + dur_ns ticks; a short record's times are first made whole, in
- * ticks).  Before the first one they are ns already.  No other time field is ever in ticks.  The writer converts nothing itself, so
- * that it never has to touch each record on its way to the file. */
+ * ticks).  Before the first one they are ns already.  No other time field is ever in ticks.  The writer
+ * converts none of these itself, so that it never has to touch each call record on its way to the file. */
 struct ct_rec_clock {
     struct ct_rec_hdr h; /* h.tid 0 */
     uint64_t base_ticks;

@@ -43,7 +43,8 @@ const char *ct_name_record_type(unsigned type)
     static const char *const n[] = {NULL,     "process", "string", "api",    "call",          "lost",
                                     "driver", "device",  "thread", "untraced", "end",         "stack",
                                     "module", "launch-repeat", "clock", "launch-short", "gpu",
-                                    "gpu-info", "nvtx",   "nvtx-name", "rank", "pystack", NULL, "counted", "call-short"};
+                                    "gpu-info", "nvtx",   "nvtx-name", "rank", "pystack", NULL, "counted",
+                                    "call-short"};
     return PICK(n, type);
 }
 

@@ -1,8 +1,9 @@
 /* The reader's side of launch shapes (format.h, CT_REC_LAUNCH_REPEAT and CT_REC_LAUNCH_SHORT): each thread's
  * CT_LAUNCH_SHAPES slots, filled from the call records that name a slot, and what a short repeat leaves out
  * (the thread's last sequence number and call time, each slot's api and last launch time), so that a repeat
- * of either size, and a short call (CT_REC_CALL_SHORT), becomes its full call record again.  Times here are the file's own (ticks after a CT_REC_CLOCK): the
- * decoder (decoder.c), its only user, notes and expands records before it converts them. */
+ * of either size, and a short call (CT_REC_CALL_SHORT), becomes its full call record again.  Times here are
+ * the file's own (ticks after a CT_REC_CLOCK): the decoder (decoder.c), its only user, notes and expands
+ * records before it converts them. */
 #ifndef CT_FORMAT_SHAPES_H
 #define CT_FORMAT_SHAPES_H
 
