@@ -19,7 +19,8 @@ Prints, as bench/overhead does, `train_<what>=<value>` lines:
   train_cpu_ratio (_q1, _q3)  the same with the process's CPU time per block (every thread of it)
   train_ratios                every pair's wall ratio, comma-separated (run-train-overhead pools them)
   train_cpu_ratios            every pair's CPU ratio
---dry-run does all of it with a stand-in step (no PyTorch, no GPU) to check the arithmetic and the output.
+--per-step synchronizes after every step and takes a block's median step (times the steps) as its wall
+time.  --dry-run does all of it with a stand-in step (no PyTorch, no GPU) to check the arithmetic and the output.
 """
 import argparse
 import gc
@@ -105,9 +106,11 @@ def print_figures(fig, out=sys.stdout):
             print("%s=%.4f" % (key, value), file=out)
 
 
-def measure(step, sync, tracing, pairs, steps, warmup):
+def measure(step, sync, tracing, pairs, steps, warmup, per_step=False):
     """Warm-up (steps off, then on: first-time costs such as new stacks out of the figures), the pairs of
-    blocks, the settling pause; returns (blocks, tracer_total_s) for summarize."""
+    blocks, the settling pause; returns (blocks, tracer_total_s) for summarize.  per_step: each step ends
+    with sync() too, and a block's wall time is its median step's times the steps (a step slowed by
+    something else, the system's or the interpreter's, moves the median little)."""
     for on in (False, True):
         tracing(on)
         for _ in range(warmup):
@@ -122,11 +125,17 @@ def measure(step, sync, tracing, pairs, steps, warmup):
         sync()  # each block starts with the GPU idle
         tracing(on)
         w0, c0, t0 = tracer_cpu_s(), time.process_time(), time.perf_counter()
+        times = []
         for _ in range(steps):
+            s0 = time.perf_counter()
             step()
+            if per_step:
+                sync()
+                times.append(time.perf_counter() - s0)
         sync()
         t1, c1, w1 = time.perf_counter(), time.process_time(), tracer_cpu_s()
-        blocks.append((on, t1 - t0, c1 - c0, (w1 or 0.0) - (w0 or 0.0)))
+        wall = quantile(sorted(times), 0.5) * steps if per_step else t1 - t0
+        blocks.append((on, wall, c1 - c0, (w1 or 0.0) - (w0 or 0.0)))
     tracing(False)
     gc.enable()
     time.sleep(SETTLE_S)  # the writer writes what the last blocks left
@@ -198,6 +207,8 @@ def parse_args(argv):
     p.add_argument("--heads", type=positive, default=4, help="attention heads (4)")
     p.add_argument("--batch", type=positive, default=8, help="sequences per batch (8)")
     p.add_argument("--seq", type=positive, default=64, help="tokens per sequence (64)")
+    p.add_argument("--per-step", action="store_true",
+                   help="synchronize after every step; a block's time is its median step's times the steps")
     p.add_argument("--dry-run", action="store_true", help="a stand-in step: no PyTorch, no GPU")
     args = p.parse_args(argv)
     if args.d_model % args.heads:
@@ -208,7 +219,7 @@ def parse_args(argv):
 def main(argv):
     args = parse_args(argv)
     step, sync, tracing = (dry_loop if args.dry_run else torch_loop)(args)
-    blocks, tracer_total = measure(step, sync, tracing, args.pairs, args.steps, args.warmup)
+    blocks, tracer_total = measure(step, sync, tracing, args.pairs, args.steps, args.warmup, args.per_step)
     if tracer_total is None and os.environ.get("CUDATRACE_CAPTURE"):
         print("train_overhead: no CPU time of the tracer's threads (no cudatrace-* thread, or no schedstat): "
               "the ratios leave it out", file=sys.stderr)

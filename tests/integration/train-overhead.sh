@@ -54,6 +54,11 @@ grep -q '^stacks-all: env LD_PRELOAD=.*CUDATRACE_CAPTURE=profiler CUDATRACE_STAC
     fail "run-train-overhead: stacks-all"
 grep -q 'CUDATRACE_CAPTURE=profiler CUDATRACE_FLUSH_MS=50 CUDATRACE_GPU_TIME=off ' "$TMP/out" ||
     fail "run-train-overhead: settings of a NAME=VALUE mode"
+bash "$BENCH/run-train-overhead" -n -m -r 1 aa >"$TMP/out" 2>&1 || fail "run-train-overhead -n -m: $(cat "$TMP/out")"
+grep -q '^aa: env  .*train_overhead.py -p 20 -s 10 -w 30 --per-step$' "$TMP/out" || fail "run-train-overhead -m"
+# --per-step: a block's time is its median step's times the steps.
+"$PY" "$BENCH/train_overhead.py" --dry-run --per-step -p 3 -s 5 -w 1 >"$TMP/out" || fail "--per-step exit $?"
+grep -q '^train_ratio=[0-9.]*$' "$TMP/out" || fail "--per-step: no train_ratio"
 bash "$BENCH/run-train-overhead" -n nonsense >"$TMP/out" 2>"$TMP/err"
 expect_eq "exit status of run-train-overhead nonsense" 2 $?
 grep -q "not 'nonsense'" "$TMP/err" || fail "run-train-overhead nonsense: no message"
