@@ -410,6 +410,8 @@ static int module(const NvtxExportTableCallbacks *cb, NvtxCallbackModule m, cons
 
 /* Load the user's own injection library and let it fill the tables first; its callbacks are then ours to
  * call on.  NVTX calls this function once per process, from its first NVTX call. */
+CT_EXPORT int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t get); /* NVTX finds it by name */
+
 static void forward_init(const char *path, NvtxGetExportTableFunc_t get, const NvtxExportTableCallbacks *cb)
 {
     static NvtxFunctionPointer before_core[NVTX_CBID_CORE_SIZE], before_core2[NVTX_CBID_CORE2_SIZE];
@@ -421,6 +423,8 @@ static void forward_init(const char *path, NvtxGetExportTableFunc_t get, const N
                 h ? "no InitializeInjectionNvtx2" : dlerror());
         return;
     }
+    if (init == InitializeInjectionNvtx2) /* this library by another name (a symlink): never call on to itself */
+        return;
     module(cb, NVTX_CB_MODULE_CORE, core, sizeof core / sizeof *core, before_core, NULL, NVTX_CBID_CORE_SIZE, 0);
     module(cb, NVTX_CB_MODULE_CORE2, core2, sizeof core2 / sizeof *core2, before_core2, NULL, NVTX_CBID_CORE2_SIZE, 0);
     if (!init(get)) {
@@ -432,7 +436,6 @@ static void forward_init(const char *path, NvtxGetExportTableFunc_t get, const N
            NVTX_CBID_CORE2_SIZE, 0);
 }
 
-CT_EXPORT int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t get); /* NVTX finds it by name */
 CT_EXPORT int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t get)
 {
     const NvtxExportTableCallbacks *cb = get ? get(NVTX_ETID_CALLBACKS) : NULL;

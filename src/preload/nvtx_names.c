@@ -21,7 +21,20 @@ static __thread struct msg *cache __attribute__((tls_model("initial-exec")));
 static pthread_key_t cache_key;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 
-static void make_key(void) { pthread_key_create(&cache_key, free); }
+/* The cache entry this thread last found or made for the text at last_ptr: a program pushes the same
+ * literal over and over, so the pointer finds the entry without hashing; the text is still compared. */
+static __thread const char *last_ptr __attribute__((tls_model("initial-exec")));
+static __thread struct msg *last_msg __attribute__((tls_model("initial-exec")));
+
+/* At thread exit; an NVTX call from a later destructor of the thread makes a new cache. */
+static void free_cache(void *c)
+{
+    cache = last_msg = NULL;
+    last_ptr = NULL;
+    free(c);
+}
+
+static void make_key(void) { pthread_key_create(&cache_key, free_cache); }
 
 static struct msg *thread_cache(void)
 {
@@ -31,15 +44,11 @@ static struct msg *thread_cache(void)
     return cache;
 }
 
-/* The cache entry this thread last found or made for the text at s: a program pushes the same literal over
- * and over, so the pointer finds the entry without hashing; the text is still compared. */
-static __thread const char *last_ptr __attribute__((tls_model("initial-exec")));
-static __thread struct msg *last_msg __attribute__((tls_model("initial-exec")));
-
 uint32_t ct_nvtx_ascii_id(const char *s)
 {
     struct msg *m = last_msg;
-    if (s == last_ptr && m && memcmp(m->text, s, m->len) == 0 && s[m->len] == '\0')
+    /* strncmp, not memcmp: the text now at s may be shorter than the entry's (a buffer freed and reused). */
+    if (s == last_ptr && m && strncmp(m->text, s, m->len) == 0 && s[m->len] == '\0')
         return m->id;
 
     uint64_t h = 1469598103934665603ull; /* FNV-1a */

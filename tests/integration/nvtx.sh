@@ -123,4 +123,10 @@ lib_dir=$(dirname "$CT_PRELOAD")
     LD_PRELOAD=${CT_TEST_PRELOAD_PREFIX:+$CT_TEST_PRELOAD_PREFIX:}./$(basename "$CT_PRELOAD") "$prog" >/dev/null 2>&1) ||
     fail "relative LD_PRELOAD: exit $?"
 [ "$("$ctdump" "$tmp/rel.ctrace" | grep -c '^nvtx push ')" = 12 ] || fail "relative LD_PRELOAD: NVTX not recorded"
+
+# The user's NVTX_INJECTION64_PATH names this very library by another name (a symlink): it must not call on
+# to itself (which recursed until the stack ran out).
+ln -s "$(realpath "$CT_PRELOAD")" "$tmp/alias.so"
+NVTX_INJECTION64_PATH=$tmp/alias.so run_pair self "$prog"
+expect_count self 12 '^nvtx push '
 exit 0
