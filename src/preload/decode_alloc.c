@@ -20,7 +20,8 @@ int32_t ct_current_device(void)
 static int32_t device_of(CUresult r, uint64_t address)
 {
     int32_t device;
-    if (r == CUDA_SUCCESS && ct_mem_map_find(address, &device) != CT_MEM_UNKNOWN && device >= 0)
+    enum ct_mem_kind kind;
+    if (r == CUDA_SUCCESS && ct_mem_map_lookup(address, &kind, &device) == 1 && device >= 0)
         return device;
     return ct_current_device();
 }

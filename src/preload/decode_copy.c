@@ -51,17 +51,19 @@ static enum ct_mem_kind pointer_kind(uint64_t p, int32_t *device)
  * allocated, else from the driver. */
 static enum ct_mem_kind kind_of(uint64_t p, int32_t *device)
 {
-    enum ct_mem_kind k = ct_mem_map_find(p, device);
-    return k != CT_MEM_UNKNOWN ? k : pointer_kind(p, device);
+    enum ct_mem_kind k;
+    return ct_mem_map_lookup(p, &k, device) == 1 ? k : pointer_kind(p, device);
 }
 
 /* An end the name calls host memory: pinned or managed where the tracer saw it allocated (or registered),
  * else pageable, without asking the driver: every way to pin host memory passes through the map's hooks.
- * Only when the map could not be made does the driver answer. */
+ * Only when the map cannot tell (mem_map.h) does the driver answer. */
 static enum ct_mem_kind host_kind(const void *p)
 {
     int32_t device;
-    enum ct_mem_kind k = ct_mem_map_usable() ? ct_mem_map_find((uintptr_t)p, &device) : kind_of((uintptr_t)p, &device);
+    enum ct_mem_kind k;
+    if (ct_mem_map_lookup((uintptr_t)p, &k, &device) < 0)
+        k = pointer_kind((uintptr_t)p, &device);
     return k == CT_MEM_PINNED || k == CT_MEM_MANAGED ? k : CT_MEM_HOST;
 }
 

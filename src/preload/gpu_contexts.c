@@ -87,6 +87,17 @@ static void closed(CUcontext ctx, int gone)
     pthread_mutex_unlock(&ct_gpu_collect_mu);
 }
 
+/* Whether dev's primary context is active: asked after a release, which destroys it (and its memory) only
+ * when it was the last. */
+static CUresult primary_state(CUdevice dev, unsigned *flags, int *active)
+{
+    PFN_cuDevicePrimaryCtxGetState_v7000 get = CT_DRIVER(cuDevicePrimaryCtxGetState);
+    ct_guard++;
+    CUresult r = get ? get(dev, flags, active) : CUDA_ERROR_NOT_INITIALIZED;
+    ct_guard--;
+    return r;
+}
+
 /* The context a primary release or reset is about: found by the pre-hook, used by the hook. */
 static __thread CUcontext primary_closing __attribute__((tls_model("initial-exec")));
 
@@ -94,7 +105,8 @@ void ct_pre_cuCtxDestroy(CUcontext ctx) { closing(ctx); }
 void ct_hook_cuCtxDestroy(CUresult r, CUcontext ctx)
 {
     closed(ctx, r == CUDA_SUCCESS);
-    ct_mem_map_clear();
+    if (r == CUDA_SUCCESS)
+        ct_mem_map_clear();
 }
 
 void ct_pre_cuDevicePrimaryCtxReset(CUdevice dev)
@@ -107,7 +119,8 @@ void ct_hook_cuDevicePrimaryCtxReset(CUresult r, CUdevice dev)
     (void)dev;
     closed(primary_closing, r == CUDA_SUCCESS);
     primary_closing = NULL;
-    ct_mem_map_clear();
+    if (r == CUDA_SUCCESS)
+        ct_mem_map_clear();
 }
 
 void ct_pre_cuDevicePrimaryCtxRelease(CUdevice dev)
@@ -120,12 +133,13 @@ void ct_hook_cuDevicePrimaryCtxRelease(CUresult r, CUdevice dev)
     unsigned flags;
     int active = 1;
 
-    /* Only the last release destroys it. */
-    if (primary_closing && r == CUDA_SUCCESS && ct_gpu_drv.primary_state(dev, &flags, &active) != CUDA_SUCCESS)
+    /* Only the last release destroys it (and its memory). */
+    if (r == CUDA_SUCCESS && primary_state(dev, &flags, &active) != CUDA_SUCCESS)
         active = 0;
     closed(primary_closing, r == CUDA_SUCCESS && !active);
     primary_closing = NULL;
-    ct_mem_map_clear(); /* perhaps not the last release: then the driver answers for what is left */
+    if (r == CUDA_SUCCESS && !active)
+        ct_mem_map_clear();
 }
 
 /* A green context is used through the context cuCtxFromGreenCtx gives; its pools are that context's. */

@@ -22,6 +22,7 @@ static unsigned seq;       /* odd while a writer changes the table */
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
 static int tab_failed; /* the table could not be mapped: lookups cannot say "never allocated" */
+static int unsure;     /* the map was emptied once: what was allocated before is no longer in it */
 
 #define LOAD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define STORE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
@@ -40,29 +41,31 @@ static unsigned above(const struct range *t, unsigned n, uint64_t p)
     return lo;
 }
 
-enum ct_mem_kind ct_mem_map_find(uint64_t p, int32_t *device)
+int ct_mem_map_lookup(uint64_t p, enum ct_mem_kind *kind, int32_t *device)
 {
     struct range *t = __atomic_load_n(&tab, __ATOMIC_ACQUIRE);
+    const int miss = __atomic_load_n(&unsure, __ATOMIC_ACQUIRE) ? -1 : 0;
+    *kind = CT_MEM_UNKNOWN;
     *device = -1;
     if (!t)
-        return CT_MEM_UNKNOWN;
+        return __atomic_load_n(&tab_failed, __ATOMIC_ACQUIRE) ? -1 : miss;
     for (int i = 0; i < TRIES; i++) {
         unsigned s = __atomic_load_n(&seq, __ATOMIC_ACQUIRE);
         if (s & 1)
             continue;
         unsigned n = LOAD(used), k = above(t, n > CAP ? CAP : n, p);
-        uint64_t kind = k > 0 && p < LOAD(t[k - 1].end) ? LOAD(t[k - 1].kind) : CT_MEM_UNKNOWN;
+        uint64_t w = k > 0 && p < LOAD(t[k - 1].end) ? LOAD(t[k - 1].kind) : CT_MEM_UNKNOWN;
         __atomic_thread_fence(__ATOMIC_ACQUIRE);
         if (LOAD(seq) == s) {
-            if (kind != CT_MEM_UNKNOWN)
-                *device = (int32_t)(uint32_t)(kind >> 32);
-            return (enum ct_mem_kind)(uint32_t)kind;
+            if ((uint32_t)w == CT_MEM_UNKNOWN)
+                return miss;
+            *kind = (enum ct_mem_kind)(uint32_t)w;
+            *device = (int32_t)(uint32_t)(w >> 32);
+            return 1;
         }
     }
-    return CT_MEM_UNKNOWN;
+    return -1; /* a writer kept changing the table */
 }
-
-int ct_mem_map_usable(void) { return !__atomic_load_n(&tab_failed, __ATOMIC_ACQUIRE); }
 
 /* Writers: under mu, between begin() and end(). */
 static void begin(void)
@@ -152,6 +155,7 @@ void ct_mem_map_remove(uint64_t p)
 
 void ct_mem_map_clear(void)
 {
+    __atomic_store_n(&unsure, 1, __ATOMIC_RELEASE);
     if (!__atomic_load_n(&tab, __ATOMIC_ACQUIRE))
         return;
     begin();
@@ -233,27 +237,28 @@ void ct_hook_cuMemAllocFromPoolAsync(CUresult r, CUdeviceptr *dptr, size_t bytes
         ct_mem_map_add(*dptr, bytesize, CT_MEM_DEVICE, ct_current_device());
 }
 
-/* Frees forget the range whatever the result: a range too few is only a question to the driver. */
+/* A successful free forgets the range (a failed one freed nothing: its memory is still what it was). */
 void ct_hook_cuMemFree(CUresult r, CUdeviceptr dptr)
 {
-    (void)r;
-    ct_mem_map_remove(dptr);
+    if (r == CUDA_SUCCESS)
+        ct_mem_map_remove(dptr);
 }
 
 void ct_hook_cuMemFreeHost(CUresult r, void *p)
 {
-    (void)r;
-    ct_mem_map_remove((uintptr_t)p);
+    if (r == CUDA_SUCCESS)
+        ct_mem_map_remove((uintptr_t)p);
 }
 
 void ct_hook_cuMemHostUnregister(CUresult r, void *p)
 {
-    (void)r;
-    ct_mem_map_remove((uintptr_t)p);
+    if (r == CUDA_SUCCESS)
+        ct_mem_map_remove((uintptr_t)p);
 }
 
 void ct_hook_cuMemFreeAsync(CUresult r, CUdeviceptr dptr, CUstream hStream)
 {
-    (void)r, (void)hStream;
-    ct_mem_map_remove(dptr);
+    (void)hStream;
+    if (r == CUDA_SUCCESS)
+        ct_mem_map_remove(dptr);
 }

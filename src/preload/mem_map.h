@@ -13,6 +13,10 @@
  * per allocation, which the allocation's record then reuses: decode_alloc.c), so that a copy between two
  * devices is told from one within a device without asking the driver.
  *
+ * Known limits: a stream-ordered allocation keeps the current device, not its stream's or pool's; a pool
+ * located in host memory (CUDA 12.2) is taken for device memory, and host memory mapped through the
+ * virtual-memory API is not seen, so a copy from either as a host end reads as pageable.
+ *
  * Lookups take no lock (a sequence lock: a reader that sees a writer retries, a few times, then answers
  * "not known" and the caller asks the driver); changes take a mutex.  Async-signal-safe to look up. */
 #ifndef CT_PRELOAD_MEM_MAP_H
@@ -22,16 +26,17 @@
 
 #include "cudatrace/format.h"
 
-/* The kind (CT_MEM_DEVICE, CT_MEM_MANAGED or CT_MEM_PINNED) of the allocation holding address p and its
- * device ordinal (-1 for pinned memory), or CT_MEM_UNKNOWN (device -1) when the map has none. */
-enum ct_mem_kind ct_mem_map_find(uint64_t p, int32_t *device);
-/* Whether the map exists (its table could be mapped): otherwise every lookup says "not known". */
-int ct_mem_map_usable(void);
+/* The allocation holding address p: 1 with its kind (CT_MEM_DEVICE, CT_MEM_MANAGED or CT_MEM_PINNED) and
+ * device ordinal (-1 for pinned memory); 0 when the tracer saw none allocated there (*kind CT_MEM_UNKNOWN,
+ * *device -1); -1 when the map cannot tell (its table could not be made, it was emptied since, or writers
+ * kept changing it): then the driver must be asked. */
+int ct_mem_map_lookup(uint64_t p, enum ct_mem_kind *kind, int32_t *device);
 /* [start, start + bytes) is memory of `kind` on `device` (-1: none) now. */
 void ct_mem_map_add(uint64_t start, uint64_t bytes, enum ct_mem_kind kind, int32_t device);
 /* The allocation holding p was freed. */
 void ct_mem_map_remove(uint64_t p);
-/* Forget every range. */
+/* Forget every range (a context was destroyed or reset: its memory went with it); from then on a lookup
+ * that finds nothing cannot tell. */
 void ct_mem_map_clear(void);
 
 #endif

@@ -1,7 +1,8 @@
 /* For apis.sh: a driver-API program whose calls the test counts.  Usage: apis-calls N
  *   N cuCtxGetDevice, N/2 cuCtxGetDevice_v2 (the same function, another variant), one allocation of each
  *   kind the tracer tracks, and copies between them (tracked ends only: the tracer classifies them
- *   without asking the driver), then 3 copies from and to pageable host memory (which the tracer never saw
+ *   without asking the driver), 2 more from pinned memory after a primary context release that is not the
+ *   last and a failed cuMemHostUnregister (the map keeps it), then 3 copies from and to pageable host memory (which the tracer never saw
  *   allocated: it asks only for cuMemcpy's unified address), then the frees.  Prints one line. */
 #include "config.h"
 
@@ -40,7 +41,15 @@ int main(int argc, char **argv)
     CHECK(cuMemcpy(m, d1, bytes));
     CHECK(cuMemcpyAsync(d2, m, bytes, NULL));
     CHECK(cuMemcpyHtoDAsync(d1, pinned2, bytes, NULL));
-    /* Pageable memory: 3 copies, each end the tracer never saw asked of the driver. */
+    /* A release that is not the last, and a failed unregister of pinned memory: the map keeps what it knew
+     * (2 more copies from pinned memory, 0 questions). */
+    CUcontext again;
+    CHECK(cuDevicePrimaryCtxRetain(&again, dev));
+    CHECK(cuDevicePrimaryCtxRelease(dev));
+    sample_require(cuMemHostUnregister(pinned) != CUDA_SUCCESS, "unregistering memory never registered fails");
+    CHECK(cuMemcpyHtoD(d1, pinned, bytes));
+    CHECK(cuMemcpyHtoDAsync(d2, pinned, bytes, NULL));
+    /* Pageable memory: 3 copies; only cuMemcpy's unified address is asked of the driver. */
     CHECK(cuMemcpyHtoD(d1, pageable, bytes));
     CHECK(cuMemcpyDtoH(pageable, d1, bytes));
     CHECK(cuMemcpy(d2, (CUdeviceptr)(uintptr_t)pageable, bytes));
@@ -51,6 +60,6 @@ int main(int argc, char **argv)
     CHECK(cuMemFree(d2));
     CHECK(cuMemFree(d1));
     CHECK(cuDevicePrimaryCtxRelease(dev));
-    printf("apis-calls: %ld + %ld device queries, 11 copies\n", n, n / 2);
+    printf("apis-calls: %ld + %ld device queries, 13 copies\n", n, n / 2);
     return 0;
 }

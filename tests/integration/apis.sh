@@ -21,7 +21,7 @@ CUDATRACE_APIS=-cuCtxGetDevice run_pair ex "$prog" $n
 expect_count ex 0 '^call .* name=cuCtxGetDevice '
 expect_count ex 1 "^counted api=cuCtxGetDevice count=$n\$"
 expect_count ex 1 "^counted api=cuCtxGetDevice_v2 count=$((n / 2))\$"
-expect_count ex 11 '^call .* copy bytes='
+expect_count ex 13 '^call .* copy bytes='
 [ -s "$tmp/ex.traced.err" ] && grep -v '^cudatrace: wrote ' "$tmp/ex.traced.err" && fail "ex: unexpected stderr"
 "$report" calls -f csv "$tmp/ex.ctrace" | grep -q cuCtxGetDevice && fail "calls lists an excluded function"
 "$report" summary -f csv "$tmp/ex.ctrace" >"$tmp/ex.csv" || fail "summary exit $?"
@@ -45,8 +45,8 @@ expect_count later 1 '^counted api=cuCtxSetCurrent count=1$'
 
 # Include-only: only the copies are recorded, everything else counted.
 CUDATRACE_APIS='cuMemcpy*' run_pair only "$prog" $n
-expect_count only 11 '^call '
-expect_count only 11 '^call .* name=cuMemcpy'
+expect_count only 13 '^call '
+expect_count only 13 '^call .* name=cuMemcpy'
 expect_count only 1 "^counted api=cuCtxGetDevice count=$n\$"
 expect_count only 1 '^counted api=cuMemAlloc_v2 count=2$'
 
@@ -87,4 +87,7 @@ for kinds in 'src_kind=pinned dst_kind=device' 'src_kind=device dst_kind=device'
     'src_kind=device dst_kind=host'; do
     grep -q "copy bytes=[0-9]* $kinds " "$tmp/c.dump" || fail "no copy with $kinds: $(grep 'copy bytes' "$tmp/c.dump")"
 done
+# Five copies from pinned memory, two of them after a release that was not the last and a failed unregister.
+[ "$(grep -c "copy bytes=[0-9]* src_kind=pinned dst_kind=device " "$tmp/c.dump")" = 5 ] ||
+    fail "pinned to device copies: $(grep -c "src_kind=pinned dst_kind=device" "$tmp/c.dump"), expected 5"
 exit 0
