@@ -1,7 +1,7 @@
 # The tracing-overhead benchmark (an nvcc program and the script that alternates untraced and traced runs).
 # bench/overhead is built by `make gpu-samples` (tests/samples/gpu.mk) with the samples' nvcc flags;
 # `make bench-overhead` runs it on this machine's GPU.  It prints numbers, never pass/fail.
-EXTRA_DIST += bench/overhead.cu bench/run-overhead bench/overhead-split.patch tests/integration/split-patch.sh \
+EXTRA_DIST += bench/overhead.cu bench/run-overhead bench/quantile.awk bench/overhead-split.patch tests/integration/split-patch.sh \
 	bench/cupti_ab.cu bench/quantile.h bench/events_ab.cu
 TESTS += tests/integration/split-patch.sh
 

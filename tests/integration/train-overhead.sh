@@ -59,6 +59,13 @@ grep -q '^aa: env  .*train_overhead.py -p 20 -s 10 -w 30 --per-step$' "$TMP/out"
 # --per-step: a block's time is its median step's times the steps.
 "$PY" "$BENCH/train_overhead.py" --dry-run --per-step -p 3 -s 5 -w 1 >"$TMP/out" || fail "--per-step exit $?"
 grep -q '^train_ratio=[0-9.]*$' "$TMP/out" || fail "--per-step: no train_ratio"
+# The summary (quantile.awk): every pair of every round pooled, median and quartiles; the run's own median.
+printf '#!/bin/sh\nprintf "train_off_ms=10\\ntrain_on_ms=10.5\\ntrain_writer_ms=0\\ntrain_ratio=1.01\\ntrain_cpu_ratio=1.02\\ntrain_ratios=1.0,1.02,0.98\\ntrain_cpu_ratios=1.0,1.01,0.99\\n"\n' >"$TMP/fakepy"
+chmod +x "$TMP/fakepy"
+CT_PRELOAD=/dev/null CT_PYTHON=$TMP/fakepy bash "$BENCH/run-train-overhead" -r 2 aa >"$TMP/out" 2>"$TMP/err" ||
+    fail "run-train-overhead with a stand-in python: $(cat "$TMP/err")"
+grep -q '^wall (on+writer)/off  *aa  *6  *1\.000  *0\.985  *1\.015  *1\.010  *10\.000  *0\.000$' "$TMP/out" ||
+    fail "run-train-overhead summary: $(cat "$TMP/out")"
 bash "$BENCH/run-train-overhead" -n nonsense >"$TMP/out" 2>"$TMP/err"
 expect_eq "exit status of run-train-overhead nonsense" 2 $?
 grep -q "not 'nonsense'" "$TMP/err" || fail "run-train-overhead nonsense: no message"
