@@ -103,16 +103,24 @@ expect_near() {
 # *_again TAG) to its figures file ($CT_SAMPLE_FIGURES).
 # shellcheck disable=SC2154 # $dir: set by the runner
 figure() { awk -v k="$2" '$1 == k { v = $2 } END { print v }' "$dir/$1.figures" 2>/dev/null; }
+# traces_in VAR DIR [GLOB]: the trace files DIR/GLOB (default trace-*.ctrace) into array VAR (expectations are
+# sourced with globbing off: the glob is expanded here).
+traces_in() {
+    local -n traces_in_var=$1
+    local -
+    set +f
+    # shellcheck disable=SC2034,SC2206 # the caller's array, through the nameref; the glob is meant to expand
+    traces_in_var=("$2"/${3:-trace-*.ctrace})
+}
 # trace_dir TAG: where run TAG's trace files are.
 trace_dir() { if [ "$1" = traced ]; then echo "$dir"; else echo "$dir/$1"; fi; }
 # gpu_table TAG TABLE: `cudatrace-report summary -s TABLE -f csv` of run TAG's traces (traced: the runner's
 # own traced run) into $dir/TAG.TABLE.csv, its path in $table; fails the check and returns 1 when it fails.
 # shellcheck disable=SC2154 # $report: set by the runner
 gpu_table() {
-    local - traces
-    set +f # expectations are sourced with globbing off
+    local traces
     table=$dir/$1.$2.csv
-    traces=("$(trace_dir "$1")"/trace-*.ctrace)
+    traces_in traces "$(trace_dir "$1")"
     if ! "$report" summary -s "$2" -f csv "${traces[@]}" >"$table" 2>"$table.err" || [ ! -s "$table" ]; then
         fail "$1: cudatrace-report summary -s $2 -f csv" "$(last_line "$table.err")"
         return 1
@@ -124,9 +132,9 @@ table_value() { "$python" "$here/gputable.py" value "$@"; }
 # expect_chrome_slices DESCRIPTION OP WANT TAG NAME: a check of how many slices of `cudatrace-report export
 # --format chrome` of run TAG's traces are named NAME (a glob, as table_value's).
 expect_chrome_slices() {
-    local - out=$dir/$4.chrome.json
-    set +f
-    if "$report" export --format chrome -o "$out" "$(trace_dir "$4")"/trace-*.ctrace 2>"$out.err"; then
+    local out=$dir/$4.chrome.json traces
+    traces_in traces "$(trace_dir "$4")"
+    if "$report" export --format chrome -o "$out" "${traces[@]}" 2>"$out.err"; then
         expect_value "$1" "$2" "$3" "$("$python" "$here/gputable.py" chrome "$out" "$5")"
     else
         fail "$1" "cudatrace-report export --format chrome: $(last_line "$out.err")"

@@ -6,9 +6,7 @@ expect_total "3 'step' ranges" -eq 3 nvtx Instances 'Range=:step'
 expect_total "3 'forward' ranges" -eq 3 nvtx Instances 'Range=:forward'
 expect_total "1 'load' range of domain mylib" -eq 1 nvtx Instances 'Range=mylib:load'
 expect_total "1 start/end range 'io'" -eq 1 nvtx Instances 'Range=:io' Style=StartEnd
-set +f # the runner sources this with globbing off
-files=("$dir"/trace-*.ctrace)
-set -f
+traces_in files "$dir"
 "$report" calls --format json --range forward "${files[@]}" >"$dir/forward.jsonl" 2>/dev/null
 expect_value "6 launches of kernelF inside 'forward'" -eq 6 "$(query count "$dir/forward.jsonl" family=launch kernel=kernelF)"
 expect_value "nothing else inside 'forward'" -eq 6 "$(query count "$dir/forward.jsonl")"

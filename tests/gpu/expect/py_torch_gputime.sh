@@ -32,9 +32,8 @@ if gpu_table traced gpu_kernels; then
     expect_value "sampled: gpu_kernels has a Timed column" -eq 1 "$(grep -c ',Timed,' "$table")"
     cp "$table" "$dir/summary-gpu-kernels-sampled.csv"
 fi
-set +f
-if "$report" export --format chrome -o "$dir/traced.chrome.json" "$dir"/trace-*.ctrace 2>"$dir/chrome.err"; then
-    set -f
+traces_in files "$dir"
+if "$report" export --format chrome -o "$dir/traced.chrome.json" "${files[@]}" 2>"$dir/chrome.err"; then
     chrome=$("$python" - "$dir/traced.chrome.json" <<'PY'
 import json, sys
 ev = json.load(open(sys.argv[1]))["traceEvents"]
@@ -54,6 +53,5 @@ PY
     note "Chrome export: $nspans GPU slices on $ntracks stream tracks, $nflows flows"
     expect_value "the Chrome export's GPU process, stream tracks, slices and flows are consistent" -eq 1 "${valid:-0}"
 else
-    set -f
     fail "cudatrace-report export --format chrome" "$(last_line "$dir/chrome.err")"
 fi

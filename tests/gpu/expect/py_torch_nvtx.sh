@@ -5,9 +5,7 @@ expect_total "4 'step' ranges (PushPop)" -eq 4 nvtx Instances 'Range=:step' Styl
 expect_total "4 'forward' ranges" -eq 4 nvtx Instances 'Range=:forward'
 expect_total "4 'backward' ranges" -eq 4 nvtx Instances 'Range=:backward'
 expect_total "emit_nvtx: operator ranges (aten::...)" -ge 5 nvtx Instances 'Range=:aten::*'
-set +f # the runner sources this with globbing off
-files=("$dir"/trace-*.ctrace)
-set -f
+traces_in files "$dir"
 "$report" calls --format json --range forward "${files[@]}" >"$dir/forward.jsonl" 2>"$dir/forward.err"
 expect_value "kernel launches inside 'forward' (calls --range)" -ge 4 "$(query count "$dir/forward.jsonl" family=launch)"
 "$report" summary --format json --range backward --section kernels "${files[@]}" >"$dir/backward.json" 2>/dev/null

@@ -20,9 +20,7 @@ assert all(f["file"].endswith("py_torch_pystack.py") for l in r["leaks"][:1] for
 import os
 firsts = {next(((f["function"], f["line"]) for f in s["stack"] if f.get("python")), None) for s in r["peak"]["sites"]}
 assert ("Cache.grow", int(os.environ["KEEP"])) in firsts and ("Model.forward", int(os.environ["TEMP"])) in firsts, firsts'
-    set +f # the runner sources this with globbing off
-    traces=("$dir"/trace-*.ctrace)
-    set -f
+    traces_in traces "$dir"
     if "$report" memory --format json --group-by python "${traces[@]}" >"$dir/memory-py.json" 2>>"$dir/memory.err" &&
         "$report" memory --format table --group-by python "${traces[@]}" >"$dir/memory-py.txt" 2>>"$dir/memory.err"; then
         pass "cudatrace-report memory --group-by python runs"

@@ -2,9 +2,7 @@
 # the runner's LD_PRELOAD and again through the launcher (cudatrace run --stats), the report merging the
 # ranks and comparing them (--by rank).
 # shellcheck shell=bash disable=SC2154 # $dir, $report, $launcher, $python, $pydir: set by the runner
-set +f # the runner sources this with globbing off
-files=("$dir"/trace-*.ctrace)
-set -f
+traces_in files "$dir"
 expect_value "a trace per rank (and torchrun's own, if it called CUDA)" -ge 2 "${#files[@]}"
 expect_value "launches from 2 processes" -eq 2 "$(distinct pid family=launch)"
 "$report" info --format json "${files[@]}" >"$dir/info.json" 2>/dev/null
@@ -20,9 +18,7 @@ expect_value "cudatrace run --stats torchrun ... exits 0" -eq 0 "$rc"
 expect_value "the job's output, then the summary (--stats)" -eq 1 "$(grep -c '^torchrun world=2 sum=' "$dir/launcher.out")"
 expect_value "--stats found both ranks' files" -eq 1 "$(grep -c '^cudatrace: --stats: [2-9] trace files$' "$dir/launcher.err")"
 expect_value "--stats summary header names ranks 0 and 1" -eq 1 "$(grep -c '^Ranks,"0, 1"$' "$dir/launcher.out")"
-set +f
-lfiles=("$dir"/launcher/trace-*.ctrace)
-set -f
+traces_in lfiles "$dir/launcher"
 "$report" summary --format json --by rank "${lfiles[@]}" >"$dir/by_rank.json" 2>/dev/null
 # torchrun's own process, unranked, has a table of its own (host, pid) when it called CUDA.
 expect_value "--by rank: an api table per rank and a spread table" -eq 1 \

@@ -5,9 +5,7 @@
 # driver calls (VMM or IPC, streams) recorded, NCCL kernels in each rank's GPU-time table, both ranks in the
 # merged summary and in --by rank.
 # shellcheck shell=bash disable=SC2154 # $dir, $report, $launcher, $python, $pydir, $limit: set by the runner
-set +f # the runner sources this with globbing off
-files=("$dir"/trace-*.ctrace)
-set -f
+traces_in files "$dir"
 expect_value "a trace per rank (and the launching processes', if they called CUDA)" -ge 2 "${#files[@]}"
 expect_value "launches from 2 processes" -eq 2 "$(distinct pid family=launch)"
 # Failed launches or copies would be a change of behaviour; NCCL's probing calls may fail by design.
@@ -34,10 +32,8 @@ else
     fail "through the launcher: the same stdout as untraced" \
         "$(diff "$dir/untraced.out" "$dir/launcher.out" | grep '^[<>]' | head -2 | tr '\n' ' ')"
 fi
-set +f
-rank_files=("$ldir"/trace-[0-9]*-*.ctrace)
-lfiles=("$ldir"/trace-*.ctrace)
-set -f
+traces_in rank_files "$ldir" 'trace-[0-9]*-*.ctrace'
+traces_in lfiles "$ldir"
 expect_value "one trace file per rank (trace-0-PID, trace-1-PID)" -eq 2 \
     "$(printf '%s\n' "${rank_files[@]##*/}" | grep -cE '^trace-[01]-[0-9]+\.ctrace$')"
 # Every rank's trace complete: nothing lost (not even at shutdown), no pointer handed back untraced.
