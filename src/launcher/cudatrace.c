@@ -331,48 +331,50 @@ static int cmd_run(int argc, char **argv)
     static struct ct_apis_spec apis;
     char lib[PATH_MAX], report[PATH_MAX];
 
-    /* '+': options end at the command's name, so its own options stay its own. */
+    /* '+': options end at the command's name, so its own options stay its own.  An option checked (bad: what
+     * it takes) goes to the program as its variable (env). */
     while ((opt = getopt_long(argc, argv, "+o:c:s:g:a:h", opts, NULL)) != -1) {
+        const char *env = NULL, *bad = NULL;
         switch (opt) {
         case 'o':
-            if (!*optarg || set("CUDATRACE_OUTPUT", optarg) < 0)
-                return usage_error("--output wants a file name template, not '%s'", optarg);
+            env = "CUDATRACE_OUTPUT";
+            if (!*optarg)
+                bad = "--output wants a file name template, not '%s'";
             break;
         case 'c':
+            env = "CUDATRACE_CAPTURE";
             if (ct_parse_capture(optarg, &cap) != 0)
-                return usage_error("--capture takes all, profiler or nvtx:RANGE[@DOMAIN], not '%s'", optarg);
-            if (set("CUDATRACE_CAPTURE", optarg) < 0)
-                return EXIT_LAUNCHER;
+                bad = "--capture takes all, profiler or nvtx:RANGE[@DOMAIN], not '%s'";
             break;
         case 's':
+            env = "CUDATRACE_STACKS";
             if (ct_parse_stacks(optarg, &m) != 0)
-                return usage_error("--stacks takes none, alloc or all, not '%s'", optarg);
-            if (set("CUDATRACE_STACKS", optarg) < 0)
-                return EXIT_LAUNCHER;
+                bad = "--stacks takes none, alloc or all, not '%s'";
             break;
         case 'P':
+            env = "CUDATRACE_PYTHON_STACKS";
             if (ct_parse_python_stacks(optarg, &m) != 0)
-                return usage_error("--python-stacks takes auto or off, not '%s'", optarg);
-            if (set("CUDATRACE_PYTHON_STACKS", optarg) < 0)
-                return EXIT_LAUNCHER;
+                bad = "--python-stacks takes auto or off, not '%s'";
             break;
         case 'g':
+            env = "CUDATRACE_GPU_TIME";
             if (ct_parse_gpu_time(optarg, &m) != 0)
-                return usage_error("--gpu-time takes sample, all or off, not '%s'", optarg);
-            if (set("CUDATRACE_GPU_TIME", optarg) < 0)
-                return EXIT_LAUNCHER;
+                bad = "--gpu-time takes sample, all or off, not '%s'";
             break;
         case 'a':
+            env = "CUDATRACE_APIS";
             if (!*optarg || ct_parse_apis(optarg, &apis) != 0)
-                return usage_error("--apis takes comma-separated function names or globs, each with an optional "
-                                   "leading '-' (e.g. -cuCtxGetDevice), not '%s'", optarg);
-            if (set("CUDATRACE_APIS", optarg) < 0)
-                return EXIT_LAUNCHER;
+                bad = "--apis takes comma-separated function names or globs, each with an optional leading '-' "
+                      "(e.g. -cuCtxGetDevice), not '%s'";
             break;
         case 'S': stats = 1; break;
         case 'h': fputs(usage, stdout); return 0;
         default: fprintf(stderr, "Try '" PROG " --help'.\n"); return EXIT_LAUNCHER;
         }
+        if (bad)
+            return usage_error(bad, optarg);
+        if (env && set(env, optarg) < 0)
+            return EXIT_LAUNCHER;
     }
     if (optind >= argc)
         return usage_error("%s", "run: no command given");

@@ -8,23 +8,33 @@
 #include "report/export.h"
 #include "report/trace.h"
 
-static const char formats[] = "chrome, csv, json, perfetto or sqlite";
+/* The formats: each a stream writer, but sqlite's, which writes a file of its own (-o). */
+static const struct format {
+    const char *name;
+    int (*write)(FILE *, struct rp_trace *);
+} formats[] = {
+    {"chrome", rp_export_chrome}, {"csv", rp_export_csv}, {"json", rp_export_jsonl}, {"perfetto", rp_export_perfetto},
+    {"sqlite", NULL},
+};
+static const char format_names[] = "chrome, csv, json, perfetto or sqlite";
 
 static int run(int argc, char **argv)
 {
     static const struct option longopts[] = {RP_COMMON_LONGOPTS, {NULL, 0, NULL, 0}};
     const struct rp_command *cmd = &rp_cmd_export;
     struct rp_common co;
-    const char *format = NULL;
+    const struct format *format = NULL;
     int opt;
     rp_common_init(&co);
     while ((opt = getopt_long(argc, argv, RP_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
         switch (opt) {
         case 'f':
-            if (strcmp(optarg, "chrome") && strcmp(optarg, "csv") && strcmp(optarg, "json") &&
-                strcmp(optarg, "perfetto") && strcmp(optarg, "sqlite"))
-                return rp_usage_error(cmd, "unknown --format '%s' (%s)", optarg, formats);
-            format = optarg;
+            format = NULL;
+            for (size_t i = 0; i < sizeof formats / sizeof formats[0] && !format; i++)
+                if (!strcmp(optarg, formats[i].name))
+                    format = &formats[i];
+            if (!format)
+                return rp_usage_error(cmd, "unknown --format '%s' (%s)", optarg, format_names);
             break;
         case 'o': co.output = optarg; break;
         case 'h': rp_help(cmd); return RP_EXIT_OK;
@@ -33,8 +43,8 @@ static int run(int argc, char **argv)
         }
     }
     if (!format)
-        return rp_usage_error(cmd, "--format is required (%s)", formats);
-    const int sqlite = !strcmp(format, "sqlite");
+        return rp_usage_error(cmd, "--format is required (%s)", format_names);
+    const int sqlite = !format->write;
 #ifndef HAVE_SQLITE
     if (sqlite)
         return rp_usage_error(cmd, "this cudatrace-report was built without SQLite: --format sqlite needs "
@@ -58,11 +68,7 @@ static int run(int argc, char **argv)
         rp_trace_close(&tr);
         return RP_EXIT_FAILED;
     }
-    int (*write)(FILE *, struct rp_trace *) = !strcmp(format, "chrome") ? rp_export_chrome
-                                              : !strcmp(format, "csv")  ? rp_export_csv
-                                              : !strcmp(format, "json") ? rp_export_jsonl
-                                                                        : rp_export_perfetto;
-    int wrc = write(out, &tr);
+    int wrc = format->write(out, &tr);
     if (wrc != 0)
         rc = wrc < 0 ? RP_EXIT_FAILED : wrc;
     rc = rp_output_close(out, &co, rc);

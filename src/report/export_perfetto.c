@@ -167,6 +167,14 @@ static void arg_uint(struct px *x, struct seq *s, struct news *n, unsigned iid, 
     pb_end(&x->b, a);
 }
 
+static void arg_string(struct px *x, struct seq *s, struct news *n, unsigned iid, const char *v)
+{
+    size_t a;
+    arg_begin(x, s, n, iid, &a);
+    pb_string(&x->b, PF_DebugAnnotation_string_value, v);
+    pb_end(&x->b, a);
+}
+
 static void interned(struct px *x, const struct news *n)
 {
     if (!n->name && !n->cats && !n->args)
@@ -365,18 +373,12 @@ static int call_slice(struct px *x, const struct rp_call *c, struct rp_memtrack 
         arg_uint(x, s, &n, ARG_BYTES, c->call->pl.copy.bytes);
     if (c->call->c.result != 0) { /* CUDA_SUCCESS goes without saying */
         char rbuf[48];
-        size_t a;
-        arg_begin(x, s, &n, ARG_RESULT, &a);
-        pb_string(&x->b, PF_DebugAnnotation_string_value, rp_result_name(c->call->c.result, rbuf, sizeof rbuf));
-        pb_end(&x->b, a);
+        arg_string(x, s, &n, ARG_RESULT, rp_result_name(c->call->c.result, rbuf, sizeof rbuf));
     }
     const struct rp_stack *st = rp_stacktab_get(&c->file->stacks, c->call->c.stack_id);
     char *line = st && st->nframes ? rp_stack_line(st) : NULL; /* native and Python frames, " | " between */
     if (line) {
-        size_t a;
-        arg_begin(x, s, &n, ARG_STACK, &a);
-        pb_string(&x->b, PF_DebugAnnotation_string_value, line);
-        pb_end(&x->b, a);
+        arg_string(x, s, &n, ARG_STACK, line);
         free(line);
     }
     const uint64_t flow = c->gpu ? ++x->flows : 0;

@@ -364,14 +364,11 @@ static int fill(struct db *d, struct rp_trace *t)
 
 int rp_export_sqlite(const char *path, struct rp_trace *t)
 {
-    size_t len = strlen(path);
-    char *tmp = malloc(len + sizeof ".partial");
-    if (!tmp) {
+    char *tmp;
+    if (asprintf(&tmp, "%s.partial", path) < 0) {
         fprintf(stderr, "cudatrace-report: out of memory\n");
         return -1;
     }
-    memcpy(tmp, path, len);
-    memcpy(tmp + len, ".partial", sizeof ".partial");
     unlink(tmp);
     struct db d = {0};
     int rc;
