@@ -330,12 +330,7 @@ def emit_trampoline(w, v):
         w('            pl.name_id = ct_launch_name_id(&pl);\n')
         w('            ct_rec_launch(%s, r, t0, t1, &pl, ct_stack_id(CT_FAM_LAUNCH), name_gen);\n' % vid)
         w('        }\n')
-        if gpu:
-            w('        if (gp) {\n            ct_gpu_end_launch(gp, r, &pl);\n            gp = NULL;\n        }\n')
-        w('    }\n')
-        if gpu:
-            w('    if (gp)\n        ct_gpu_drop(gp);\n')
-        w('    ct_busy_leave();\n    return r;\n}\n\n')
+        emit_close(w, gpu, 'ct_gpu_end_launch(gp, r, &pl)')
         return
     if not v.decoder and not gpu:
         # Most calls of a framework's step are cheap queries like these: a 16-byte short record (format.h,
@@ -358,11 +353,16 @@ def emit_trampoline(w, v):
         w('    if (c) {\n')
     emit_stack_hook(w, v)
     w('        ct_rec_commit(c);\n')
+    # The end event after the commit, so that the collector never has a span whose call is not in the ring;
+    # the payload stays readable (only this thread writes its ring).
+    emit_close(w, gpu, 'ct_gpu_end_copy(gp, r, (const struct ct_pl_copy *)(c + 1))')
+
+
+def emit_close(w, gpu, gpu_end):
+    """Close the block that writes the record, then the trampoline.  A timed call's pair (gpu_time.h) is
+    ended by gpu_end inside that block, where there is a record, and dropped after it where there is none."""
     if gpu:
-        # After the commit, so that the collector never has a span whose call is not in the ring; the
-        # payload stays readable (only this thread writes its ring).
-        w('        if (gp) {\n            ct_gpu_end_copy(gp, r, (const struct ct_pl_copy *)(c + 1));\n'
-          '            gp = NULL;\n        }\n')
+        w('        if (gp) {\n            %s;\n            gp = NULL;\n        }\n' % gpu_end)
     w('    }\n')
     if gpu:
         w('    if (gp)\n        ct_gpu_drop(gp);\n')

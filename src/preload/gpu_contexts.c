@@ -101,6 +101,20 @@ static CUresult primary_state(CUdevice dev, unsigned *flags, int *active)
 /* The context a primary release or reset is about: found by the pre-hook, used by the hook. */
 static __thread CUcontext primary_closing __attribute__((tls_model("initial-exec")));
 
+/* Before a primary release or reset, and after it (gone: the context went, and its memory with it). */
+static void primary_pre(CUdevice dev)
+{
+    primary_closing = atomic_load(&ct_gpu_pools) ? primary_of(dev) : NULL;
+    closing(primary_closing);
+}
+static void primary_post(int gone)
+{
+    closed(primary_closing, gone);
+    primary_closing = NULL;
+    if (gone)
+        ct_mem_map_clear();
+}
+
 void ct_pre_cuCtxDestroy(CUcontext ctx) { closing(ctx); }
 void ct_hook_cuCtxDestroy(CUresult r, CUcontext ctx)
 {
@@ -109,25 +123,14 @@ void ct_hook_cuCtxDestroy(CUresult r, CUcontext ctx)
         ct_mem_map_clear();
 }
 
-void ct_pre_cuDevicePrimaryCtxReset(CUdevice dev)
-{
-    primary_closing = atomic_load(&ct_gpu_pools) ? primary_of(dev) : NULL;
-    closing(primary_closing);
-}
+void ct_pre_cuDevicePrimaryCtxReset(CUdevice dev) { primary_pre(dev); }
 void ct_hook_cuDevicePrimaryCtxReset(CUresult r, CUdevice dev)
 {
     (void)dev;
-    closed(primary_closing, r == CUDA_SUCCESS);
-    primary_closing = NULL;
-    if (r == CUDA_SUCCESS)
-        ct_mem_map_clear();
+    primary_post(r == CUDA_SUCCESS);
 }
 
-void ct_pre_cuDevicePrimaryCtxRelease(CUdevice dev)
-{
-    primary_closing = atomic_load(&ct_gpu_pools) ? primary_of(dev) : NULL;
-    closing(primary_closing);
-}
+void ct_pre_cuDevicePrimaryCtxRelease(CUdevice dev) { primary_pre(dev); }
 void ct_hook_cuDevicePrimaryCtxRelease(CUresult r, CUdevice dev)
 {
     unsigned flags;
@@ -136,10 +139,7 @@ void ct_hook_cuDevicePrimaryCtxRelease(CUresult r, CUdevice dev)
     /* Only the last release destroys it (and its memory). */
     if (r == CUDA_SUCCESS && primary_state(dev, &flags, &active) != CUDA_SUCCESS)
         active = 0;
-    closed(primary_closing, r == CUDA_SUCCESS && !active);
-    primary_closing = NULL;
-    if (r == CUDA_SUCCESS && !active)
-        ct_mem_map_clear();
+    primary_post(r == CUDA_SUCCESS && !active);
 }
 
 /* A green context is used through the context cuCtxFromGreenCtx gives; its pools are that context's. */
