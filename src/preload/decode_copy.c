@@ -5,9 +5,9 @@
  * ordinals) come from the allocations the tracer saw (mem_map.h), without a driver call; a host end it never
  * saw pinned is pageable.  A unified address it never saw allocated (pageable host memory, or memory of a
  * route the map does not follow: virtual memory, IPC, graph allocations) is classified by one
- * cuPointerGetAttributes call,
- * which reports a pageable host pointer as "not a CUDA pointer" instead of failing, so it leaves no error
- * behind: pageable host, pinned host, device or managed. */
+ * cuPointerGetAttributes call, which reports a pageable host pointer as "not a CUDA pointer" instead of
+ * failing, so it leaves no error behind: pageable host, pinned host, device or managed.  A device end it
+ * never saw keeps device -1 (no question per copy). */
 #include "config.h"
 
 #include "preload/decode.h"
@@ -103,11 +103,15 @@ static void queried_ends(struct ct_pl_copy *pl, uint64_t src, uint64_t dst)
     peer_if_two_devices(pl);
 }
 
-/* Both ends device memory, as the name says; their devices from the map (or the driver). */
+/* Both ends device memory, as the name says; their devices from the map only.  An end it never saw
+ * allocated (virtual-memory mappings such as PyTorch's expandable segments, IPC, graph allocations) keeps
+ * device -1, so the copy is not taken for a peer copy: asking the driver would cost every such copy two
+ * calls. */
 static void device_ends(struct ct_pl_copy *pl, uint64_t src, uint64_t dst)
 {
-    kind_of(src, &pl->src_device);
-    kind_of(dst, &pl->dst_device);
+    enum ct_mem_kind k;
+    ct_mem_map_lookup(src, &k, &pl->src_device); /* device -1 where it finds none */
+    ct_mem_map_lookup(dst, &k, &pl->dst_device);
     ends(pl, src, CT_MEM_DEVICE, dst, CT_MEM_DEVICE);
     peer_if_two_devices(pl);
 }
