@@ -91,21 +91,25 @@ static size_t round_pow2(size_t v)
     return p;
 }
 
-int ct_parse_stacks(const char *s, int *out)
+/* A value named in a table (any case): its index. */
+static int parse_name(const char *s, const char *const *names, int n, int *out)
 {
-    static const char *const names[] = {"none", "alloc", "all"};
-
-    for (int i = 0; s && i < 3; i++)
+    for (int i = 0; s && i < n; i++)
         if (strcasecmp(s, names[i]) == 0)
             return *out = i, 0;
     return -1;
 }
 
+int ct_parse_stacks(const char *s, int *out)
+{
+    static const char *const names[] = {"none", "alloc", "all"};
+    return parse_name(s, names, 3, out);
+}
+
 int ct_parse_python_stacks(const char *s, int *out)
 {
-    if (s && (strcasecmp(s, "auto") == 0 || strcasecmp(s, "off") == 0))
-        return *out = strcasecmp(s, "auto") == 0, 0;
-    return -1;
+    static const char *const names[] = {"off", "auto"};
+    return parse_name(s, names, 2, out);
 }
 
 int ct_parse_capture(const char *s, struct ct_capture_spec *out)
@@ -130,11 +134,7 @@ int ct_parse_capture(const char *s, struct ct_capture_spec *out)
 int ct_parse_gpu_time(const char *s, int *out)
 {
     static const char *const names[] = {[CT_GPU_OFF] = "off", [CT_GPU_SAMPLE] = "sample", [CT_GPU_ALL] = "all"};
-
-    for (int m = CT_GPU_OFF; s && m <= CT_GPU_ALL; m++)
-        if (strcasecmp(s, names[m]) == 0)
-            return *out = m, 0;
-    return -1;
+    return parse_name(s, names, CT_GPU_ALL + 1, out);
 }
 
 int ct_parse_apis(const char *s, struct ct_apis_spec *out)
