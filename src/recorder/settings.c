@@ -171,8 +171,7 @@ int ct_parse_apis(const char *s, struct ct_apis_spec *out)
 void ct_settings_capture(struct ct_capture_spec *c)
 {
     memset(c, 0, sizeof *c);
-    if (ct_parse_capture(getenv("CUDATRACE_CAPTURE"), c) != 0) /* a bad value: all, and ct_settings_load says so */
-        memset(c, 0, sizeof *c);
+    ct_parse_capture(getenv("CUDATRACE_CAPTURE"), c); /* a bad value: all, and ct_settings_load says so */
 }
 
 const char *ct_settings_nvtx_forward(void)
