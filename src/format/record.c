@@ -105,20 +105,17 @@ void ct_put_process(void *rec, const char *host, size_t host_len, const char *cm
     memcpy((char *)(r + 1) + hl, cmdline, cl);
 }
 
-size_t ct_size_stack(size_t nframes)
-{
-    if (nframes > CT_STACK_MAX_FRAMES)
-        nframes = CT_STACK_MAX_FRAMES;
-    return sizeof(struct ct_rec_stack) + nframes * sizeof(uint64_t);
-}
+/* The frames a stack record keeps: at most CT_STACK_MAX_FRAMES. */
+static size_t kept_frames(size_t nframes) { return nframes < CT_STACK_MAX_FRAMES ? nframes : CT_STACK_MAX_FRAMES; }
+
+size_t ct_size_stack(size_t nframes) { return sizeof(struct ct_rec_stack) + kept_frames(nframes) * sizeof(uint64_t); }
 
 void ct_put_stack(void *rec, uint32_t tid, uint32_t id, const uint64_t *frames, size_t nframes, unsigned trimmed)
 {
     struct ct_rec_stack *r = rec;
     size_t size = ct_size_stack(nframes);
 
-    if (nframes > CT_STACK_MAX_FRAMES)
-        nframes = CT_STACK_MAX_FRAMES;
+    nframes = kept_frames(nframes);
     ct_put_hdr(&r->h, CT_REC_STACK, size, tid);
     r->id = id;
     r->nframes = (uint16_t)nframes;
@@ -128,9 +125,7 @@ void ct_put_stack(void *rec, uint32_t tid, uint32_t id, const uint64_t *frames, 
 
 size_t ct_size_pystack(size_t nframes)
 {
-    if (nframes > CT_STACK_MAX_FRAMES)
-        nframes = CT_STACK_MAX_FRAMES;
-    return sizeof(struct ct_rec_pystack) + nframes * sizeof(struct ct_py_frame);
+    return sizeof(struct ct_rec_pystack) + kept_frames(nframes) * sizeof(struct ct_py_frame);
 }
 
 void ct_put_pystack(void *rec, uint32_t tid, uint32_t id, const struct ct_py_frame *frames, size_t nframes)
@@ -138,8 +133,7 @@ void ct_put_pystack(void *rec, uint32_t tid, uint32_t id, const struct ct_py_fra
     struct ct_rec_pystack *r = rec;
     size_t size = ct_size_pystack(nframes);
 
-    if (nframes > CT_STACK_MAX_FRAMES)
-        nframes = CT_STACK_MAX_FRAMES;
+    nframes = kept_frames(nframes);
     ct_put_hdr(&r->h, CT_REC_PYSTACK, size, tid);
     r->id = id;
     r->nframes = (uint16_t)nframes;

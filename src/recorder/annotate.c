@@ -63,9 +63,6 @@ void ct_rec_thread_name(uint32_t tid, const char *name)
         if (ct_rec_ring)
             atomic_store(&ct_rec_ring->name_pending, 0);
     }
-    memset(&t, 0, sizeof t);
-    ct_put_hdr(&t.h, CT_REC_THREAD, sizeof t, tid);
-    if (!(t.name_id = ct_intern(CT_STR_THREAD, name, tid)))
-        return;
-    ct_meta_push(&t, sizeof t, 0);
+    if (ct_intern_thread(&t, tid, name) == 0)
+        ct_meta_push(&t, sizeof t, 0);
 }

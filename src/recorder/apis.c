@@ -30,26 +30,26 @@ static int matches(const char *pattern, const struct ct_variant *v)
 /* The value as a table: 0 or -1 (a glob that matches nothing: warned). */
 static int decide(const struct ct_apis_spec *spec, const char *value, uint8_t *skip)
 {
-    for (unsigned i = 0; i < spec->n; i++) {
-        unsigned hits = 0;
-        for (unsigned id = 0; id < ct_variant_count; id++)
-            hits += matches(spec->e[i].pattern, &ct_variants[id]);
-        if (!hits) {
+    /* A list that starts with an include records only what it includes; one that starts with an exclude
+     * records everything else.  Later entries win (as in rsync filters and .gitignore). */
+    const int start_excluded = spec->n > 0 && !spec->e[0].exclude;
+    unsigned hits[CT_APIS_MAX] = {0};
+
+    for (unsigned id = 0; id < ct_variant_count; id++) {
+        int ex = start_excluded;
+        for (unsigned i = 0; i < spec->n; i++)
+            if (matches(spec->e[i].pattern, &ct_variants[id])) {
+                ex = spec->e[i].exclude;
+                hits[i]++;
+            }
+        skip[id] = (uint8_t)ex;
+    }
+    for (unsigned i = 0; i < spec->n; i++)
+        if (!hits[i]) {
             ct_warn("CUDATRACE_APIS=\"%.64s\": %s matches no driver function; every call is recorded", value,
                     spec->e[i].pattern);
             return -1;
         }
-    }
-    /* A list that starts with an include records only what it includes; one that starts with an exclude
-     * records everything else.  Later entries win (as in rsync filters and .gitignore). */
-    const int start_excluded = spec->n > 0 && !spec->e[0].exclude;
-    for (unsigned id = 0; id < ct_variant_count; id++) {
-        int ex = start_excluded;
-        for (unsigned i = 0; i < spec->n; i++)
-            if (matches(spec->e[i].pattern, &ct_variants[id]))
-                ex = spec->e[i].exclude;
-        skip[id] = (uint8_t)ex;
-    }
     return 0;
 }
 

@@ -74,10 +74,8 @@ static void write_first_name(struct ct_ring *r, int in_signal, int *strings)
 
     if (in_signal || !atomic_exchange(&r->name_pending, 0))
         return;
-    memset(&t, 0, sizeof t);
-    ct_put_hdr(&t.h, CT_REC_THREAD, sizeof t, r->tid);
     r->os_name[sizeof r->os_name - 1] = '\0';
-    if ((t.name_id = ct_intern(CT_STR_THREAD, r->os_name, r->tid)) != 0) {
+    if (ct_intern_thread(&t, r->tid, r->os_name) == 0) {
         ct_tf_append(&(struct iovec){&t, sizeof t}, 1);
         *strings = 1;
     }

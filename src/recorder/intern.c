@@ -97,5 +97,12 @@ out:
     return id;
 }
 
+int ct_intern_thread(struct ct_rec_thread *t, uint32_t tid, const char *name)
+{
+    memset(t, 0, sizeof *t);
+    ct_put_hdr(&t->h, CT_REC_THREAD, sizeof *t, tid);
+    return (t->name_id = ct_intern(CT_STR_THREAD, name, tid)) != 0 ? 0 : -1;
+}
+
 void ct_intern_lock(void) { pthread_mutex_lock(&mu); }
 void ct_intern_unlock(void) { pthread_mutex_unlock(&mu); }

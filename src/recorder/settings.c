@@ -91,21 +91,25 @@ static size_t round_pow2(size_t v)
     return p;
 }
 
-int ct_parse_stacks(const char *s, int *out)
+/* A value named in a table (any case): its index. */
+static int parse_name(const char *s, const char *const *names, int n, int *out)
 {
-    static const char *const names[] = {"none", "alloc", "all"};
-
-    for (int i = 0; s && i < 3; i++)
+    for (int i = 0; s && i < n; i++)
         if (strcasecmp(s, names[i]) == 0)
             return *out = i, 0;
     return -1;
 }
 
+int ct_parse_stacks(const char *s, int *out)
+{
+    static const char *const names[] = {"none", "alloc", "all"};
+    return parse_name(s, names, 3, out);
+}
+
 int ct_parse_python_stacks(const char *s, int *out)
 {
-    if (s && (strcasecmp(s, "auto") == 0 || strcasecmp(s, "off") == 0))
-        return *out = strcasecmp(s, "auto") == 0, 0;
-    return -1;
+    static const char *const names[] = {"off", "auto"};
+    return parse_name(s, names, 2, out);
 }
 
 int ct_parse_capture(const char *s, struct ct_capture_spec *out)
@@ -130,11 +134,7 @@ int ct_parse_capture(const char *s, struct ct_capture_spec *out)
 int ct_parse_gpu_time(const char *s, int *out)
 {
     static const char *const names[] = {[CT_GPU_OFF] = "off", [CT_GPU_SAMPLE] = "sample", [CT_GPU_ALL] = "all"};
-
-    for (int m = CT_GPU_OFF; s && m <= CT_GPU_ALL; m++)
-        if (strcasecmp(s, names[m]) == 0)
-            return *out = m, 0;
-    return -1;
+    return parse_name(s, names, CT_GPU_ALL + 1, out);
 }
 
 int ct_parse_apis(const char *s, struct ct_apis_spec *out)
@@ -171,8 +171,7 @@ int ct_parse_apis(const char *s, struct ct_apis_spec *out)
 void ct_settings_capture(struct ct_capture_spec *c)
 {
     memset(c, 0, sizeof *c);
-    if (ct_parse_capture(getenv("CUDATRACE_CAPTURE"), c) != 0) /* a bad value: all, and ct_settings_load says so */
-        memset(c, 0, sizeof *c);
+    ct_parse_capture(getenv("CUDATRACE_CAPTURE"), c); /* a bad value: all, and ct_settings_load says so */
 }
 
 const char *ct_settings_nvtx_forward(void)
