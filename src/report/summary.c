@@ -102,13 +102,9 @@ static size_t api_row(struct agg *a, const struct rp_call *c)
     int32_t *slot = &tab->row[id];
     if (*slot)
         return (size_t)(*slot - 1);
-    const struct ct_api_info *api = rp_file_api(c->file, c->call->c.api_id);
     char buf[256];
-    if (api)
-        rp_api_display_name(api->name, api->vflags, buf, sizeof buf);
-    else
-        snprintf(buf, sizeof buf, "api#%u", (unsigned)c->call->c.api_id); /* its API record was lost */
-    size_t row = rp_named_row((void **)&a->api, &a->napi, &a->capi, sizeof *a->api, &a->api_by_name, buf);
+    size_t row = rp_named_row((void **)&a->api, &a->napi, &a->capi, sizeof *a->api, &a->api_by_name,
+                              rp_file_api_name(c->file, id, buf, sizeof buf));
     if (row != (size_t)-1)
         *slot = (int32_t)row + 1;
     return row;
@@ -267,12 +263,8 @@ static void print_counted(struct rp_sum_out *o, const struct rp_trace *tr)
     for (size_t i = 0; i < tr->nfiles; i++)
         for (size_t k = 0; k < tr->files[i].ncounted; k++) {
             const struct rp_counted *c = &tr->files[i].counted[k];
-            const struct ct_api_info *api = rp_file_api(&tr->files[i], c->api_id);
             char name[256];
-            if (api)
-                rp_api_display_name(api->name, api->vflags, name, sizeof name);
-            else
-                snprintf(name, sizeof name, "api#%u", (unsigned)c->api_id);
+            rp_file_api_name(&tr->files[i], c->api_id, name, sizeof name);
             size_t r = 0;
             while (r < n && strcmp(rows[r].name, name) != 0)
                 r++;
