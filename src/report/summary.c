@@ -45,8 +45,8 @@ struct kernel_row {
 };
 
 struct copy_row {
-    const char *op; /* a constant of rp_copy_operation */
-    struct rp_stats time, bytes;
+    struct rp_named_stats ns; /* name: the operation (rp_copy_operation); st: host time */
+    struct rp_stats bytes;
 };
 
 struct error_row {
@@ -137,21 +137,11 @@ static int add_shape(struct kernel_row *k, const struct ct_pl_launch *l)
 static int add_copy(struct agg *a, const struct rp_call *c)
 {
     const struct ct_pl_copy *p = &c->call->pl.copy;
-    const char *op = rp_copy_operation(p->flags, p->src_kind, p->dst_kind);
-    size_t i = rp_strmap_get(&a->copy_by_op, op);
-    if (i == (size_t)-1) {
-        struct copy_row *r = ct_grow(a->copy, &a->ccopy, a->ncopy + 1, sizeof *r);
-        if (!r)
-            return -1;
-        a->copy = r;
-        i = a->ncopy;
-        if (rp_strmap_put(&a->copy_by_op, op, i) < 0)
-            return -1;
-        a->ncopy++;
-        memset(&a->copy[i], 0, sizeof a->copy[i]);
-        a->copy[i].op = op;
-    }
-    return rp_stats_add(&a->copy[i].time, (uint64_t)(c->t1 - c->t0)) | rp_stats_add(&a->copy[i].bytes, p->bytes);
+    size_t i = rp_named_row((void **)&a->copy, &a->ncopy, &a->ccopy, sizeof *a->copy, &a->copy_by_op,
+                            rp_copy_operation(p->flags, p->src_kind, p->dst_kind));
+    if (i == (size_t)-1)
+        return -1;
+    return rp_stats_add(&a->copy[i].ns.st, (uint64_t)(c->t1 - c->t0)) | rp_stats_add(&a->copy[i].bytes, p->bytes);
 }
 
 static int add_error(struct agg *a, size_t api, int32_t result)
@@ -345,7 +335,7 @@ static int cmp_copy(const void *x, const void *y)
     const struct copy_row *a = x, *b = y;
     if (a->bytes.total != b->bytes.total)
         return a->bytes.total < b->bytes.total ? 1 : -1;
-    return strcmp(a->op, b->op);
+    return strcmp(a->ns.name, b->ns.name);
 }
 
 static void print_copies(struct rp_sum_out *o, struct agg *a)
@@ -362,15 +352,15 @@ static void print_copies(struct rp_sum_out *o, struct agg *a)
     for (size_t i = 0; i < a->ncopy && (!o->top || i < o->top); i++) {
         struct copy_row *r = &a->copy[i];
         char c[8][48];
-        rp_u64s(c[0], r->time.n);
+        rp_u64s(c[0], r->ns.st.n);
         rp_u64s(c[1], r->bytes.total);
         snprintf(c[2], 48, "%.1f", rp_stats_mean(&r->bytes));
         rp_u64s(c[3], r->bytes.min);
         rp_u64s(c[4], r->bytes.max);
-        rp_fmt_time(c[5], 48, (double)r->time.total, o->unit, 0);
-        rp_fmt_time(c[6], 48, rp_stats_mean(&r->time), o->unit, 1);
-        rp_fmt_time(c[7], 48, rp_stats_median(&r->time), o->unit, 1);
-        const char *row[] = {c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], r->op};
+        rp_fmt_time(c[5], 48, (double)r->ns.st.total, o->unit, 0);
+        rp_fmt_time(c[6], 48, rp_stats_mean(&r->ns.st), o->unit, 1);
+        rp_fmt_time(c[7], 48, rp_stats_median(&r->ns.st), o->unit, 1);
+        const char *row[] = {c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], r->ns.name};
         rp_table_row(&t, row);
     }
     rp_sum_emit(o, &t);
@@ -554,7 +544,7 @@ static void agg_free(struct agg *a, size_t nfiles)
         rp_shape_set_free(&a->kern[i].shapes);
     }
     for (size_t i = 0; i < a->ncopy; i++) {
-        rp_stats_free(&a->copy[i].time);
+        rp_named_stats_free(&a->copy[i].ns);
         rp_stats_free(&a->copy[i].bytes);
     }
     for (size_t i = 0; a->api_of_file && i < nfiles; i++)
