@@ -213,15 +213,8 @@ static void print_api(struct rp_sum_out *o, struct agg *a)
     rp_sort(a->api, a->napi, sizeof *a->api, cmp_named);
     for (size_t i = 0; i < a->napi; i++)
         all += a->api[i].st.total;
-    for (size_t i = 0; i < a->napi && (!o->top || i < o->top); i++) {
-        char cells[8][48];
-        rp_stats_cells(cells, &a->api[i].st, (double)all, o->unit);
-        const char *row[9];
-        for (int c = 0; c < 8; c++)
-            row[c] = cells[c];
-        row[8] = a->api[i].name;
-        rp_table_row(&t, row);
-    }
+    for (size_t i = 0; i < a->napi && (!o->top || i < o->top); i++)
+        rp_stats_row(&t, &a->api[i].st, (double)all, o->unit, NULL, a->api[i].name);
     rp_sum_emit(o, &t);
 }
 
@@ -308,14 +301,8 @@ static void print_kernels(struct rp_sum_out *o, struct agg *a)
         all += a->kern[i].ns.st.total;
     for (size_t i = 0; i < a->nkern && (!o->top || i < o->top); i++) {
         struct kernel_row *k = &a->kern[i];
-        char cells[8][48], nshapes[24];
-        rp_stats_cells(cells, &k->ns.st, (double)all, o->unit);
-        const char *row[10];
-        for (int c = 0; c < 8; c++)
-            row[c] = cells[c];
-        row[8] = rp_u64s(nshapes, k->shapes.n);
-        row[9] = k->ns.name;
-        rp_table_row(&t, row);
+        char nshapes[24];
+        rp_stats_row(&t, &k->ns.st, (double)all, o->unit, rp_u64s(nshapes, k->shapes.n), k->ns.name);
         rp_sort(k->shapes.v, k->shapes.n, sizeof *k->shapes.v, cmp_shape);
         for (size_t j = 0; j < k->shapes.n; j++) {
             char n[24], g[48], b[48];
