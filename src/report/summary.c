@@ -245,9 +245,9 @@ static void print_counted(struct rp_sum_out *o, const struct rp_trace *tr)
     size_t n = 0, cap = 0;
     for (size_t i = 0; i < tr->nfiles; i++)
         for (size_t k = 0; k < tr->files[i].ncounted; k++) {
-            const struct rp_counted *c = &tr->files[i].counted[k];
+            const struct rp_id_count *c = &tr->files[i].counted[k];
             char name[256];
-            rp_file_api_name(&tr->files[i], c->api_id, name, sizeof name);
+            rp_file_api_name(&tr->files[i], (uint16_t)c->id, name, sizeof name);
             size_t r = 0;
             while (r < n && strcmp(rows[r].name, name) != 0)
                 r++;
