@@ -202,8 +202,10 @@ static int make_threads(struct rp_file *f, const struct pass1 *p1)
     return 0;
 }
 
-/* Pass 1 over one file. Returns RP_EXIT_*. */
+/* rp_file_string for rp_stacktab_add_python's name look-ups. */
 static const char *string_of(const void *f, uint32_t id) { return rp_file_string(f, id); }
+
+/* Pass 1 over one file. Returns RP_EXIT_*. */
 
 static int read_file(struct rp_file *f, const char *path)
 {
