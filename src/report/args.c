@@ -80,14 +80,19 @@ const char *rp_gpu_stream_label(const struct rp_trace *t, const struct rp_call *
     return buf;
 }
 
-const char *rp_call_api_name(const struct rp_call *c, char *buf, size_t size)
+const char *rp_file_api_name(const struct rp_file *f, uint16_t api_id, char *buf, size_t size)
 {
-    const struct ct_api_info *api = rp_file_api(c->file, c->call->c.api_id);
-    if (!api) {
-        snprintf(buf, size, "api#%u", (unsigned)c->call->c.api_id);
+    const struct ct_api_info *api = rp_file_api(f, api_id);
+    if (!api) { /* its API record was lost */
+        snprintf(buf, size, "api#%u", (unsigned)api_id);
         return buf;
     }
     return rp_api_display_name(api->name, api->vflags, buf, size);
+}
+
+const char *rp_call_api_name(const struct rp_call *c, char *buf, size_t size)
+{
+    return rp_file_api_name(c->file, c->call->c.api_id, buf, size);
 }
 
 const char *rp_call_variant(const struct rp_call *c)

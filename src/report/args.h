@@ -28,8 +28,10 @@ const char *rp_gpu_work_name(struct rp_kernel_names *k, const struct rp_call *c,
 const char *rp_gpu_device_label(int32_t device, char *buf, size_t size);
 const char *rp_gpu_stream_label(const struct rp_trace *t, const struct rp_call *c, char *buf, size_t size);
 
-/* The display name of the call's API (display_names.h rule) into buf. */
+/* The display name of the call's API (display_names.h rule) into buf; "api#ID" when its API record was lost. */
 const char *rp_call_api_name(const struct rp_call *c, char *buf, size_t size);
+/* The same for API id `api_id` of file f. */
+const char *rp_file_api_name(const struct rp_file *f, uint16_t api_id, char *buf, size_t size);
 /* The exported variant ("cuMemAlloc_v2"), "" if unknown. */
 const char *rp_call_variant(const struct rp_call *c);
 

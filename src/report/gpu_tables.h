@@ -31,13 +31,13 @@ void rp_gpu_print_kernels(struct rp_sum_out *o, struct rp_gpu_agg *g);
 void rp_gpu_print_copies_time(struct rp_sum_out *o, struct rp_gpu_agg *g);
 void rp_gpu_print_copies_size(struct rp_sum_out *o, struct rp_gpu_agg *g);
 
-/* The header's rows: "GPU time" (the mode, or "no GPU spans"), and unless it is off, the spans, the calls
- * left untimed by cause and the spans not completed, summed over the files. */
 /* --by: each kernel's GPU time of its timed launches, into the spread table (by_group.h) as group `group`'s.
  * 0 or -1 (out of memory). */
 struct rp_spread;
 int rp_gpu_spread(const struct rp_gpu_agg *g, struct rp_spread *s, size_t group);
 
+/* The header's rows: "GPU time" (the mode, or "no GPU spans"), and unless it is off, the spans, the calls
+ * left untimed by cause and the spans not completed, summed over the files. */
 void rp_gpu_header_rows(struct rp_table *t, const struct rp_trace *tr);
 
 #endif

@@ -114,14 +114,14 @@ static void counts_table(struct out *o, const struct rp_file *f)
         rp_table_row(&t, rows[i]);
     for (size_t i = 0; i < f->nuntraced_syms; i++) {
         char what[300];
-        const char *s = rp_file_string(f, f->untraced_syms[i].name_id);
+        const char *s = rp_file_string(f, f->untraced_syms[i].id);
         snprintf(what, sizeof what, "untraced: %s", s ? s : "?");
         const char *row[] = {u64s(n[8], f->untraced_syms[i].count), what};
         rp_table_row(&t, row);
     }
     for (size_t i = 0; i < f->ncounted; i++) { /* CUDATRACE_APIS */
         char what[300];
-        const struct ct_api_info *api = rp_file_api(f, f->counted[i].api_id);
+        const struct ct_api_info *api = rp_file_api(f, (uint16_t)f->counted[i].id);
         snprintf(what, sizeof what, "counted, not timed: %s", api ? api->variant : "?");
         const char *row[] = {u64s(n[8], f->counted[i].count), what};
         rp_table_row(&t, row);

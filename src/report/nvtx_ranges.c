@@ -85,6 +85,17 @@ static struct rp_nvtx_range range_of(const struct ct_nvtx_event *open, uint64_t 
                                   open->category, open->color, open->domain, (uint8_t)style, open->has_color, depth};
 }
 
+/* Append range r to x's ranges (*cap of them allocated).  0, or -1 when out of memory. */
+static int add_range(struct rp_nvtx *x, size_t *cap, struct rp_nvtx_range r)
+{
+    struct rp_nvtx_range *v = ct_grow(x->r, cap, x->n + 1, sizeof *v);
+    if (!v)
+        return -1;
+    x->r = v;
+    v[x->n++] = r;
+    return 0;
+}
+
 int rp_nvtx_finish(struct rp_nvtx *x)
 {
     struct ordered *o = calloc(x->nev ? x->nev : 1, sizeof *o), *stack_o = NULL;
@@ -107,20 +118,15 @@ int rp_nvtx_finish(struct rp_nvtx *x)
         const struct ct_nvtx_event *e = o[i].e;
         if (i == 0 || e->tid != o[i - 1].e->tid || e->domain != o[i - 1].e->domain)
             depth = 0; /* another stack */
-        struct rp_nvtx_range *r = NULL;
         if (e->kind == CT_NVTX_PUSH) {
             stack_o[depth++] = o[i];
         } else if (e->kind == CT_NVTX_POP && depth) {
             const struct ct_nvtx_event *open = stack_o[--depth].e;
-            if (!(r = ct_grow(x->r, &cap, x->n + 1, sizeof *r)))
+            if (add_range(x, &cap, range_of(open, e->t_ns, RP_NVTX_PUSHPOP, (uint32_t)depth)) < 0)
                 goto out;
-            x->r = r;
-            r[x->n++] = range_of(open, e->t_ns, RP_NVTX_PUSHPOP, (uint32_t)depth);
         } else if (e->kind == CT_NVTX_MARK) {
-            if (!(r = ct_grow(x->r, &cap, x->n + 1, sizeof *r)))
+            if (add_range(x, &cap, range_of(e, e->t_ns, RP_NVTX_MARK, (uint32_t)depth)) < 0)
                 goto out;
-            x->r = r;
-            r[x->n++] = range_of(e, e->t_ns, RP_NVTX_MARK, (uint32_t)depth);
         }
     }
     /* Start/end. */
@@ -131,11 +137,8 @@ int rp_nvtx_finish(struct rp_nvtx *x)
     qsort(o, no, sizeof *o, cmp_id);
     for (size_t i = 0; i + 1 < no; i++)
         if (o[i].e->kind == CT_NVTX_START && o[i + 1].e->kind == CT_NVTX_END && o[i].e->range_id == o[i + 1].e->range_id) {
-            struct rp_nvtx_range *r = ct_grow(x->r, &cap, x->n + 1, sizeof *r);
-            if (!r)
+            if (add_range(x, &cap, range_of(o[i].e, o[i + 1].e->t_ns, RP_NVTX_STARTEND, 0)) < 0)
                 goto out;
-            x->r = r;
-            r[x->n++] = range_of(o[i].e, o[i + 1].e->t_ns, RP_NVTX_STARTEND, 0);
             i++;
         }
     if (x->n)

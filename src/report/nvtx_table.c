@@ -57,16 +57,9 @@ void rp_nvtx_print(struct rp_sum_out *o, const struct rp_trace *t)
     else if (rp_stats_table(&tb, "nvtx", "NVTX ranges (as nsys nvtx_sum)", &cols, o->unit) == 0) {
         rp_sort(rows, n, sizeof *rows, cmp_row);
         for (size_t i = 0; i < n && (!o->top || i < o->top); i++) {
-            char cells[8][48];
-            rp_stats_cells(cells, &rows[i].ns.st, (double)all, o->unit);
             char *tab = strchr(rows[i].ns.name, '\t');
             *tab = '\0';
-            const char *row[10];
-            for (int c = 0; c < 8; c++)
-                row[c] = cells[c];
-            row[8] = rows[i].ns.name;
-            row[9] = tab + 1;
-            rp_table_row(&tb, row);
+            rp_stats_row(&tb, &rows[i].ns.st, (double)all, o->unit, rows[i].ns.name, tab + 1);
             *tab = '\t';
         }
         rp_sum_emit(o, &tb);

@@ -8,6 +8,22 @@
 #include "report/sort.h"
 #include "report/symbolize.h"
 
+/* A new site of `key`, labelled with a copy of `label`, its other fields zero; its index, or (size_t)-1 when out
+ * of memory. */
+static size_t new_site(struct rp_sites *s, const char *key, const char *label)
+{
+    struct rp_site *v = ct_grow(s->v, &s->cap, s->n + 1, sizeof *v);
+    if (!v)
+        return (size_t)-1;
+    s->v = v;
+    memset(&v[s->n], 0, sizeof v[s->n]);
+    if (!(v[s->n].label = strdup(label)) || rp_strmap_put(&s->by_key, key, s->n) < 0) {
+        free(v[s->n].label);
+        return (size_t)-1;
+    }
+    return s->n++;
+}
+
 struct rp_site *rp_site_of(struct rp_sites *s, const struct rp_trace *t, size_t file, uint32_t stack_id,
                            const char *label, uint32_t label_id)
 {
@@ -23,18 +39,9 @@ struct rp_site *rp_site_of(struct rp_sites *s, const struct rp_trace *t, size_t 
     sprintf(key, "%s\n%s", label, skey);
     size_t i = rp_strmap_get(&s->by_key, key);
     if (i == (size_t)-1) {
-        struct rp_site *v = ct_grow(s->v, &s->cap, s->n + 1, sizeof *v);
-        if (!v)
+        if ((i = new_site(s, key, label)) == (size_t)-1)
             goto out;
-        s->v = v;
-        i = s->n;
-        memset(&s->v[i], 0, sizeof s->v[i]);
-        if (!(s->v[i].label = strdup(label)) || rp_strmap_put(&s->by_key, key, i) < 0) {
-            free(s->v[i].label);
-            goto out;
-        }
         s->v[i].stack = st && st->nframes ? st : NULL;
-        s->n++;
     }
     if (rp_u64map_put(&s->of_id, stack_id, k2, i, 0))
         site = &s->v[i];
@@ -59,6 +66,13 @@ static struct rp_stack *python_view(const struct rp_stack *st, unsigned first)
     return v;
 }
 
+static void free_view(struct rp_stack *v)
+{
+    if (v)
+        free(v->frames);
+    free(v);
+}
+
 struct rp_site *rp_site_python(struct rp_sites *s, const struct rp_trace *t, size_t file, uint32_t stack_id)
 {
     uint64_t k2 = (uint64_t)file << 16 | 0xFFFFu; /* apart from rp_site_of's labels */
@@ -72,22 +86,12 @@ struct rp_site *rp_site_python(struct rp_sites *s, const struct rp_trace *t, siz
         snprintf(key, sizeof key, "%s:%u %s", st->frames[u].srcfile, st->frames[u].line, st->frames[u].function);
     size_t i = rp_strmap_get(&s->by_key, key);
     if (i == (size_t)-1) {
-        struct rp_site *v = ct_grow(s->v, &s->cap, s->n + 1, sizeof *v);
-        if (!v)
-            return NULL;
-        s->v = v;
-        i = s->n;
-        memset(&s->v[i], 0, sizeof s->v[i]);
-        if (!(s->v[i].label = strdup(key)) || (u >= 0 && !(s->v[i].own = python_view(st, (unsigned)u))) ||
-            rp_strmap_put(&s->by_key, key, i) < 0) {
-            free(s->v[i].label);
-            if (s->v[i].own)
-                free(s->v[i].own->frames);
-            free(s->v[i].own);
+        struct rp_stack *own = NULL;
+        if ((u >= 0 && !(own = python_view(st, (unsigned)u))) || (i = new_site(s, key, key)) == (size_t)-1) {
+            free_view(own);
             return NULL;
         }
-        s->v[i].stack = s->v[i].own;
-        s->n++;
+        s->v[i].stack = s->v[i].own = own;
     }
     return rp_u64map_put(&s->of_id, stack_id, k2, i, 0) ? &s->v[i] : NULL;
 }
@@ -129,9 +133,7 @@ void rp_sites_free(struct rp_sites *s)
 {
     for (size_t i = 0; i < s->n; i++) {
         free(s->v[i].label);
-        if (s->v[i].own)
-            free(s->v[i].own->frames);
-        free(s->v[i].own);
+        free_view(s->v[i].own);
     }
     free(s->v);
     rp_strmap_free(&s->by_key);

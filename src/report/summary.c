@@ -45,8 +45,8 @@ struct kernel_row {
 };
 
 struct copy_row {
-    const char *op; /* a constant of rp_copy_operation */
-    struct rp_stats time, bytes;
+    struct rp_named_stats ns; /* name: the operation (rp_copy_operation); st: host time */
+    struct rp_stats bytes;
 };
 
 struct error_row {
@@ -102,13 +102,9 @@ static size_t api_row(struct agg *a, const struct rp_call *c)
     int32_t *slot = &tab->row[id];
     if (*slot)
         return (size_t)(*slot - 1);
-    const struct ct_api_info *api = rp_file_api(c->file, c->call->c.api_id);
     char buf[256];
-    if (api)
-        rp_api_display_name(api->name, api->vflags, buf, sizeof buf);
-    else
-        snprintf(buf, sizeof buf, "api#%u", (unsigned)c->call->c.api_id); /* its API record was lost */
-    size_t row = rp_named_row((void **)&a->api, &a->napi, &a->capi, sizeof *a->api, &a->api_by_name, buf);
+    size_t row = rp_named_row((void **)&a->api, &a->napi, &a->capi, sizeof *a->api, &a->api_by_name,
+                              rp_file_api_name(c->file, id, buf, sizeof buf));
     if (row != (size_t)-1)
         *slot = (int32_t)row + 1;
     return row;
@@ -141,21 +137,11 @@ static int add_shape(struct kernel_row *k, const struct ct_pl_launch *l)
 static int add_copy(struct agg *a, const struct rp_call *c)
 {
     const struct ct_pl_copy *p = &c->call->pl.copy;
-    const char *op = rp_copy_operation(p->flags, p->src_kind, p->dst_kind);
-    size_t i = rp_strmap_get(&a->copy_by_op, op);
-    if (i == (size_t)-1) {
-        struct copy_row *r = ct_grow(a->copy, &a->ccopy, a->ncopy + 1, sizeof *r);
-        if (!r)
-            return -1;
-        a->copy = r;
-        i = a->ncopy;
-        if (rp_strmap_put(&a->copy_by_op, op, i) < 0)
-            return -1;
-        a->ncopy++;
-        memset(&a->copy[i], 0, sizeof a->copy[i]);
-        a->copy[i].op = op;
-    }
-    return rp_stats_add(&a->copy[i].time, (uint64_t)(c->t1 - c->t0)) | rp_stats_add(&a->copy[i].bytes, p->bytes);
+    size_t i = rp_named_row((void **)&a->copy, &a->ncopy, &a->ccopy, sizeof *a->copy, &a->copy_by_op,
+                            rp_copy_operation(p->flags, p->src_kind, p->dst_kind));
+    if (i == (size_t)-1)
+        return -1;
+    return rp_stats_add(&a->copy[i].ns.st, (uint64_t)(c->t1 - c->t0)) | rp_stats_add(&a->copy[i].bytes, p->bytes);
 }
 
 static int add_error(struct agg *a, size_t api, int32_t result)
@@ -227,15 +213,8 @@ static void print_api(struct rp_sum_out *o, struct agg *a)
     rp_sort(a->api, a->napi, sizeof *a->api, cmp_named);
     for (size_t i = 0; i < a->napi; i++)
         all += a->api[i].st.total;
-    for (size_t i = 0; i < a->napi && (!o->top || i < o->top); i++) {
-        char cells[8][48];
-        rp_stats_cells(cells, &a->api[i].st, (double)all, o->unit);
-        const char *row[9];
-        for (int c = 0; c < 8; c++)
-            row[c] = cells[c];
-        row[8] = a->api[i].name;
-        rp_table_row(&t, row);
-    }
+    for (size_t i = 0; i < a->napi && (!o->top || i < o->top); i++)
+        rp_stats_row(&t, &a->api[i].st, (double)all, o->unit, NULL, a->api[i].name);
     rp_sum_emit(o, &t);
 }
 
@@ -266,13 +245,9 @@ static void print_counted(struct rp_sum_out *o, const struct rp_trace *tr)
     size_t n = 0, cap = 0;
     for (size_t i = 0; i < tr->nfiles; i++)
         for (size_t k = 0; k < tr->files[i].ncounted; k++) {
-            const struct rp_counted *c = &tr->files[i].counted[k];
-            const struct ct_api_info *api = rp_file_api(&tr->files[i], c->api_id);
+            const struct rp_id_count *c = &tr->files[i].counted[k];
             char name[256];
-            if (api)
-                rp_api_display_name(api->name, api->vflags, name, sizeof name);
-            else
-                snprintf(name, sizeof name, "api#%u", (unsigned)c->api_id);
+            rp_file_api_name(&tr->files[i], (uint16_t)c->id, name, sizeof name);
             size_t r = 0;
             while (r < n && strcmp(rows[r].name, name) != 0)
                 r++;
@@ -326,14 +301,8 @@ static void print_kernels(struct rp_sum_out *o, struct agg *a)
         all += a->kern[i].ns.st.total;
     for (size_t i = 0; i < a->nkern && (!o->top || i < o->top); i++) {
         struct kernel_row *k = &a->kern[i];
-        char cells[8][48], nshapes[24];
-        rp_stats_cells(cells, &k->ns.st, (double)all, o->unit);
-        const char *row[10];
-        for (int c = 0; c < 8; c++)
-            row[c] = cells[c];
-        row[8] = rp_u64s(nshapes, k->shapes.n);
-        row[9] = k->ns.name;
-        rp_table_row(&t, row);
+        char nshapes[24];
+        rp_stats_row(&t, &k->ns.st, (double)all, o->unit, rp_u64s(nshapes, k->shapes.n), k->ns.name);
         rp_sort(k->shapes.v, k->shapes.n, sizeof *k->shapes.v, cmp_shape);
         for (size_t j = 0; j < k->shapes.n; j++) {
             char n[24], g[48], b[48];
@@ -353,7 +322,7 @@ static int cmp_copy(const void *x, const void *y)
     const struct copy_row *a = x, *b = y;
     if (a->bytes.total != b->bytes.total)
         return a->bytes.total < b->bytes.total ? 1 : -1;
-    return strcmp(a->op, b->op);
+    return strcmp(a->ns.name, b->ns.name);
 }
 
 static void print_copies(struct rp_sum_out *o, struct agg *a)
@@ -370,15 +339,15 @@ static void print_copies(struct rp_sum_out *o, struct agg *a)
     for (size_t i = 0; i < a->ncopy && (!o->top || i < o->top); i++) {
         struct copy_row *r = &a->copy[i];
         char c[8][48];
-        rp_u64s(c[0], r->time.n);
+        rp_u64s(c[0], r->ns.st.n);
         rp_u64s(c[1], r->bytes.total);
         snprintf(c[2], 48, "%.1f", rp_stats_mean(&r->bytes));
         rp_u64s(c[3], r->bytes.min);
         rp_u64s(c[4], r->bytes.max);
-        rp_fmt_time(c[5], 48, (double)r->time.total, o->unit, 0);
-        rp_fmt_time(c[6], 48, rp_stats_mean(&r->time), o->unit, 1);
-        rp_fmt_time(c[7], 48, rp_stats_median(&r->time), o->unit, 1);
-        const char *row[] = {c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], r->op};
+        rp_fmt_time(c[5], 48, (double)r->ns.st.total, o->unit, 0);
+        rp_fmt_time(c[6], 48, rp_stats_mean(&r->ns.st), o->unit, 1);
+        rp_fmt_time(c[7], 48, rp_stats_median(&r->ns.st), o->unit, 1);
+        const char *row[] = {c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], r->ns.name};
         rp_table_row(&t, row);
     }
     rp_sum_emit(o, &t);
@@ -562,7 +531,7 @@ static void agg_free(struct agg *a, size_t nfiles)
         rp_shape_set_free(&a->kern[i].shapes);
     }
     for (size_t i = 0; i < a->ncopy; i++) {
-        rp_stats_free(&a->copy[i].time);
+        rp_named_stats_free(&a->copy[i].ns);
         rp_stats_free(&a->copy[i].bytes);
     }
     for (size_t i = 0; a->api_of_file && i < nfiles; i++)

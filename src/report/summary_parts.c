@@ -97,6 +97,21 @@ void rp_stats_cells(char cells[][48], struct rp_stats *s, double all, const stru
     rp_fmt_time(cells[7], 48, rp_stats_stddev(s), u, 1);
 }
 
+void rp_stats_row(struct rp_table *t, struct rp_stats *s, double all, const struct rp_timeunit *u, const char *extra,
+                  const char *name)
+{
+    char cells[8][48];
+    const char *row[10];
+    unsigned n = 0;
+    rp_stats_cells(cells, s, all, u);
+    for (; n < 8; n++)
+        row[n] = cells[n];
+    if (extra)
+        row[n++] = extra;
+    row[n] = name;
+    rp_table_row(t, row);
+}
+
 void rp_list_add(char *list, size_t size, const char *s)
 {
     size_t n = strlen(list), l = strlen(s);

@@ -58,5 +58,9 @@ int rp_stats_table(struct rp_table *t, const char *key, const char *title, const
 /* The cells of those columns for statistics s (8: Time (%) of `all`, total, count, avg, med, min, max,
  * stddev; no timed column). */
 void rp_stats_cells(char cells[][48], struct rp_stats *s, double all, const struct rp_timeunit *u);
+/* A row of those columns without a timed column: the cells of s, then `extra` (only where the table has that
+ * column) and `name`. */
+void rp_stats_row(struct rp_table *t, struct rp_stats *s, double all, const struct rp_timeunit *u, const char *extra,
+                  const char *name);
 
 #endif

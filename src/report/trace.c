@@ -43,6 +43,20 @@ struct pass1 {
     size_t nnamed, ncap;
 };
 
+/* The entry of `id` in a list of counts, appended with count 0 on first sight; NULL when out of memory. */
+static struct rp_id_count *id_count(struct rp_id_count **v, size_t *n, size_t *cap, uint32_t id)
+{
+    for (size_t i = 0; i < *n; i++)
+        if ((*v)[i].id == id)
+            return &(*v)[i];
+    struct rp_id_count *g = ct_grow(*v, cap, *n + 1, sizeof *g);
+    if (!g)
+        return NULL;
+    *v = g;
+    g[*n] = (struct rp_id_count){id, 0};
+    return &g[(*n)++];
+}
+
 static int take_record(struct rp_file *f, const struct ct_reader *rd, const struct ct_rec_hdr *h, struct pass1 *p1)
 {
     const unsigned file_type = ct_reader_file_type(rd);
@@ -116,31 +130,19 @@ static int take_record(struct rp_file *f, const struct ct_reader *rd, const stru
     case CT_REC_UNTRACED: {
         const struct ct_rec_untraced *r = (const void *)h;
         f->untraced += r->count;
-        for (size_t i = 0; i < f->nuntraced_syms; i++)
-            if (f->untraced_syms[i].name_id == r->name_id) {
-                f->untraced_syms[i].count += r->count;
-                return 0;
-            }
-        struct rp_untraced *u = ct_grow(f->untraced_syms, &p1->ucap, f->nuntraced_syms + 1, sizeof *u);
+        struct rp_id_count *u = id_count(&f->untraced_syms, &f->nuntraced_syms, &p1->ucap, r->name_id);
         if (!u)
             return -1;
-        f->untraced_syms = u;
-        u[f->nuntraced_syms++] = (struct rp_untraced){r->name_id, r->count};
+        u->count += r->count;
         return 0;
     }
     case CT_REC_COUNTED: {
         const struct ct_counted *k = ct_reader_counted(rd);
-        for (size_t i = 0; i < f->ncounted; i++)
-            if (f->counted[i].api_id == k->api_id) {
-                if (k->count > f->counted[i].count) /* totals: the last is the largest */
-                    f->counted[i].count = k->count;
-                return 0;
-            }
-        struct rp_counted *c = ct_grow(f->counted, &p1->ccap, f->ncounted + 1, sizeof *c);
+        struct rp_id_count *c = id_count(&f->counted, &f->ncounted, &p1->ccap, k->api_id);
         if (!c)
             return -1;
-        f->counted = c;
-        c[f->ncounted++] = (struct rp_counted){k->api_id, k->count};
+        if (k->count > c->count) /* totals: the last is the largest */
+            c->count = k->count;
         return 0;
     }
     case CT_REC_STACK:
@@ -200,8 +202,10 @@ static int make_threads(struct rp_file *f, const struct pass1 *p1)
     return 0;
 }
 
-/* Pass 1 over one file. Returns RP_EXIT_*. */
+/* rp_file_string for rp_stacktab_add_python's name look-ups. */
 static const char *string_of(const void *f, uint32_t id) { return rp_file_string(f, id); }
+
+/* Pass 1 over one file. Returns RP_EXIT_*. */
 
 static int read_file(struct rp_file *f, const char *path)
 {

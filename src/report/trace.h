@@ -49,14 +49,10 @@ struct rp_device {
     char name[65];
 };
 
-struct rp_untraced {
-    uint32_t name_id;
-    uint64_t count;
-};
-
-/* A variant CUDATRACE_APIS excluded: calls counted, not timed (CT_REC_COUNTED, format 7). */
-struct rp_counted {
-    uint16_t api_id;
+/* A count by id: of an untraced symbol (id: its name's string id), or of a variant CUDATRACE_APIS excluded
+ * (id: its API id; calls counted, not timed: CT_REC_COUNTED, format 7). */
+struct rp_id_count {
+    uint32_t id;
     uint64_t count;
 };
 
@@ -79,9 +75,9 @@ struct rp_file {
     uint64_t rec_count[CT_REC_TYPE_LAST + 2]; /* by type as in the file; the last slot counts unknown types */
     uint64_t unknown_shapes; /* launch repeats read back with an unknown payload (format.h) */
     uint64_t calls, lost, lost_by_reason[CT_LOST_NESTED + 1], untraced;
-    struct rp_untraced *untraced_syms;
+    struct rp_id_count *untraced_syms; /* by first appearance; each the sum of its records */
     size_t nuntraced_syms;
-    struct rp_counted *counted; /* by first appearance; each the last count written (the total) */
+    struct rp_id_count *counted; /* by first appearance; each the last count written (the total) */
     size_t ncounted;
     int has_end;
     struct ct_rec_end end;
