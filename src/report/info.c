@@ -27,12 +27,6 @@ static void emit(struct out *o, struct rp_table *t)
     rp_table_free(t);
 }
 
-static const char *u64s(char *b, uint64_t v)
-{
-    snprintf(b, 24, "%" PRIu64, v);
-    return b;
-}
-
 static void file_table(struct out *o, const struct rp_file *f)
 {
     struct rp_table t;
@@ -52,13 +46,13 @@ static void file_table(struct out *o, const struct rp_file *f)
     snprintf(ndev, sizeof ndev, "%d", (int)f->device_count);
     const char *rows[][2] = {
         {"Path", f->path},
-        {"Format version#", u64s(fv, f->hdr.format_version)},
+        {"Format version#", rp_u64s(fv, f->hdr.format_version)},
         {"Tracer version", tv},
-        {"Header size#", u64s(hs, f->hdr.header_size)},
+        {"Header size#", rp_u64s(hs, f->hdr.header_size)},
         {"Features", fe},
         {"Calls recorded from", rp_file_ranges_only(f) ? (rp_file_nvtx_only(f) ? RP_NVTX_ONLY : RP_RANGES_ONLY) : "every call"},
-        {"Pid#", u64s(pid, f->hdr.pid)},
-        {"Parent pid#", u64s(ppid, f->hdr.ppid)},
+        {"Pid#", rp_u64s(pid, f->hdr.pid)},
+        {"Parent pid#", rp_u64s(ppid, f->hdr.ppid)},
         {"Start wall (ns)#", wall},
         {"Start monotonic (ns)#", mono},
         {"Host", f->host},
@@ -86,7 +80,7 @@ static void records_table(struct out *o, const struct rp_file *f)
     for (unsigned ty = 1; ty <= CT_REC_TYPE_LAST + 1; ty++)
         if (f->rec_count[ty]) {
             char n[24];
-            const char *row[] = {u64s(n, f->rec_count[ty]), ty <= CT_REC_TYPE_LAST ? ct_name_record_type(ty) : "unknown"};
+            const char *row[] = {rp_u64s(n, f->rec_count[ty]), ty <= CT_REC_TYPE_LAST ? ct_name_record_type(ty) : "unknown"};
             rp_table_row(&t, row);
         }
     emit(o, &t);
@@ -100,15 +94,15 @@ static void counts_table(struct out *o, const struct rp_file *f)
         return;
     char n[10][24];
     const char *rows[][2] = {
-        {u64s(n[0], f->calls), "calls recorded"},
-        {u64s(n[1], f->has_end ? f->end.calls : 0), "calls the writer counted (end record)"},
-        {u64s(n[2], f->lost), "records lost"},
-        {u64s(n[3], f->lost_by_reason[CT_LOST_BUFFER_FULL]), "lost: buffer_full"},
-        {u64s(n[4], f->lost_by_reason[CT_LOST_WRITE_ERROR]), "lost: write_error"},
-        {u64s(n[5], f->lost_by_reason[CT_LOST_SHUTDOWN]), "lost: shutdown"},
-        {u64s(n[6], f->lost_by_reason[CT_LOST_NESTED]), "lost: nested"},
-        {u64s(n[7], f->untraced), "pointers handed back untraced"},
-        {u64s(n[8], f->unknown_shapes), "launch repeats of unknown shape (the record naming it was lost)"},
+        {rp_u64s(n[0], f->calls), "calls recorded"},
+        {rp_u64s(n[1], f->has_end ? f->end.calls : 0), "calls the writer counted (end record)"},
+        {rp_u64s(n[2], f->lost), "records lost"},
+        {rp_u64s(n[3], f->lost_by_reason[CT_LOST_BUFFER_FULL]), "lost: buffer_full"},
+        {rp_u64s(n[4], f->lost_by_reason[CT_LOST_WRITE_ERROR]), "lost: write_error"},
+        {rp_u64s(n[5], f->lost_by_reason[CT_LOST_SHUTDOWN]), "lost: shutdown"},
+        {rp_u64s(n[6], f->lost_by_reason[CT_LOST_NESTED]), "lost: nested"},
+        {rp_u64s(n[7], f->untraced), "pointers handed back untraced"},
+        {rp_u64s(n[8], f->unknown_shapes), "launch repeats of unknown shape (the record naming it was lost)"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
         rp_table_row(&t, rows[i]);
@@ -116,14 +110,14 @@ static void counts_table(struct out *o, const struct rp_file *f)
         char what[300];
         const char *s = rp_file_string(f, f->untraced_syms[i].id);
         snprintf(what, sizeof what, "untraced: %s", s ? s : "?");
-        const char *row[] = {u64s(n[8], f->untraced_syms[i].count), what};
+        const char *row[] = {rp_u64s(n[8], f->untraced_syms[i].count), what};
         rp_table_row(&t, row);
     }
     for (size_t i = 0; i < f->ncounted; i++) { /* CUDATRACE_APIS */
         char what[300];
         const struct ct_api_info *api = rp_file_api(f, (uint16_t)f->counted[i].id);
         snprintf(what, sizeof what, "counted, not timed: %s", api ? api->variant : "?");
-        const char *row[] = {u64s(n[8], f->counted[i].count), what};
+        const char *row[] = {rp_u64s(n[8], f->counted[i].count), what};
         rp_table_row(&t, row);
     }
     emit(o, &t);
@@ -138,8 +132,8 @@ static void threads_table(struct out *o, const struct rp_file *f)
     for (size_t i = 0; i < f->nthreads; i++) {
         char tid[24], calls[24], runs[24];
         const char *name = rp_file_string(f, f->threads[i].name_id);
-        const char *row[] = {u64s(tid, f->threads[i].tid), u64s(calls, f->threads[i].calls),
-                             u64s(runs, f->threads[i].nruns), name ? name : ""};
+        const char *row[] = {rp_u64s(tid, f->threads[i].tid), rp_u64s(calls, f->threads[i].calls),
+                             rp_u64s(runs, f->threads[i].nruns), name ? name : ""};
         rp_table_row(&t, row);
     }
     emit(o, &t);
@@ -154,15 +148,15 @@ static void gpu_table(struct out *o, const struct rp_file *f)
     char mode[128], n[9][24];
     const char *rows[][2] = {
         {"GPU time", f->has_gpu_info ? rp_gpu_mode_text(g, mode, sizeof mode) : "unknown (no gpu-info record)"},
-        {"GPU spans#", u64s(n[0], f->gpu.n)},
-        {"Sample 1 in N#", f->has_gpu_info ? u64s(n[1], g->sample_n) : NULL},
-        {"Sample first K#", f->has_gpu_info ? u64s(n[2], g->sample_k) : NULL},
+        {"GPU spans#", rp_u64s(n[0], f->gpu.n)},
+        {"Sample 1 in N#", f->has_gpu_info ? rp_u64s(n[1], g->sample_n) : NULL},
+        {"Sample first K#", f->has_gpu_info ? rp_u64s(n[2], g->sample_k) : NULL},
         {"Final counts", f->has_gpu_info ? (g->final ? "yes" : "no (the process ended before writing them)") : NULL},
-        {"Timed (writer's count)#", f->has_gpu_info ? u64s(n[3], g->timed) : NULL},
-        {"Not completed#", f->has_gpu_info ? u64s(n[4], g->not_completed) : NULL},
-        {"Untimed: no free event#", f->has_gpu_info ? u64s(n[5], g->untimed_pool) : NULL},
-        {"Untimed: event refused#", f->has_gpu_info ? u64s(n[6], g->untimed_refused) : NULL},
-        {"Untimed: stream capture#", f->has_gpu_info ? u64s(n[7], g->untimed_capture) : NULL},
+        {"Timed (writer's count)#", f->has_gpu_info ? rp_u64s(n[3], g->timed) : NULL},
+        {"Not completed#", f->has_gpu_info ? rp_u64s(n[4], g->not_completed) : NULL},
+        {"Untimed: no free event#", f->has_gpu_info ? rp_u64s(n[5], g->untimed_pool) : NULL},
+        {"Untimed: event refused#", f->has_gpu_info ? rp_u64s(n[6], g->untimed_refused) : NULL},
+        {"Untimed: stream capture#", f->has_gpu_info ? rp_u64s(n[7], g->untimed_capture) : NULL},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
         if (rows[i][1])
@@ -181,7 +175,7 @@ static void devices_table(struct out *o, const struct rp_file *f)
         for (int b = 0; b < 16; b++)
             snprintf(uuid + 2 * b, 3, "%02x", f->devices[i].uuid[b]);
         snprintf(ord, sizeof ord, "%d", (int)f->devices[i].ordinal);
-        const char *row[] = {ord, u64s(mem, f->devices[i].total_mem), uuid, f->devices[i].name};
+        const char *row[] = {ord, rp_u64s(mem, f->devices[i].total_mem), uuid, f->devices[i].name};
         rp_table_row(&t, row);
     }
     emit(o, &t);

@@ -69,12 +69,6 @@ static int group(struct rp_sites *out, const struct rp_trace *t, const struct rp
     return 0;
 }
 
-static const char *u64s(char *buf, uint64_t v)
-{
-    sprintf(buf, "%" PRIu64, v);
-    return buf;
-}
-
 /* ---- table and csv ---- */
 
 static void kinds_table(FILE *out, enum rp_format fmt, const struct result *r, const struct rp_trace *t,
@@ -101,9 +95,9 @@ static void kinds_table(FILE *out, enum rp_format fmt, const struct result *r, c
                 rp_fmt_time(c[1], 48, (double)(s->peak_t - t->start_ns), u, 0);
             else
                 c[1][0] = '\0';
-            const char *row[] = {c[0], rp_mem_kind_name(k), u64s(c[2], s->allocs), u64s(c[3], s->alloc_bytes),
-                                 u64s(c[4], s->frees), u64s(c[5], s->freed_bytes), u64s(c[6], s->peak_bytes), c[1],
-                                 u64s(c[7], s->live), u64s(c[8], s->live_bytes)};
+            const char *row[] = {c[0], rp_mem_kind_name(k), rp_u64s(c[2], s->allocs), rp_u64s(c[3], s->alloc_bytes),
+                                 rp_u64s(c[4], s->frees), rp_u64s(c[5], s->freed_bytes), rp_u64s(c[6], s->peak_bytes), c[1],
+                                 rp_u64s(c[7], s->live), rp_u64s(c[8], s->live_bytes)};
             rp_table_row(&tb, row);
         }
     rp_table_print(&tb, out, fmt, 1, fmt == RP_FMT_CSV);
@@ -132,12 +126,12 @@ static void print_text(FILE *out, const struct result *r, const struct rp_trace 
               "allocations are not attributed to call sites.\n", out);
     if (r->end.device.peak_bytes) {
         fprintf(out, "\nPeak device memory: %s bytes at %s %s; held by:\n",
-                rp_group_digits(b1, sizeof b1, u64s(b3, r->end.device.peak_bytes)),
+                rp_group_digits(b1, sizeof b1, rp_u64s(b3, r->end.device.peak_bytes)),
                 rp_group_digits(b4, sizeof b4, rp_fmt_time(b2, sizeof b2, (double)(r->end.device.peak_t - t->start_ns), u, 0)),
                 u->name);
         for (size_t i = 0; i < r->peak.n && (!top || i < top); i++) {
             fprintf(out, "  %s bytes in %" PRIu64 " allocations at:\n",
-                    rp_group_digits(b1, sizeof b1, u64s(b3, r->peak.v[i].bytes)), r->peak.v[i].count);
+                    rp_group_digits(b1, sizeof b1, rp_u64s(b3, r->peak.v[i].bytes)), r->peak.v[i].count);
             rp_stack_text(out, r->peak.v[i].stack, "    ");
         }
     }
@@ -148,12 +142,12 @@ static void print_text(FILE *out, const struct result *r, const struct rp_trace 
         count += s->count;
         if (top && i >= top)
             continue;
-        fprintf(out, "\nLeaked %s bytes in %" PRIu64 " allocations\n", rp_group_digits(b1, sizeof b1, u64s(b3, s->bytes)),
+        fprintf(out, "\nLeaked %s bytes in %" PRIu64 " allocations\n", rp_group_digits(b1, sizeof b1, rp_u64s(b3, s->bytes)),
                 s->count);
         rp_stack_text(out, s->stack, "    ");
     }
     fprintf(out, "\nLEAK SUMMARY: %s bytes in %" PRIu64 " allocations from %zu call sites still allocated at exit\n",
-            rp_group_digits(b1, sizeof b1, u64s(b3, bytes)), count, r->leaks.n);
+            rp_group_digits(b1, sizeof b1, rp_u64s(b3, bytes)), count, r->leaks.n);
     fprintf(out, "Frees of unknown pointers (allocated before tracing, or freed twice): %" PRIu64 "\n",
             r->end.unmatched_frees);
     if (r->ranges)

@@ -24,12 +24,6 @@ const char *rp_unit_title(char *buf, size_t size, const char *what, const struct
     return buf;
 }
 
-const char *rp_u64s(char *buf, uint64_t v)
-{
-    snprintf(buf, 24, "%llu", (unsigned long long)v);
-    return buf;
-}
-
 size_t rp_named_row(void **rows, size_t *n, size_t *cap, size_t elem, struct rp_strmap *map, const char *name)
 {
     size_t i = rp_strmap_get(map, name);

@@ -27,8 +27,6 @@ void rp_sum_emit(struct rp_sum_out *o, struct rp_table *t);
 
 /* A numeric column title with the time unit: "Total Time (us)#", or with `est` "Total Time (us, est.)#". */
 const char *rp_unit_title(char *buf, size_t size, const char *what, const struct rp_timeunit *u, int est);
-/* v in decimal into buf (24 bytes). */
-const char *rp_u64s(char *buf, uint64_t v);
 
 /* Append `s` to a ", "-separated list unless it is already in it (the header's lists of files, hosts, ...). */
 void rp_list_add(char *list, size_t size, const char *s);

@@ -142,3 +142,9 @@ void rp_json_string(FILE *out, const char *s)
     }
     putc('"', out);
 }
+
+const char *rp_u64s(char *buf, uint64_t v)
+{
+    snprintf(buf, 24, "%llu", (unsigned long long)v);
+    return buf;
+}

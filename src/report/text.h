@@ -27,6 +27,9 @@ extern const struct rp_timeunit rp_timeunit_ns;
  * (nsys' one decimal for averages) and the same decimals as exact times in the other units. */
 const char *rp_fmt_time(char *buf, size_t size, double ns, const struct rp_timeunit *u, int fraction);
 
+/* v in decimal into buf (at least 24 bytes). */
+const char *rp_u64s(char *buf, uint64_t v);
+
 /* Digits grouped by commas ("1,234,567.8") for tables: `num` is a plain decimal number. */
 const char *rp_group_digits(char *buf, size_t size, const char *num);
 
