@@ -5,6 +5,7 @@
 
 #include "format/grow.h"
 #include "report/nvtx_ranges.h"
+#include "report/sort.h"
 
 int rp_nvtx_add(struct rp_nvtx *x, const struct ct_nvtx_event *e)
 {
@@ -141,8 +142,7 @@ int rp_nvtx_finish(struct rp_nvtx *x)
                 goto out;
             i++;
         }
-    if (x->n)
-        qsort(x->r, x->n, sizeof *x->r, cmp_range);
+    rp_sort(x->r, x->n, sizeof *x->r, cmp_range);
     free(x->ev);
     x->ev = NULL;
     x->nev = x->cev = 0;

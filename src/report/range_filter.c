@@ -6,6 +6,7 @@
 
 #include "format/grow.h"
 #include "report/range_filter.h"
+#include "report/sort.h"
 
 struct rp_interval {
     uint32_t tid;
@@ -55,8 +56,7 @@ int rp_range_filter_init(struct rp_range_filter *rf, const struct rp_trace *t, c
             v[n++] = (struct rp_interval){r->tid, r->t0, r->t1};
             rf->ranges++;
         }
-        if (n)
-            qsort(rf->iv[i], n, sizeof *rf->iv[i], cmp_iv);
+        rp_sort(rf->iv[i], n, sizeof *rf->iv[i], cmp_iv);
         size_t k = 0; /* nested or overlapping ranges of a thread become one */
         for (size_t j = 0; j < n; j++) {
             if (k && v[k - 1].tid == v[j].tid && v[j].t0 <= v[k - 1].t1) {
