@@ -28,7 +28,7 @@ const char *ct_name_launch_kind(unsigned kind)
 
 const char *ct_name_str_kind(unsigned kind)
 {
-    static const char *const n[] = {NULL, "kernel", "thread", "other", "nvtx"};
+    static const char *const n[] = {NULL, "kernel", "thread", "other", "nvtx", "python"};
     return PICK(n, kind);
 }
 

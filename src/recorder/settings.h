@@ -67,7 +67,8 @@ void ct_settings_capture(struct ct_capture_spec *c);
  * library the user had set in NVTX_INJECTION64_PATH, which libcudatrace.so calls on to; NULL when none. */
 const char *ct_settings_nvtx_forward(void);
 
-/* Parsers (0 on success, -1 on a bad value; *out untouched then). */
+/* Parsers (0 on success, -1 on a bad value; *out untouched then, but for ct_parse_apis, which fills its
+ * large spec as it goes and leaves what it parsed before the bad entry: callers discard it). */
 int ct_parse_size(const char *s, size_t *out);        /* "4M", "65536", "512K", "1G" */
 int ct_parse_uint(const char *s, unsigned *out);      /* decimal */
 int ct_parse_bool(const char *s, int *out);           /* 1/0, yes/no, true/false, on/off */

@@ -28,6 +28,8 @@ export CALL_LOAD=$(line_of '^    model.load_weights') CALL_SCRATCH=$(line_of '^ 
 
 trace alloc
 expect_eq "no warning by default" "" "$(cat "$TMP/alloc.err")"
+"$CT_TOP_BUILDDIR/tests/integration/ctdump" "$TMP/alloc.ct" | grep -q '^string id=[0-9]* kind=python value=.*py-pystack\.py$' ||
+    fail "ctdump: the script's file name is not a string of kind python"
 run_report 0 memory --format json "$TMP/alloc.ct"
 py '
 import json, os, sys
