@@ -63,6 +63,15 @@ const char *rp_gpu_work_name(struct rp_kernel_names *k, const struct rp_call *c,
     return rp_kernel_name(k, c);
 }
 
+const char *const rp_gpu_work_kinds[] = {"kernel", "graph", "copy"};
+
+enum rp_gpu_work rp_gpu_work_kind(const struct rp_call *c)
+{
+    if (c->call->family != CT_FAM_LAUNCH)
+        return RP_GPU_COPY;
+    return c->call->pl.launch.kind == CT_LAUNCH_GRAPH ? RP_GPU_GRAPH : RP_GPU_KERNEL;
+}
+
 const char *rp_gpu_device_label(int32_t device, char *buf, size_t size)
 {
     if (device >= 0)

@@ -22,6 +22,11 @@ void rp_kernel_names_free(struct rp_kernel_names *k);
  * (rp_kernel_name), "[CUDA graph 0xHANDLE]" for a graph launch (each graph its own row: graphs differ as
  * much as kernels do), or the copy's operation (rp_copy_operation).  NULL if out of memory. */
 const char *rp_gpu_work_name(struct rp_kernel_names *k, const struct rp_call *c, char *buf, size_t size);
+/* The kind of that work, as the exports' categories name it: rp_gpu_work_kinds[kind] is "kernel", "graph" or
+ * "copy". */
+enum rp_gpu_work { RP_GPU_KERNEL, RP_GPU_GRAPH, RP_GPU_COPY };
+enum rp_gpu_work rp_gpu_work_kind(const struct rp_call *c);
+extern const char *const rp_gpu_work_kinds[];
 /* The timeline's names of a timed call's device ("GPU 0", "GPU ?" when not known) and stream
  * ("stream 0x7f00..", with " (pid P)" when several files are merged: stream handles are per process), shared
  * by the Chrome and Perfetto exports; buf of 64 bytes. */

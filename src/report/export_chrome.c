@@ -174,11 +174,10 @@ static int gpu_slice(FILE *out, struct gpu_tracks *g, const struct rp_trace *t, 
     const char *name = rp_gpu_work_name(k, c, buf, sizeof buf);
     if (!tid || !name)
         return -1;
-    const int launch = c->call->family == CT_FAM_LAUNCH;
+    const enum rp_gpu_work kind = rp_gpu_work_kind(c);
     const struct ct_pl_launch *l = &c->call->pl.launch;
     const uint32_t pid = gpu_pid(c->gpu->device);
-    fprintf(out, ",\n{\"ph\":\"X\",\"cat\":\"%s\",\"name\":",
-            !launch ? "gpu_copy" : l->kind == CT_LAUNCH_GRAPH ? "gpu_graph" : "gpu_kernel");
+    fprintf(out, ",\n{\"ph\":\"X\",\"cat\":\"gpu_%s\",\"name\":", rp_gpu_work_kinds[kind]);
     rp_json_string(out, name);
     fputs(",\"ts\":", out);
     put_us(out, c->gpu_t0 - t->start_ns);
@@ -187,9 +186,9 @@ static int gpu_slice(FILE *out, struct gpu_tracks *g, const struct rp_trace *t, 
     fprintf(out, ",\"pid\":%" PRIu32 ",\"tid\":%" PRIu32 ",\"args\":{\"seq\":%" PRIu64 ",\"pid\":%" PRIu32
                  ",\"tid\":%" PRIu32,
             pid, tid, c->call->c.seq, c->file->hdr.pid, c->call->c.h.tid);
-    if (launch && l->kind == CT_LAUNCH_GRAPH) {
+    if (kind == RP_GPU_GRAPH) {
         fprintf(out, ",\"graph\":\"0x%" PRIx64 "\"}}", l->function);
-    } else if (launch) {
+    } else if (kind == RP_GPU_KERNEL) {
         fprintf(out, ",\"grid\":\"%u,%u,%u\",\"block\":\"%u,%u,%u\"}}", l->grid[0], l->grid[1], l->grid[2], l->block[0],
                 l->block[1], l->block[2]);
     } else {

@@ -37,7 +37,7 @@ enum { GLOBAL_SEQ = 1 };                       /* descriptors and GPU slices */
 enum { ARG_BYTES = 1, ARG_RESULT, ARG_SEQ, ARG_STACK }; /* debug annotation name iids, the same on every sequence */
 static const char *const arg_names[] = {NULL, "bytes", "result", "seq", "stack"};
 /* Category iids: the same on every sequence too.  Calls: cuda_api and their family; GPU slices: theirs. */
-enum { CAT_API = 1, CAT_FAMILY = 1 /* + family */, CAT_GPU_KERNEL = 6, CAT_GPU_GRAPH, CAT_GPU_COPY, NCATS };
+enum { CAT_API = 1, CAT_FAMILY = 1 /* + family */, CAT_GPU_KERNEL = 6 /* + enum rp_gpu_work */, NCATS = CAT_GPU_KERNEL + 3 };
 
 /* A packet sequence: a thread's calls, or the global one. */
 struct seq {
@@ -138,7 +138,7 @@ struct news {
 
 static const char *cat_name(unsigned iid)
 {
-    static const char *const gpu[] = {"gpu_kernel", "gpu_graph", "gpu_copy"};
+    static const char *const gpu[] = {"gpu_kernel", "gpu_graph", "gpu_copy"}; /* "gpu_" + rp_gpu_work_kinds */
     return iid == CAT_API ? "cuda_api" : iid < CAT_GPU_KERNEL ? ct_name_family(iid - CAT_FAMILY) : gpu[iid - CAT_GPU_KERNEL];
 }
 
@@ -336,12 +336,11 @@ static int gpu_slice(struct px *x, const struct rp_call *c, uint64_t flow)
         n.name = name;
         n.name_iid = iid + 1;
     }
-    const int launch = c->call->family == CT_FAM_LAUNCH;
     size_t te;
     event_begin(x, s, c->gpu_t0 - x->t->start_ns, SLICE_BEGIN, &te);
     pb_uint(&x->b, PF_TrackEvent_track_uuid, uuid);
     pb_uint(&x->b, PF_TrackEvent_name_iid, iid + 1);
-    cat(x, s, &n, !launch ? CAT_GPU_COPY : c->call->pl.launch.kind == CT_LAUNCH_GRAPH ? CAT_GPU_GRAPH : CAT_GPU_KERNEL);
+    cat(x, s, &n, CAT_GPU_KERNEL + rp_gpu_work_kind(c));
     arg_uint(x, s, &n, ARG_SEQ, c->call->c.seq);
     pb_fixed64(&x->b, PF_TrackEvent_terminating_flow_ids, flow);
     event_end(x, te, &n);

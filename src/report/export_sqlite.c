@@ -303,10 +303,8 @@ static void gpu_row(struct db *d, const struct rp_call *c, int64_t id, int64_t s
 {
     char buf[64];
     const char *name = rp_gpu_work_name(&d->k, c, buf, sizeof buf);
-    const int launch = c->call->family == CT_FAM_LAUNCH;
     row(d, I_GPU, "iiiiiuti", id, c->gpu_t0 - start, c->gpu_t1 - start, c->gpu_t1 - c->gpu_t0,
-        (int64_t)c->gpu->device, c->gpu->stream,
-        !launch ? "copy" : c->call->pl.launch.kind == CT_LAUNCH_GRAPH ? "graph" : "kernel",
+        (int64_t)c->gpu->device, c->gpu->stream, rp_gpu_work_kinds[rp_gpu_work_kind(c)],
         name ? string_id(d, name) : 0);
 }
 
