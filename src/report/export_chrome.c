@@ -258,9 +258,7 @@ int rp_export_chrome(FILE *out, struct rp_trace *t)
     if (rc == 0 && rp_merge_failed(m))
         rc = RP_EXIT_UNREADABLE;
     fputs("\n]}\n", out);
-    for (size_t i = 0; i < t->nfiles; i++)
-        rp_memtrack_free(&mem[i]);
-    free(mem);
+    rp_memtracks_free(mem, t->nfiles);
     rp_u64map_free(&gpu.devices);
     rp_u64map_free(&gpu.streams);
     rp_kernel_names_free(&k);

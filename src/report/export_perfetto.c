@@ -425,9 +425,7 @@ int rp_export_perfetto(FILE *out, struct rp_trace *t)
         rp_u64map_free(&x.seqs[i].names);
         rp_strmap_free(&x.seqs[i].gpu_names);
     }
-    for (size_t i = 0; i < t->nfiles && mem; i++)
-        rp_memtrack_free(&mem[i]);
-    free(mem);
+    rp_memtracks_free(mem, t->nfiles);
     free(x.seqs);
     free(x.first_seq);
     free(x.proc_track);

@@ -349,9 +349,7 @@ static int fill(struct db *d, struct rp_trace *t)
     }
     if (rc == 0 && m && rp_merge_failed(m))
         rc = RP_EXIT_UNREADABLE;
-    for (size_t i = 0; mem && i < t->nfiles; i++)
-        rp_memtrack_free(&mem[i]);
-    free(mem);
+    rp_memtracks_free(mem, t->nfiles);
     rp_merge_end(m);
     if (d->failed < 0 || rc < 0)
         fprintf(stderr, "cudatrace-report: out of memory\n");

@@ -148,3 +148,10 @@ void rp_memtrack_free(struct rp_memtrack *m)
     rp_u64map_free(&m->sites);
     free(m->by_device);
 }
+
+void rp_memtracks_free(struct rp_memtrack *m, size_t n)
+{
+    for (size_t i = 0; m && i < n; i++)
+        rp_memtrack_free(&m[i]);
+    free(m);
+}

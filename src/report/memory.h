@@ -48,5 +48,7 @@ static inline uint64_t rp_mem_space(unsigned kind) { return kind == CT_MEM_VMM ?
  * device memory), else 0.  Failed calls and other families are ignored. */
 int rp_memtrack_call(struct rp_memtrack *m, const struct rp_call *c);
 void rp_memtrack_free(struct rp_memtrack *m);
+/* Free an array of n trackers (one per file, as the exports keep them) and the array; m may be NULL. */
+void rp_memtracks_free(struct rp_memtrack *m, size_t n);
 
 #endif
