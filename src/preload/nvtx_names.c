@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "preload/nvtx_names.h"
+#include "recorder/intern.h"
 #include "recorder/recorder.h"
 
 /* A thread's recent messages, by hash: the text is kept to compare, since a program may build messages in a
@@ -78,22 +79,8 @@ const char *ct_nvtx_utf8(const wchar_t *s, char *buf, size_t size)
     size_t o = 0;
 
     for (; *s; s++) {
-        uint32_t c = (uint32_t)*s;
         unsigned char b[4];
-        size_t n;
-        if (c < 0x80) {
-            b[0] = (unsigned char)c, n = 1;
-        } else if (c < 0x800) {
-            b[0] = (unsigned char)(0xC0 | c >> 6), b[1] = (unsigned char)(0x80 | (c & 0x3F)), n = 2;
-        } else if (c < 0x10000) {
-            b[0] = (unsigned char)(0xE0 | c >> 12), b[1] = (unsigned char)(0x80 | (c >> 6 & 0x3F));
-            b[2] = (unsigned char)(0x80 | (c & 0x3F)), n = 3;
-        } else if (c < 0x110000) {
-            b[0] = (unsigned char)(0xF0 | c >> 18), b[1] = (unsigned char)(0x80 | (c >> 12 & 0x3F));
-            b[2] = (unsigned char)(0x80 | (c >> 6 & 0x3F)), b[3] = (unsigned char)(0x80 | (c & 0x3F)), n = 4;
-        } else {
-            b[0] = '?', n = 1;
-        }
+        const size_t n = ct_utf8((uint32_t)*s, b);
         if (o + n >= size)
             break;
         memcpy(buf + o, b, n);

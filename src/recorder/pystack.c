@@ -92,21 +92,7 @@ static void str_text(uintptr_t s, char *buf, size_t size)
     const unsigned char *d = (const unsigned char *)(s + (ascii ? L->str_ascii : L->str_compact));
     for (size_t i = 0; i < len && o + 5 < size; i++) {
         uint32_t c = kind == 1 ? d[i] : kind == 2 ? ((const uint16_t *)d)[i] : ((const uint32_t *)d)[i];
-        if (c < 0x80) {
-            buf[o++] = (char)c;
-        } else if (c < 0x800) {
-            buf[o++] = (char)(0xC0 | c >> 6);
-            buf[o++] = (char)(0x80 | (c & 0x3F));
-        } else if (c < 0x10000) {
-            buf[o++] = (char)(0xE0 | c >> 12);
-            buf[o++] = (char)(0x80 | (c >> 6 & 0x3F));
-            buf[o++] = (char)(0x80 | (c & 0x3F));
-        } else {
-            buf[o++] = (char)(0xF0 | c >> 18);
-            buf[o++] = (char)(0x80 | (c >> 12 & 0x3F));
-            buf[o++] = (char)(0x80 | (c >> 6 & 0x3F));
-            buf[o++] = (char)(0x80 | (c & 0x3F));
-        }
+        o += ct_utf8(c, (unsigned char *)buf + o);
     }
     buf[o] = '\0';
 }
