@@ -20,7 +20,9 @@ Prints, as bench/overhead does, `train_<what>=<value>` lines:
   train_ratios                every pair's wall ratio, comma-separated (run-train-overhead pools them)
   train_cpu_ratios            every pair's CPU ratio
 --per-step synchronizes after every step and takes a block's median step (times the steps) as its wall
-time.  --dry-run does all of it with a stand-in step (no PyTorch, no GPU) to check the arithmetic and the output.
+time.  --cpu N pins, after the warm-up, the threads that run the steps (this one and PyTorch's autograd
+threads, named pt_autograd_*) to CPU N, the tracer's threads left free as a program's would be: the VM's
+scheduler then moves the loop from core to core no more.  --dry-run does all of it with a stand-in step (no PyTorch, no GPU) to check the arithmetic and the output.
 """
 import argparse
 import gc
@@ -68,6 +70,22 @@ def tracer_cpu_s(task_dir="/proc/self/task"):
     return total
 
 
+def pin_step_threads(cpu, task_dir="/proc/self/task"):
+    """Pins this thread and the autograd threads to cpu; returns how many threads were pinned."""
+    os.sched_setaffinity(0, {cpu})  # 0: the calling thread
+    pinned = 1
+    for tid in os.listdir(task_dir):
+        try:
+            with open(os.path.join(task_dir, tid, "comm")) as f:
+                name = f.read().strip()
+            if name.startswith("pt_autograd"):
+                os.sched_setaffinity(int(tid), {cpu})
+                pinned += 1
+        except OSError:
+            continue  # a thread that ended meanwhile
+    return pinned
+
+
 def summarize(blocks, tracer_total_s, steps):
     """blocks: per block (on, wall_s, cpu_s, tracer_s) in schedule order, tracer_s the tracer's threads' CPU
     time within the block; tracer_total_s theirs over the whole measurement (None: no tracer).  Returns the
@@ -106,17 +124,20 @@ def print_figures(fig, out=sys.stdout):
             print("%s=%.4f" % (key, value), file=out)
 
 
-def measure(step, sync, tracing, pairs, steps, warmup, per_step=False):
+def measure(step, sync, tracing, pairs, steps, warmup, per_step=False, cpu=None):
     """Warm-up (steps off, then on: first-time costs such as new stacks out of the figures), the pairs of
     blocks, the settling pause; returns (blocks, tracer_total_s) for summarize.  per_step: each step ends
     with sync() too, and a block's wall time is its median step's times the steps (a step slowed by
-    something else, the system's or the interpreter's, moves the median little)."""
+    something else, the system's or the interpreter's, moves the median little).  cpu: pin the step's
+    threads there after the warm-up (they exist by then)."""
     for on in (False, True):
         tracing(on)
         for _ in range(warmup):
             step()
         sync()
     tracing(False)
+    if cpu is not None:
+        pin_step_threads(cpu)
     blocks = []
     gc.collect()
     gc.disable()  # the collector's pauses fall on whichever block they like: none during the measurement
@@ -209,8 +230,13 @@ def parse_args(argv):
     p.add_argument("--seq", type=positive, default=64, help="tokens per sequence (64)")
     p.add_argument("--per-step", action="store_true",
                    help="synchronize after every step; a block's time is its median step's times the steps")
+    p.add_argument("--cpu", type=int, metavar="N",
+                   help="after the warm-up, pin the threads that run the steps to CPU N (default: not pinned)")
     p.add_argument("--dry-run", action="store_true", help="a stand-in step: no PyTorch, no GPU")
     args = p.parse_args(argv)
+    if args.cpu is not None and args.cpu not in os.sched_getaffinity(0):
+        p.error("--cpu %d: not a CPU this process may run on (%s)"
+                % (args.cpu, ",".join(str(c) for c in sorted(os.sched_getaffinity(0)))))
     if args.d_model % args.heads:
         p.error("--d-model (%d) must be a multiple of --heads (%d)" % (args.d_model, args.heads))
     return args
@@ -219,7 +245,7 @@ def parse_args(argv):
 def main(argv):
     args = parse_args(argv)
     step, sync, tracing = (dry_loop if args.dry_run else torch_loop)(args)
-    blocks, tracer_total = measure(step, sync, tracing, args.pairs, args.steps, args.warmup, args.per_step)
+    blocks, tracer_total = measure(step, sync, tracing, args.pairs, args.steps, args.warmup, args.per_step, args.cpu)
     if tracer_total is None and os.environ.get("CUDATRACE_CAPTURE"):
         print("train_overhead: no CPU time of the tracer's threads (no cudatrace-* thread, or no schedstat): "
               "the ratios leave it out", file=sys.stderr)

@@ -41,7 +41,7 @@ assert keys == ["train_off_ms", "train_on_ms", "train_writer_ms", "train_ratio",
 assert all(re.fullmatch(r"train_[a-z_0-9]+=[0-9.]+(,[0-9.]+)*", l) for l in lines), lines
 assert len(lines[-1].split("=")[1].split(",")) == 3 and len(lines[-2].split("=")[1].split(",")) == 3, lines
 '
-for bad in "-p 0" "-s x" "--heads 3"; do
+for bad in "-p 0" "-s x" "--heads 3" "--cpu 99999"; do
     "$PY" "$BENCH/train_overhead.py" --dry-run $bad >"$TMP/out" 2>"$TMP/err"
     expect_eq "exit status of train_overhead.py $bad" 2 $?
     grep -q 'train_overhead.py: error: ' "$TMP/err" || fail "train_overhead.py $bad: no error message"
@@ -54,6 +54,12 @@ grep -q '^stacks-all: env LD_PRELOAD=.*CUDATRACE_CAPTURE=profiler CUDATRACE_STAC
     fail "run-train-overhead: stacks-all"
 grep -q 'CUDATRACE_CAPTURE=profiler CUDATRACE_FLUSH_MS=50 CUDATRACE_GPU_TIME=off ' "$TMP/out" ||
     fail "run-train-overhead: settings of a NAME=VALUE mode"
+bash "$BENCH/run-train-overhead" -n -c 0 -r 1 aa >"$TMP/out" 2>&1 || fail "run-train-overhead -n -c 0: $(cat "$TMP/out")"
+grep -q '^aa: env  .*train_overhead.py -p 20 -s 10 -w 30 --cpu 0$' "$TMP/out" || fail "run-train-overhead -c 0"
+grep -q "the steps' threads pinned to CPU 0" "$TMP/out" || fail "run-train-overhead -c 0: its header"
+# --cpu: the dry run pins its one thread and measures as before.
+"$PY" "$BENCH/train_overhead.py" --dry-run --cpu 0 -p 2 -s 2 -w 1 >"$TMP/out" || fail "--cpu 0 exit $?"
+grep -q '^train_ratios=[0-9.]*,[0-9.]*$' "$TMP/out" || fail "--cpu 0: $(cat "$TMP/out")"
 bash "$BENCH/run-train-overhead" -n -m -r 1 aa >"$TMP/out" 2>&1 || fail "run-train-overhead -n -m: $(cat "$TMP/out")"
 grep -q '^aa: env  .*train_overhead.py -p 20 -s 10 -w 30 --per-step$' "$TMP/out" || fail "run-train-overhead -m"
 # --per-step: a block's time is its median step's times the steps.
