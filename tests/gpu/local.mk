@@ -21,6 +21,8 @@ GPU_EXPECTATIONS = \
 	tests/gpu/expect/memory_report.inc \
 	tests/gpu/expect/py_torch_leak.sh \
 	tests/gpu/expect/py_torch_pystack.sh \
+	tests/gpu/expect/py_cupy_pystack.sh \
+	tests/gpu/expect/py_jax_pystack.sh \
 	tests/gpu/expect/ptxjit.sh \
 	tests/gpu/expect/py_cuda_bindings.sh \
 	tests/gpu/expect/py_torch.sh \

@@ -11,6 +11,8 @@ GPU_PY_SAMPLES = \
 	tests/samples/py_torch.py \
 	tests/samples/py_torch_leak.py \
 	tests/samples/py_torch_pystack.py \
+	tests/samples/py_cupy_pystack.py \
+	tests/samples/py_jax_pystack.py \
 	tests/samples/py_cupy.py \
 	tests/samples/py_jax.py \
 	tests/samples/py_triton.py \

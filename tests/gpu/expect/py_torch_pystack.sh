@@ -20,18 +20,10 @@ assert all(f["file"].endswith("py_torch_pystack.py") for l in r["leaks"][:1] for
 import os
 firsts = {next(((f["function"], f["line"]) for f in s["stack"] if f.get("python")), None) for s in r["peak"]["sites"]}
 assert ("Cache.grow", int(os.environ["KEEP"])) in firsts and ("Model.forward", int(os.environ["TEMP"])) in firsts, firsts'
-    traces_in traces "$dir"
-    if "$report" memory --format json --group-by python "${traces[@]}" >"$dir/memory-py.json" 2>>"$dir/memory.err" &&
-        "$report" memory --format table --group-by python "${traces[@]}" >"$dir/memory-py.txt" 2>>"$dir/memory.err"; then
-        pass "cudatrace-report memory --group-by python runs"
-        grep -A3 '^Leaked' "$dir/memory-py.txt" | head -8 | while read -r l; do note "memory --group-by python: $l"; done
-        memory_check "--group-by python: the top leak site is Cache.grow at its KEEP line, 64 MiB in 2" '
-import json, os
-p = json.load(open(sys.argv[1].replace("memory.json", "memory-py.json")))
+    if memory_py_report; then
+        memory_py_check "--group-by python: the top leak site is Cache.grow at its KEEP line, 64 MiB in 2" '
 top = p["leaks"][0]
-assert (top["stack"][0]["function"], top["stack"][0]["line"]) == ("Cache.grow", int(os.environ["KEEP"])), top
+assert (top["stack"][0]["function"], top["stack"][0]["line"]) == ("Cache.grow", keep), top
 assert top["bytes"] >= 64 << 20 and top["allocations"] == 2, top'
-    else
-        fail "cudatrace-report memory --group-by python runs" "$(last_line "$dir/memory.err")"
     fi
 fi

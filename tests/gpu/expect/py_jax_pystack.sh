@@ -1,0 +1,21 @@
+# Expectations for tests/samples/py_jax_pystack.py (two 32 MiB arrays made from Cache.grow's KEEP line and a
+# 64 MiB temporary from Model.forward's TEMP line, all live at once): the memory report's peak names those
+# Python lines, below JAX's own frames.  JAX frees every buffer at interpreter exit, so nothing is leaked;
+# its platform allocator maps virtual memory (cuMemCreate, cuMemMap) for each buffer.
+# Sourced by tests/gpu/run-gpu-tests.
+# shellcheck shell=bash
+# shellcheck source=/dev/null
+. "$expectdir/memory_report.inc"
+expect_calls "allocations" -ge 3 family=alloc
+expect_calls "frees" -ge 3 family=free
+KEEP=$(grep -n '# KEEP' "$pydir/py_jax_pystack.py" | cut -d: -f1)
+TEMP=$(grep -n '# TEMP' "$pydir/py_jax_pystack.py" | cut -d: -f1)
+export KEEP TEMP
+if memory_report && stacks_built_in && memory_py_report; then
+    memory_py_check "--group-by python: the peak is held by Cache.grow and Model.forward at their lines" '
+firsts = {(s["stack"][0]["function"], s["stack"][0]["line"]) for s in p["peak"]["sites"] if s["stack"]}
+assert ("Cache.grow", keep) in firsts and ("Model.forward", temp) in firsts, firsts'
+    memory_py_check "--group-by python: Cache.grow holds 64 MiB at the peak" '
+held = sum(s["bytes"] for s in p["peak"]["sites"] if s["stack"] and (s["stack"][0]["function"], s["stack"][0]["line"]) == ("Cache.grow", keep))
+assert held >= 64 << 20, held'
+fi
