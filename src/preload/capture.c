@@ -12,7 +12,6 @@
 #include "recorder/recorder.h"
 #include "recorder/settings.h"
 
-CT_HOT_DATA int ct_gate;
 static struct ct_capture_spec spec; /* CUDATRACE_CAPTURE */
 static _Atomic int nvtx_open;       /* NVTX capture ranges open now, all threads */
 static pthread_once_t once = PTHREAD_ONCE_INIT;

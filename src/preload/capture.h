@@ -8,12 +8,14 @@
 #ifndef CT_PRELOAD_CAPTURE_H
 #define CT_PRELOAD_CAPTURE_H
 
+#include "recorder/hot.h"
+
 /* The gate every trampoline reads before its first clock read: 0 lets the call be recorded without another
  * test.  CT_GATE_CAPTURE: outside a capture range, nothing is recorded.  CT_GATE_FILTER: CUDATRACE_APIS
  * excludes some variants (recorder/apis.h), so a call looks up its own (ct_api_skip). */
 #define CT_GATE_CAPTURE 1
 #define CT_GATE_FILTER 2
-extern int ct_gate;
+#define ct_gate (ct_hot.gate) /* recorder/hot.h */
 
 /* Read CUDATRACE_CAPTURE and CUDATRACE_APIS, once: from the library's constructor and, should a
  * constructor of another library call the driver before ours runs, from interpose.c before the first real

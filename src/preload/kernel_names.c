@@ -27,7 +27,6 @@ struct slot {
 
 static struct slot *table;
 static unsigned filled;
-CT_HOT_DATA uint32_t ct_kernel_name_generation = 1;
 static pthread_mutex_t insert_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static size_t hash(uint64_t key)

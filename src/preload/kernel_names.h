@@ -4,9 +4,11 @@
 
 #include <stdint.h>
 
+#include "recorder/hot.h"
+
 /* Moves on when a module or library is unloaded (a handle may then name another kernel): a name id found
  * for a handle holds while this has not changed.  Read with __atomic_load_n. */
-extern uint32_t ct_kernel_name_generation;
+#define ct_kernel_name_generation (ct_hot.kernel_name_generation) /* recorder/hot.h; starts at 1 */
 
 /* String id of the name of a CUfunction or CUkernel handle (cuFuncGetName, else cuKernelGetName), 0 if the
  * driver cannot name it. */

@@ -10,7 +10,6 @@
 #include "recorder/hot.h"
 #include "recorder/warn.h"
 
-CT_HOT_DATA int ct_clock_mode;
 
 /* Calibration: ns = base_ns + (ticks - base_ticks) * ns_per_tick, piecewise: each drain's CLOCK record
  * covers the ticks since the previous drain's pair, from that pair (the base) to its own (the slope).  Each

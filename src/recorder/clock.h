@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "cudatrace/format.h"
+#include "recorder/hot.h"
 
 #if defined(__x86_64__)
 #include <x86intrin.h>
@@ -25,7 +26,7 @@ static inline uint64_t ct_now_ns(void)
 }
 
 enum ct_clock_mode { CT_CLOCK_UNSET = 0, CT_CLOCK_TSC = 1, CT_CLOCK_MONO = 2 };
-extern int ct_clock_mode;
+#define ct_clock_mode (ct_hot.clock_mode) /* hot.h */
 
 /* Decide the mode (first use); returns the current time in this mode's ticks. */
 uint64_t ct_clock_slow(void);

@@ -11,7 +11,6 @@
 #include "recorder/meta_queue.h"
 #include "recorder/tracefile.h"
 
-int ct_gpu_mode CT_HOT_DATA; /* read by every launch and copy */
 unsigned ct_gpu_sample_n = 1;
 struct ct_gpu_counts ct_gpu_counts;
 

@@ -10,10 +10,11 @@
 #include <stdint.h>
 
 #include "cudatrace/format.h"
+#include "recorder/hot.h"
 
 /* enum ct_gpu_mode in effect: CT_GPU_OFF until the recorder starts, and in a build or process that cannot
  * time.  Read by every launch and copy trampoline. */
-extern int ct_gpu_mode;
+#define ct_gpu_mode (ct_hot.gpu_mode) /* hot.h */
 /* Sample mode: a thread times the first CT_GPU_SAMPLE_K calls of each kind, then 1 in ct_gpu_sample_n.
  * Eight: the first launches of a kernel pay for module loading and cold caches, so a kind needs a few more
  * to show its usual time, and eight per kind keeps a program of many kinds cheap. */

@@ -54,7 +54,7 @@ void ct_ring_reset(struct ct_ring *r, uint32_t tid)
 {
     uint64_t start = first_position(r);
 
-    r->head = r->resv = r->tail_seen = start;
+    r->resv = r->tail_seen = start;
     r->limit = start + r->size / 4;
     r->want_drain = r->full_asked = 0;
     r->seq_next = 0;
@@ -95,11 +95,12 @@ static void go_huge(struct ct_ring *r)
 
 void *ct_ring_reserve(struct ct_ring *r, size_t size)
 {
-    uint64_t off = r->head & r->mask, to_end = r->size - off;
+    const uint64_t head = ct_ring_head(r);
+    uint64_t off = head & r->mask, to_end = r->size - off;
     uint64_t need = to_end < size ? to_end + size : size, quarter = r->size / 4;
 
     r->tail_seen = atomic_load_explicit(&r->tail, memory_order_acquire);
-    if (r->head + need - r->tail_seen > r->size) {
+    if (head + need - r->tail_seen > r->size) {
         r->want_drain = !r->full_asked; /* once per filling: each dropped record must not cost a system call */
         r->full_asked = 1;
         return NULL;
@@ -107,9 +108,9 @@ void *ct_ring_reserve(struct ct_ring *r, size_t size)
     r->full_asked = 0;
     /* Ask for a drain while a quarter is unwritten, then again each further quarter until the consumer
      * catches up; the fast path never passes the consumer's tail. */
-    if (r->head + need - r->tail_seen >= quarter) {
+    if (head + need - r->tail_seen >= quarter) {
         r->want_drain = 1;
-        r->limit = r->head + need + quarter;
+        r->limit = head + need + quarter;
     } else {
         r->limit = r->tail_seen + quarter;
     }
@@ -118,12 +119,12 @@ void *ct_ring_reserve(struct ct_ring *r, size_t size)
     if (to_end <= size && r->huge_pending) /* this record reaches the end of the memory: the first wrap */
         go_huge(r);
     if (to_end >= size) {
-        r->resv = r->head + size;
+        r->resv = head + size;
         return r->buf + off;
     }
     /* to_end < size <= CT_REC_MAX_SIZE, so the pad's size fits its 16-bit field. */
     ct_put_hdr((struct ct_rec_hdr *)(r->buf + off), CT_RING_PAD, to_end, r->tid);
-    r->resv = r->head + to_end + size;
+    r->resv = head + to_end + size;
     return r->buf;
 }
 

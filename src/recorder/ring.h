@@ -43,24 +43,25 @@ struct ct_shape_key {
  * cache: a record on the fast path touches the producer's line below, its slot's key and the record's own
  * line, and nothing else of the ring. */
 struct ct_ring {
-    /* The producer's line: everything the fast path reads or writes.  head_pub is the consumer's to read,
-     * but only when it drains (every few milliseconds): sharing the line costs one transfer per drain. */
+    /* The producer's line: everything the fast path reads or writes, a plain call's included.  head_pub is
+     * the committed position, the producer's own to write (it reads it back with ct_ring_head) and the
+     * consumer's to read, but only when it drains (every few milliseconds): sharing the line costs one
+     * transfer per drain. */
     alignas(64) unsigned char *buf;
     uint64_t mask;                 /* size - 1 */
-    uint64_t head;                 /* committed position (the producer's copy of head_pub) */
+    _Atomic uint64_t head_pub;     /* committed position, published with release after each record */
     uint64_t resv;                 /* end of the record being filled */
     uint64_t limit;                /* records ending at or below this position take the fast path
                                     * (ct_ring_reserve); 0 while a loss waits to be reported */
-    _Atomic uint64_t head_pub;     /* published with release after each record */
     uint64_t seq_next;             /* this thread's next call sequence number ... */
     uint32_t seq_left;             /* ... and how many are left in its block */
     uint32_t tid;
-
     /* The t0 of the thread's last call record, from which a short call's counts (format.h,
-     * CT_REC_CALL_SHORT); 0 before the first.  Then the producer's slow path (lost/lost_* also at final
-     * drains). */
-    alignas(64) uint64_t call_t0;
-    uint64_t size;
+     * CT_REC_CALL_SHORT); 0 before the first. */
+    uint64_t call_t0;
+
+    /* The producer's slow path (lost/lost_* also at final drains). */
+    alignas(64) uint64_t size;
     uint64_t tail_seen;          /* the consumer's tail when last looked at */
     int want_drain;              /* set by ct_ring_reserve: the unwritten part passed a quarter of the ring, or it is full */
     int full_asked;              /* want_drain was set for this ring being full (once until a reservation succeeds) */
@@ -93,22 +94,28 @@ void ct_ring_reset(struct ct_ring *r, uint32_t tid);
  * the consumer's tail as last seen, or the point where the unwritten part reaches a quarter of the ring
  * (ct_ring_reserve then looks at the consumer again and asks for a drain, want_drain), or nowhere while a
  * dropped record waits to be reported (the recorder sets limit to 0)?  Then ct_ring_take reserves it. */
+/* The producer's committed position (only it writes head_pub: a relaxed read is its own last store). */
+static inline uint64_t ct_ring_head(const struct ct_ring *r)
+{
+    return atomic_load_explicit(&r->head_pub, memory_order_relaxed);
+}
 static inline int ct_ring_fits(const struct ct_ring *r, size_t size)
 {
-    return (r->head & r->mask) + size <= r->mask && r->head + size <= r->limit;
+    const uint64_t head = ct_ring_head(r);
+    return (head & r->mask) + size <= r->mask && head + size <= r->limit;
 }
 static inline void *ct_ring_take(struct ct_ring *r, size_t size)
 {
-    r->resv = r->head + size;
-    return r->buf + (r->head & r->mask);
+    const uint64_t head = ct_ring_head(r);
+    r->resv = head + size;
+    return r->buf + (head & r->mask);
 }
 /* Room for `size` bytes, looking at the consumer's progress and wrapping with a pad record when needed;
  * NULL when the ring is full. */
 void *ct_ring_reserve(struct ct_ring *r, size_t size);
 static inline void ct_ring_commit(struct ct_ring *r)
 {
-    r->head = r->resv;
-    atomic_store_explicit(&r->head_pub, r->head, memory_order_release);
+    atomic_store_explicit(&r->head_pub, r->resv, memory_order_release);
 }
 
 /* What ct_ring_spans saw of the records it returned, so that the file's bookkeeping needs no walk of its

@@ -135,8 +135,8 @@ struct ct_ring *ct_rings_grow_if_behind(struct ct_ring *old)
 
     /* resv == head: no record of this thread is half made in old (a traced call from a signal handler that
      * interrupted one must not move the thread away from it). */
-    if (old->size >= max_size || old->resv != old->head ||
-        old->head - atomic_load_explicit(&old->tail, memory_order_acquire) < old->size / 2)
+    if (old->size >= max_size || old->resv != ct_ring_head(old) ||
+        ct_ring_head(old) - atomic_load_explicit(&old->tail, memory_order_acquire) < old->size / 2)
         return old;
     struct ct_ring *r = atomic_load_explicit(&failed, memory_order_relaxed) ? NULL : ct_ring_new(old->size * 2, old->tid);
     if (!r) {

@@ -8,9 +8,11 @@
 
 #include <stdint.h>
 
+#include "recorder/hot.h"
+
 /* Bit (1 << enum ct_family) set for each family whose calls get a stack; 0 until the recorder starts with
  * stacks on.  Read on every traced call: a plain load. */
-extern unsigned ct_stack_families;
+#define ct_stack_families (ct_hot.stack_families) /* hot.h */
 
 /* The id of the calling thread's current stack (>= 1), written the first time it is seen; 0 when it cannot
  * be had (no memory, the table is full, the unwinder failed). */

@@ -3,4 +3,4 @@
 #include "recorder/hot.h"
 #include "recorder/state.h"
 
-CT_HOT_DATA _Atomic int ct_state;
+struct ct_hot_flags ct_hot = {.kernel_name_generation = 1}; /* kernel_names.h: 0 is no generation */

@@ -6,12 +6,14 @@
 
 #include <stdatomic.h>
 
+#include "recorder/hot.h"
+
 enum ct_rec_state {
     CT_ST_UNINIT = 0, /* not started (or the child of a fork, not restarted yet) */
     CT_ST_ON,         /* recording */
     CT_ST_OFF,        /* could not start: the program runs untraced */
     CT_ST_DONE,       /* file closed */
 };
-extern _Atomic int ct_state;
+#define ct_state (ct_hot.state) /* hot.h */
 
 #endif

@@ -31,7 +31,7 @@ static struct written last_record(uint64_t head_before)
     CU_ASSERT_FATAL(r != NULL);
     const struct ct_rec_hdr *h = (const void *)(r->buf + (head_before & r->mask));
     w.type = h->type;
-    w.size = r->head - head_before;
+    w.size = ct_ring_head(r) - head_before;
     CU_ASSERT_EQUAL(w.size, h->size); /* exactly one record */
     if (h->type == CT_REC_CALL)
         memcpy(&w.pl, (const struct ct_rec_call *)h + 1, sizeof w.pl);
@@ -43,7 +43,7 @@ static struct written last_record(uint64_t head_before)
 static struct written trampoline(const struct ct_pl_launch *shape, uint32_t name_id, uint32_t name_gen)
 {
     struct ct_pl_launch pl = *shape;
-    uint64_t before = ct_rec_ring ? ct_rec_ring->head : 0, t0 = now_ticks, t1 = t0 + 50;
+    uint64_t before = ct_rec_ring ? ct_ring_head(ct_rec_ring) : 0, t0 = now_ticks, t1 = t0 + 50;
 
     now_ticks += 100;
     pl.name_id = 0;
@@ -57,7 +57,7 @@ static struct written trampoline(const struct ct_pl_launch *shape, uint32_t name
 /* ct_rec_launch alone, with the payload's name in it. */
 static struct written direct(const struct ct_pl_launch *pl, uint32_t name_gen)
 {
-    uint64_t before = ct_rec_ring->head, t0 = now_ticks, t1 = t0 + 50;
+    uint64_t before = ct_ring_head(ct_rec_ring), t0 = now_ticks, t1 = t0 + 50;
 
     now_ticks += 100;
     ct_rec_launch(API, 0, t0, t1, pl, 0, name_gen);
