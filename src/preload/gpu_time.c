@@ -77,7 +77,9 @@ static void kinds_key_make(void) { kinds_keyed = pthread_key_create(&kinds_key, 
 struct ct_gpu_kind *ct_gpu_kinds_make(void)
 {
     pthread_once(&kinds_once, kinds_key_make);
-    struct ct_gpu_kind *t = calloc(CT_GPU_KINDS, sizeof *t);
+    struct ct_gpu_kind *t = aligned_alloc(64, CT_GPU_KINDS * sizeof *t); /* a set per line */
+    if (t)
+        memset(t, 0, CT_GPU_KINDS * sizeof *t);
     if (t && kinds_keyed && pthread_setspecific(kinds_key, t) != 0) {
         free(t);
         t = NULL;

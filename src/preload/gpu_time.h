@@ -16,14 +16,18 @@
 #include "recorder/gpu.h"
 
 /* A thread's kinds of call (a launch's function, grid and block; a copy's function and size class): how many
- * were timed, and how many calls remain until the next timing.  Direct-mapped: a kind that takes another's
- * slot starts again from its first timings, which only times more. */
+ * were timed, and how many calls remain until the next timing.  Four ways to a set, a set to a cache line: a
+ * training step launches a few hundred kinds on a thread, and in a direct-mapped table of the same size a
+ * tenth of them shared a slot with another, started again from their first timings at each call, and were
+ * all timed.  A kind that finds its set full takes a way its key picks. */
 struct ct_gpu_kind {
     uint64_t key;
     uint32_t timed;
     uint32_t left;
 };
-#define CT_GPU_KINDS 512u
+#define CT_GPU_WAYS 4u
+#define CT_GPU_SETS 512u
+#define CT_GPU_KINDS (CT_GPU_SETS * CT_GPU_WAYS)
 /* The calling thread's table; NULL until its first call in sample mode. */
 extern __thread struct ct_gpu_kind *ct_gpu_kinds __attribute__((tls_model("initial-exec")));
 
@@ -60,11 +64,20 @@ static inline int ct_gpu_choose(uint64_t key)
 
     if (ct_gpu_mode == CT_GPU_ALL || (!t && !(t = ct_gpu_kinds_make())))
         return 1;
-    k = &t[(key ^ key >> 32) % CT_GPU_KINDS];
-    if (k->key != key) {
-        k->key = key;
-        k->timed = 0;
+    struct ct_gpu_kind *set = &t[(key ^ key >> 32) % CT_GPU_SETS * CT_GPU_WAYS];
+    unsigned w = 0;
+    while (w < CT_GPU_WAYS && set[w].key != key)
+        w++;
+    if (w == CT_GPU_WAYS) { /* a new kind: an empty way (key 0), else the way its key picks */
+        w = 0;
+        while (w < CT_GPU_WAYS && set[w].key != 0)
+            w++;
+        if (w == CT_GPU_WAYS)
+            w = (unsigned)(key >> 40) % CT_GPU_WAYS;
+        set[w].key = key;
+        set[w].timed = 0;
     }
+    k = &set[w];
     if (k->timed < CT_GPU_SAMPLE_K) {
         k->timed++;
         k->left = ct_gpu_sample_n;

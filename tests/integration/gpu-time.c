@@ -218,6 +218,21 @@ static int exhaust(int n)
     return 0;
 }
 
+/* n kinds of launch (grids 1..n) taken in turn, rounds times: in sample mode each kind is timed as often as if
+ * it were the only one, however many share the thread. */
+static int kinds(int n, int rounds)
+{
+    CUcontext ctx;
+    unsigned long long ns = 1;
+    void *args[] = {&ns};
+    primary(&ctx);
+    for (int r = 0; r < rounds; r++)
+        for (int i = 1; i <= n; i++)
+            CHECK(cuLaunchKernel(spin_fn, (unsigned)i, 1, 1, 1, 1, 1, 0, NULL, args, NULL));
+    CHECK(cuCtxSynchronize());
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *s = argc > 1 ? argv[1] : "";
@@ -237,6 +252,8 @@ int main(int argc, char **argv)
         return fork_pending();
     if (strcmp(s, "exhaust") == 0 && argc > 2)
         return exhaust(atoi(argv[2]));
-    fprintf(stderr, "usage: gpu-time steady|variants|capture|global|destroy|exit|fork|exhaust N\n");
+    if (strcmp(s, "kinds") == 0 && argc > 3)
+        return kinds(atoi(argv[2]), atoi(argv[3]));
+    fprintf(stderr, "usage: gpu-time steady|variants|capture|global|destroy|exit|fork|exhaust N|kinds N ROUNDS\n");
     return 2;
 }

@@ -41,6 +41,12 @@ done || exit 1
 spans steady 'name=cuLaunchKernel ' | sed 's/.* start=\([0-9]*\) dur=\([0-9]*\) .*/\1 \2/' | sort -n |
     awk 'NR > 1 && $1 < end { bad = 1 } { end = $1 + $2 } END { exit bad }' || fail "steady: launch spans overlap"
 
+# 300 kinds of launch in turn, 40 rounds: each kind's first 8 calls and its 40th are timed (8 + 1 in 32 of
+# the 32 after them), 2,700 in all, as if each kind were alone on the thread.
+run_pair kinds "$prog" kinds 300 40
+expect_info kinds timed 2700
+expect_count kinds 2700 '^gpu seq=.* name=cuLaunchKernel '
+
 run_pair steady_all env CUDATRACE_GPU_TIME=all "$prog" steady
 expect_info steady_all mode all
 expect_info steady_all timed 111
