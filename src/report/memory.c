@@ -41,11 +41,12 @@ static struct rp_mem_stats *dev_stats(struct rp_memtrack *m, int32_t device, uns
     return &m->by_device[slot * RP_MEM_KINDS + kind];
 }
 
-/* Live bytes and allocations of a call site (detail only). */
-static void site_add(struct rp_memtrack *m, uint32_t stack, uint64_t file, int64_t bytes, int64_t count)
+/* Live bytes and allocations of a call site (detail only), apart for the kinds that are not device memory. */
+static void site_add(struct rp_memtrack *m, uint32_t stack, uint64_t file, unsigned kind, int64_t bytes, int64_t count)
 {
-    struct rp_u64map_entry *e = rp_u64map_get(&m->sites, stack, file);
-    if (!e && !(e = rp_u64map_put(&m->sites, stack, file, 0, 0))) {
+    const uint64_t key = file | (rp_mem_kind_on_device(kind) ? 0 : RP_SITE_OFF_DEVICE);
+    struct rp_u64map_entry *e = rp_u64map_get(&m->sites, stack, key);
+    if (!e && !(e = rp_u64map_put(&m->sites, stack, key, 0, 0))) {
         m->oom = 1;
         return;
     }
@@ -62,7 +63,7 @@ static int release(struct rp_memtrack *m, struct rp_u64map_entry *e)
         struct rp_mem_stats *d = dev_stats(m, rp_live_device(e), kind);
         if (d)
             shrank(d, bytes);
-        site_add(m, rp_live_stack(e), (e->k2 & ~(1ull << 63)) >> 2, -(int64_t)bytes, -1); /* k2: file << 2 | space, used bit */
+        site_add(m, rp_live_stack(e), (e->k2 & ~(1ull << 63)) >> 2, kind, -(int64_t)bytes, -1); /* k2: file << 2 | space, used bit */
     }
     rp_u64map_remove(&m->live, e);
     shrank(&m->kind[kind], bytes);
@@ -107,7 +108,7 @@ int rp_memtrack_call(struct rp_memtrack *m, const struct rp_call *c)
                 d->alloc_bytes += a->bytes;
                 grew(d, a->bytes, c->t1);
             }
-            site_add(m, c->call->c.stack_id, c->file_index, (int64_t)a->bytes, 1);
+            site_add(m, c->call->c.stack_id, c->file_index, kind, (int64_t)a->bytes, 1);
         }
         if (rp_mem_kind_on_device(kind)) {
             grew(&m->device, a->bytes, c->t1);

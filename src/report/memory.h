@@ -31,8 +31,13 @@ struct rp_memtrack {
     int detail;
     struct rp_mem_stats *by_device; /* [(ordinal + 1) * RP_MEM_KINDS + kind]; ordinal -1 (unknown) first */
     size_t ndevices;                /* ordinals + 1 covered by by_device */
-    struct rp_u64map sites;         /* (stack id, file) -> (live bytes, live allocations) */
+    struct rp_u64map sites;         /* (stack id, file | RP_SITE_OFF_DEVICE for pinned and vmm_map) -> (live
+                                     * bytes, live allocations) */
 };
+
+/* A site key's mark for memory that is not device memory (rp_mem_kind_on_device): the peak of device memory
+ * is held by the other sites only; leaks are of every kind.  Bit 63 is the map's own. */
+#define RP_SITE_OFF_DEVICE (1ull << 62)
 
 /* A live allocation of the detailed tracker: its kind, device ordinal (-1 unknown) and call stack id. */
 static inline unsigned rp_live_kind(const struct rp_u64map_entry *e) { return (unsigned)(e->v2 & 0xff); }

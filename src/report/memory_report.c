@@ -50,14 +50,16 @@ static int replay(struct rp_trace *t, struct rp_memtrack *m, uint64_t stop, uint
     return m->oom ? -1 : failed ? RP_EXIT_UNREADABLE : 0;
 }
 
-/* The live bytes of a tracker's sites, grouped by call site (by_python: by user code's Python frame). */
-static int group(struct rp_sites *out, const struct rp_trace *t, const struct rp_memtrack *m, int by_python)
+/* The live bytes of a tracker's sites, grouped by call site (by_python: by user code's Python frame);
+ * device_only: device memory's alone (what holds the peak of device memory). */
+static int group(struct rp_sites *out, const struct rp_trace *t, const struct rp_memtrack *m, int by_python,
+                 int device_only)
 {
     for (size_t i = 0; i < m->sites.cap; i++) {
         const struct rp_u64map_entry *e = &m->sites.e[i];
-        if (!(e->k2 >> 63) || !e->v2)
+        if (!(e->k2 >> 63) || !e->v2 || (device_only && (e->k2 & RP_SITE_OFF_DEVICE)))
             continue;
-        size_t file = (size_t)(e->k2 & ~(1ull << 63));
+        size_t file = (size_t)(e->k2 & ~(1ull << 63 | RP_SITE_OFF_DEVICE));
         struct rp_site *s = by_python ? rp_site_python(out, t, file, (uint32_t)e->k1)
                                       : rp_site_of(out, t, file, (uint32_t)e->k1, "", 0);
         if (!s)
@@ -253,8 +255,8 @@ static int run(int argc, char **argv)
     }
     int rr = 0;
     if (rp_symbolize(&tr) < 0 || (rr = replay(&tr, &r.end, 0, &peak_at)) != 0 ||
-        (peak_at && (rr = replay(&tr, &at_peak, peak_at, NULL)) != 0) || group(&r.leaks, &tr, &r.end, by_python) < 0 ||
-        group(&r.peak, &tr, &at_peak, by_python) < 0) {
+        (peak_at && (rr = replay(&tr, &at_peak, peak_at, NULL)) != 0) || group(&r.leaks, &tr, &r.end, by_python, 0) < 0 ||
+        group(&r.peak, &tr, &at_peak, by_python, 1) < 0) {
         if (rr == RP_EXIT_UNREADABLE) {
             rc = rr;
             goto out;
@@ -295,11 +297,12 @@ const struct rp_command rp_cmd_memory = {
     "Usage: " RP_PROG " memory [OPTION]... FILE...\n"
     "GPU memory of one or more trace files, merged: per device and kind (device, pinned, managed,\n"
     "async (stream-ordered pools), vmm, vmm_map) the allocations, frees and bytes, the peak of live bytes\n"
-    "and when it happened; at the peak of device memory (every kind but pinned host memory), the call\n"
-    "sites holding the most; the allocations still live at exit (leaks) grouped by call site, as\n"
-    "'Leaked N bytes in M allocations' with the call stack, then a LEAK SUMMARY; frees of pointers the\n"
-    "trace never saw allocated.  Call sites need the stacks of allocations (CUDATRACE_STACKS=alloc, the\n"
-    "default, or all); without them the report says so and groups everything under one site.\n"
+    "and when it happened; at the peak of device memory (every kind but pinned host memory and vmm_map,\n"
+    "the mappings of vmm memory), the call sites holding it, the most first; the allocations of\n"
+    "every kind still live at exit (leaks) grouped by call site, as 'Leaked N bytes in M allocations'\n"
+    "with the call stack, then a LEAK SUMMARY; frees of pointers the trace never saw allocated.\n"
+    "Call sites need the stacks of allocations (CUDATRACE_STACKS=alloc, the default, or all); without\n"
+    "them the report says so and groups everything under one site.\n"
     "Stacks of a Python program carry its Python frames (CUDATRACE_PYTHON_STACKS), shown as\n"
     "'model.py:142 Net.forward'; --group-by python groups by the innermost Python frame of user code.\n"
     "\n"

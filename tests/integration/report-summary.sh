@@ -107,6 +107,17 @@ run_report 1 summary --timeunit fortnights "$TMP/parent.ct"
 run_report 1 summary
 run_report 0 summary --help
 grep -q 'Usage: cudatrace-report summary' "$TMP/out" || fail "summary --help"
+# The memory command: the device peak (28,672 bytes) is held by the 3 device allocations live then, not by
+# the pinned host buffer allocated before it; the pinned buffer is still among the leaks.
+run_report 0 memory --format json "$TMP/parent.ct"
+py '
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["peak"]["bytes"] == 28672, r["peak"]
+held = (sum(s["bytes"] for s in r["peak"]["sites"]), sum(s["allocations"] for s in r["peak"]["sites"]))
+assert held == (28672, 3), r["peak"]["sites"]
+assert r["leak_summary"]["bytes"] == 8192 + 1048576 and r["leak_summary"]["allocations"] == 2, r["leak_summary"]
+'
 run_report 0 help summary
 grep -q -- '--timeunit' "$TMP/out" || fail "help summary"
 run_report 0 --version
