@@ -13,6 +13,7 @@
 #include "recorder/writer.h"
 
 __thread struct ct_gpu_kind *ct_gpu_kinds __attribute__((tls_model("initial-exec")));
+__thread uint32_t ct_gpu_overflow_left __attribute__((tls_model("initial-exec")));
 
 struct ct_gpu_driver ct_gpu_drv;
 struct ct_gpu_pool *_Atomic ct_gpu_pools;
@@ -77,7 +78,7 @@ static void kinds_key_make(void) { kinds_keyed = pthread_key_create(&kinds_key, 
 struct ct_gpu_kind *ct_gpu_kinds_make(void)
 {
     pthread_once(&kinds_once, kinds_key_make);
-    struct ct_gpu_kind *t = aligned_alloc(64, CT_GPU_KINDS * sizeof *t); /* a set per line */
+    struct ct_gpu_kind *t = aligned_alloc(64, CT_GPU_KINDS * sizeof *t); /* a set on two whole lines */
     if (t)
         memset(t, 0, CT_GPU_KINDS * sizeof *t);
     if (t && kinds_keyed && pthread_setspecific(kinds_key, t) != 0) {

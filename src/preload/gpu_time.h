@@ -16,18 +16,22 @@
 #include "recorder/gpu.h"
 
 /* A thread's kinds of call (a launch's function, grid and block; a copy's function and size class): how many
- * were timed, and how many calls remain until the next timing.  Four ways to a set, a set to a cache line: a
- * training step launches a few hundred kinds on a thread, and in a direct-mapped table of the same size a
- * tenth of them shared a slot with another, started again from their first timings at each call, and were
- * all timed.  A kind that finds its set full takes a way its key picks. */
+ * were timed, and how many calls remain until the next timing.  Eight ways to a set, a set to two cache
+ * lines: a training step launches a few hundred kinds on a thread, and in a direct-mapped table of the same
+ * size a tenth of them shared a slot with another, started again from their first timings at each call, and
+ * were all timed.  A kind never takes a kind's way: one that finds its set full (nine kinds of a thread in
+ * one set) is timed 1 in ct_gpu_sample_n, counted with the thread's other such calls, without first
+ * timings, so that a kind is never timed more than it would be alone. */
 struct ct_gpu_kind {
     uint64_t key;
     uint32_t timed;
     uint32_t left;
 };
-#define CT_GPU_WAYS 4u
-#define CT_GPU_SETS 512u
+#define CT_GPU_WAYS 8u
+#define CT_GPU_SETS 256u
 #define CT_GPU_KINDS (CT_GPU_SETS * CT_GPU_WAYS)
+/* The count to the next timing of the calls whose kind found no way (ct_gpu_choose). */
+extern __thread uint32_t ct_gpu_overflow_left __attribute__((tls_model("initial-exec")));
 /* The calling thread's table; NULL until its first call in sample mode. */
 extern __thread struct ct_gpu_kind *ct_gpu_kinds __attribute__((tls_model("initial-exec")));
 
@@ -68,12 +72,18 @@ static inline int ct_gpu_choose(uint64_t key)
     unsigned w = 0;
     while (w < CT_GPU_WAYS && set[w].key != key)
         w++;
-    if (w == CT_GPU_WAYS) { /* a new kind: an empty way (key 0), else the way its key picks */
+    if (w == CT_GPU_WAYS) { /* a new kind: an empty way (key 0) ... */
         w = 0;
         while (w < CT_GPU_WAYS && set[w].key != 0)
             w++;
-        if (w == CT_GPU_WAYS)
-            w = (unsigned)(key >> 40) % CT_GPU_WAYS;
+        if (w == CT_GPU_WAYS) { /* ... or none: 1 in N of such calls */
+            if (ct_gpu_overflow_left > 1) {
+                ct_gpu_overflow_left--;
+                return 0;
+            }
+            ct_gpu_overflow_left = ct_gpu_sample_n;
+            return 1;
+        }
         set[w].key = key;
         set[w].timed = 0;
     }

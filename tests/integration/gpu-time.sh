@@ -42,10 +42,13 @@ spans steady 'name=cuLaunchKernel ' | sed 's/.* start=\([0-9]*\) dur=\([0-9]*\) 
     awk 'NR > 1 && $1 < end { bad = 1 } { end = $1 + $2 } END { exit bad }' || fail "steady: launch spans overlap"
 
 # 300 kinds of launch in turn, 40 rounds: each kind's first 8 calls and its 40th are timed (8 + 1 in 32 of
-# the 32 after them), 2,700 in all, as if each kind were alone on the thread.
+# the 32 after them), 2,700 in all, as if each kind were alone on the thread.  Not more, ever; a little less
+# when the handles' addresses put nine of the kinds in one set (about 1 run in 2,500: the ninth is then
+# timed 1 in 32 without first timings).  A direct-mapped table timed 6,823.
 run_pair kinds "$prog" kinds 300 40
-expect_info kinds timed 2700
-expect_count kinds 2700 '^gpu seq=.* name=cuLaunchKernel '
+timed=$(info kinds timed)
+[ "$timed" -le 2700 ] && [ "$timed" -ge 2600 ] || fail "kinds: gpu-info timed=$timed, expected 2,600 to 2,700"
+expect_count kinds "$timed" '^gpu seq=.* name=cuLaunchKernel '
 
 run_pair steady_all env CUDATRACE_GPU_TIME=all "$prog" steady
 expect_info steady_all mode all
