@@ -430,14 +430,14 @@ struct ct_rec_gpu {
 }; /* 96 bytes */
 
 /* How calls are chosen for GPU timing (CUDATRACE_GPU_TIME). */
-enum ct_gpu_mode { CT_GPU_OFF = 0, CT_GPU_SAMPLE = 1, CT_GPU_ALL = 2 };
+enum ct_gpu_time_mode { CT_GPU_OFF = 0, CT_GPU_SAMPLE = 1, CT_GPU_ALL = 2 };
 
 /* CT_REC_GPU_INFO: written when the recorder starts (counts 0) and again, with `final` 1, when GPU timing
  * ends (exit); a reader keeps the last.  In sample mode each thread times the first `sample_k` calls of every
  * kind (function, kernel, grid and block; a copy's function and size class), then one in `sample_n`. */
 struct ct_rec_gpu_info {
     struct ct_rec_hdr h;      /* h.tid 0 */
-    uint32_t mode;            /* enum ct_gpu_mode */
+    uint32_t mode;            /* enum ct_gpu_time_mode */
     uint32_t sample_n;
     uint32_t sample_k;
     uint32_t final;           /* 1: the counts below are the process's totals */

@@ -26,7 +26,7 @@ struct ct_gpu_span {
 
 /* How calls were chosen for GPU timing and what could not be timed (the last record of a file holds). */
 struct ct_gpu_info {
-    uint32_t mode;       /* enum ct_gpu_mode */
+    uint32_t mode;       /* enum ct_gpu_time_mode */
     uint32_t sample_n, sample_k;
     int final;           /* the counts are the process's totals (else it ended before writing them) */
     uint64_t timed, not_completed, untimed_pool, untimed_refused, untimed_capture;

@@ -25,8 +25,8 @@ static inline uint64_t ct_now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-enum ct_clock_mode { CT_CLOCK_UNSET = 0, CT_CLOCK_TSC = 1, CT_CLOCK_MONO = 2 };
-#define ct_clock_mode (ct_hot.clock_mode) /* hot.h */
+enum ct_clock_kind { CT_CLOCK_UNSET = 0, CT_CLOCK_TSC = 1, CT_CLOCK_MONO = 2 };
+#define ct_clock_mode (ct_hot.clock_mode) /* hot.h: an enum ct_clock_kind */
 
 /* Decide the mode (first use); returns the current time in this mode's ticks. */
 uint64_t ct_clock_slow(void);

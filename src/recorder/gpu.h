@@ -12,8 +12,8 @@
 #include "cudatrace/format.h"
 #include "recorder/hot.h"
 
-/* enum ct_gpu_mode in effect: CT_GPU_OFF until the recorder starts, and in a build or process that cannot
- * time.  Read by every launch and copy trampoline. */
+/* enum ct_gpu_time_mode in effect: CT_GPU_OFF until the recorder starts, and in a build or process that
+ * cannot time.  Read by every launch and copy trampoline. */
 #define ct_gpu_mode (ct_hot.gpu_mode) /* hot.h */
 /* Sample mode: a thread times the first CT_GPU_SAMPLE_K calls of each kind, then 1 in ct_gpu_sample_n.
  * Eight: the first launches of a kernel pay for module loading and cold caches, so a kind needs a few more

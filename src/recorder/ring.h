@@ -89,16 +89,17 @@ void ct_ring_adopt(struct ct_ring *r, struct ct_ring *old);
 /* Forget every buffered record and pending loss (the child of a fork). */
 void ct_ring_reset(struct ct_ring *r, uint32_t tid);
 
-/* Producer, fast path: does a record of `size` bytes (multiple of 8, at most size/4) fit before the end of
- * the memory (a record reaching the end takes ct_ring_reserve, which notices the wrap) and below `limit`:
- * the consumer's tail as last seen, or the point where the unwritten part reaches a quarter of the ring
- * (ct_ring_reserve then looks at the consumer again and asks for a drain, want_drain), or nowhere while a
- * dropped record waits to be reported (the recorder sets limit to 0)?  Then ct_ring_take reserves it. */
 /* The producer's committed position (only it writes head_pub: a relaxed read is its own last store). */
 static inline uint64_t ct_ring_head(const struct ct_ring *r)
 {
     return atomic_load_explicit(&r->head_pub, memory_order_relaxed);
 }
+
+/* Producer, fast path: does a record of `size` bytes (multiple of 8, at most size/4) fit before the end of
+ * the memory (a record reaching the end takes ct_ring_reserve, which notices the wrap) and below `limit`:
+ * the consumer's tail as last seen, or the point where the unwritten part reaches a quarter of the ring
+ * (ct_ring_reserve then looks at the consumer again and asks for a drain, want_drain), or nowhere while a
+ * dropped record waits to be reported (the recorder sets limit to 0)?  Then ct_ring_take reserves it. */
 static inline int ct_ring_fits(const struct ct_ring *r, size_t size)
 {
     const uint64_t head = ct_ring_head(r);

@@ -52,7 +52,7 @@ struct ct_settings {
     int stacks;         /* CUDATRACE_STACKS: enum ct_stack_mode in effect (none when built without libunwind) */
     unsigned stack_depth; /* CUDATRACE_STACK_DEPTH: frames kept per stack, 1..CT_MAX_STACK_DEPTH */
     int python_stacks;  /* CUDATRACE_PYTHON_STACKS: 1 auto (Python frames in stacks of a CPython process), 0 off */
-    int gpu_time;       /* CUDATRACE_GPU_TIME: enum ct_gpu_mode (format.h) */
+    int gpu_time;       /* CUDATRACE_GPU_TIME: enum ct_gpu_time_mode (format.h) */
     unsigned gpu_sample; /* CUDATRACE_GPU_SAMPLE: 1 call in N is timed once a kind has its first timings */
     char file_list[1024]; /* CUDATRACE_FILE_LIST: append each trace file's absolute name here ("" none) */
 };
