@@ -118,6 +118,15 @@ static void sites_csv(FILE *out, const char *key, const struct rp_sites *s, unsi
     }
 }
 
+/* A site's stack; grouped by Python line, the site of the stacks without a Python frame says so. */
+static void site_text(FILE *out, const struct result *r, const struct rp_site *s)
+{
+    if (r->by_python && r->stacks && !s->stack)
+        fputs("    (no Python frame: native code, or a thread that runs no Python)\n", out);
+    else
+        rp_stack_text(out, s->stack, "    ");
+}
+
 static void print_text(FILE *out, const struct result *r, const struct rp_trace *t, const struct rp_timeunit *u,
                        unsigned long long top)
 {
@@ -134,7 +143,7 @@ static void print_text(FILE *out, const struct result *r, const struct rp_trace 
         for (size_t i = 0; i < r->peak.n && (!top || i < top); i++) {
             fprintf(out, "  %s bytes in %" PRIu64 " allocations at:\n",
                     rp_group_digits(b1, sizeof b1, rp_u64s(b3, r->peak.v[i].bytes)), r->peak.v[i].count);
-            rp_stack_text(out, r->peak.v[i].stack, "    ");
+            site_text(out, r, &r->peak.v[i]);
         }
     }
     uint64_t bytes = 0, count = 0;
@@ -146,7 +155,7 @@ static void print_text(FILE *out, const struct result *r, const struct rp_trace 
             continue;
         fprintf(out, "\nLeaked %s bytes in %" PRIu64 " allocations\n", rp_group_digits(b1, sizeof b1, rp_u64s(b3, s->bytes)),
                 s->count);
-        rp_stack_text(out, s->stack, "    ");
+        site_text(out, r, s);
     }
     fprintf(out, "\nLEAK SUMMARY: %s bytes in %" PRIu64 " allocations from %zu call sites still allocated at exit\n",
             rp_group_digits(b1, sizeof b1, rp_u64s(b3, bytes)), count, r->leaks.n);

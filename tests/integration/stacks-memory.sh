@@ -56,6 +56,11 @@ assert top.get("file", "").endswith("leak_drv.c") and top.get("line", 0) > 0, to
     run_report 0 memory --format table --timeunit usec "$TMP/alloc.ct"
     grep -q '^Peak device memory: 7,340,032 bytes at [0-9,]*\.[0-9]\{3\} us; held by:$' "$TMP/out" ||
         fail "memory table: peak time in --timeunit usec: $(grep '^Peak' "$TMP/out")"
+    # Grouped by Python line, a C program's allocations are one site, which says why it has no frame.
+    run_report 0 memory --format table --group-by python "$TMP/alloc.ct"
+    grep -q '^    (no Python frame: native code, or a thread that runs no Python)$' "$TMP/out" ||
+        fail "memory --group-by python of a C program: $(grep -A1 '^Leaked' "$TMP/out")"
+    grep -q 'no call stack recorded' "$TMP/out" && fail "memory --group-by python: says no stack was recorded"
     run_report 7 memory --format csv --error-exitcode 7 "$TMP/alloc.ct" # leaks: compute-sanitizer's convention
     run_report 0 memory --format table "$TMP/alloc.ct"
     grep -q '#0 leak_cache_buffers+0x' "$TMP/out" || fail "memory table: leaking function not shown"
