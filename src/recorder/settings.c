@@ -137,6 +137,33 @@ int ct_parse_gpu_time(const char *s, int *out)
     return parse_name(s, names, CT_GPU_ALL + 1, out);
 }
 
+static int name_char(char c)
+{
+    return c == '_' || (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+}
+
+/* A pattern of CUDATRACE_APIS: name characters, * and ?, and bracket expressions of name characters and
+ * ranges ([DS], [!_], [a-z]), as fnmatch reads them. */
+static int apis_pattern_ok(const char *p, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        if (p[i] == '[') {
+            size_t j = i + 1;
+            if (j < len && (p[j] == '!' || p[j] == '^'))
+                j++;
+            const size_t first = j;
+            while (j < len && (name_char(p[j]) || (p[j] == '-' && j > first)))
+                j++;
+            if (j == first || j >= len || p[j] != ']')
+                return 0;
+            i = j;
+        } else if (!name_char(p[i]) && p[i] != '*' && p[i] != '?') {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 int ct_parse_apis(const char *s, struct ct_apis_spec *out)
 {
     if (!s)
@@ -154,10 +181,8 @@ int ct_parse_apis(const char *s, struct ct_apis_spec *out)
             len--;
         if (len == 0 || len >= CT_APIS_PATTERN_MAX || out->n == CT_APIS_MAX)
             return -1;
-        for (size_t i = 0; i < len; i++)
-            if (!(p[i] == '_' || p[i] == '*' || p[i] == '?' || (p[i] >= '0' && p[i] <= '9') ||
-                  ((p[i] | 0x20) >= 'a' && (p[i] | 0x20) <= 'z')))
-                return -1;
+        if (!apis_pattern_ok(p, len))
+            return -1;
         memcpy(out->e[out->n].pattern, p, len);
         out->e[out->n].pattern[len] = '\0';
         out->e[out->n++].exclude = exclude;

@@ -43,6 +43,12 @@ expect_count later $((n + n / 2)) '^call .* name=cuCtxGetDevice '
 expect_count later 0 '^call .* name=cuCtxSetCurrent '
 expect_count later 1 '^counted api=cuCtxSetCurrent count=1$'
 
+# Bracket expressions: [DP] picks cuCtxGetDevice and not cuCtxGetApiVersion or the rest.
+CUDATRACE_APIS='-cuCtxGet[DP]*' run_pair brackets "$prog" $n
+expect_count brackets 0 '^call .* name=cuCtxGetDevice '
+expect_count brackets 1 "^counted api=cuCtxGetDevice count=$n\$"
+[ -s "$tmp/brackets.traced.err" ] && grep -v '^cudatrace: wrote ' "$tmp/brackets.traced.err" && fail "brackets: unexpected stderr"
+
 # Include-only: only the copies are recorded, everything else counted.
 CUDATRACE_APIS='cuMemcpy*' run_pair only "$prog" $n
 expect_count only 13 '^call '
@@ -56,7 +62,7 @@ expect_count alloc 1 '^counted api=cuMemAlloc_v2 count=2$'
 [ "$(grep -c 'memory report will miss them' "$tmp/alloc.traced.err")" = 1 ] || fail "no warning: $(cat "$tmp/alloc.traced.err")"
 
 # Bad values: one warning each, every call recorded.
-for bad in ',' '-' 'cuCtx GetDevice' '-cuNoSuchFunction' 'cu(Ctx)'; do
+for bad in ',' '-' 'cuCtx GetDevice' '-cuNoSuchFunction' 'cu(Ctx)' 'cuCtx[Get' 'cu[]Ctx' 'cu[-a]*'; do
     CUDATRACE_APIS=$bad run_pair bad "$prog" $n
     expect_count bad $n '^call .* variant=cuCtxGetDevice result='
     [ "$(grep -c '^cudatrace: CUDATRACE_APIS' "$tmp/bad.traced.err")" = 1 ] ||
