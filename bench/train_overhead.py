@@ -22,7 +22,8 @@ Prints, as bench/overhead does, `train_<what>=<value>` lines:
 --per-step synchronizes after every step and takes a block's median step (times the steps) as its wall
 time.  --cpu N pins, after the warm-up, the threads that run the steps (this one and PyTorch's autograd
 threads, named pt_autograd_*) to CPU N, the tracer's threads left free as a program's would be: the VM's
-scheduler then moves the loop from core to core no more.  --dry-run does all of it with a stand-in step (no PyTorch, no GPU) to check the arithmetic and the output.
+scheduler then moves the loop from core to core no more.  --dry-run does all of it with a stand-in step
+(no PyTorch, no GPU) to check the arithmetic and the output.
 """
 import argparse
 import gc

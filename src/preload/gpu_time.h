@@ -19,9 +19,9 @@
  * were timed, and how many calls remain until the next timing.  Eight ways to a set, a set to two cache
  * lines: a training step launches a few hundred kinds on a thread; in the direct-mapped table of 512 before,
  * kinds that shared a slot started again from their first timings at each call and were all timed (300
- * kinds taken in turn, 40 times: 6,823 calls timed, not 2,700).  A kind never takes a kind's way: one that finds its set full (nine kinds of a thread in
- * one set) is timed 1 in ct_gpu_sample_n, counted with the thread's other such calls, without first
- * timings, so that a kind is never timed more than it would be alone. */
+ * kinds taken in turn, 40 times: 6,823 calls timed, not 2,700).  A kind never takes a kind's way: one that
+ * finds its set full (nine kinds of a thread in one set) is timed 1 in ct_gpu_sample_n, counted with the
+ * thread's other such calls, without first timings, so that no kind is timed more than it would be alone. */
 struct ct_gpu_kind {
     uint64_t key;
     uint32_t timed;

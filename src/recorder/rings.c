@@ -138,7 +138,8 @@ struct ct_ring *ct_rings_grow_if_behind(struct ct_ring *old)
     if (old->size >= max_size || old->resv != ct_ring_head(old) ||
         ct_ring_head(old) - atomic_load_explicit(&old->tail, memory_order_acquire) < old->size / 2)
         return old;
-    struct ct_ring *r = atomic_load_explicit(&failed, memory_order_relaxed) ? NULL : ct_ring_new(old->size * 2, old->tid);
+    struct ct_ring *r =
+        atomic_load_explicit(&failed, memory_order_relaxed) ? NULL : ct_ring_new(old->size * 2, old->tid);
     if (!r) {
         if (!atomic_exchange(&failed, 1))
             ct_warn("cannot allocate a %zu-byte buffer for a busy thread; records it makes while the writer is "

@@ -63,7 +63,8 @@ static int release(struct rp_memtrack *m, struct rp_u64map_entry *e)
         struct rp_mem_stats *d = dev_stats(m, rp_live_device(e), kind);
         if (d)
             shrank(d, bytes);
-        site_add(m, rp_live_stack(e), (e->k2 & ~(1ull << 63)) >> 2, kind, -(int64_t)bytes, -1); /* k2: file << 2 | space, used bit */
+        /* k2: file << 2 | space, and the map's used bit */
+        site_add(m, rp_live_stack(e), (e->k2 & ~(1ull << 63)) >> 2, kind, -(int64_t)bytes, -1);
     }
     rp_u64map_remove(&m->live, e);
     shrank(&m->kind[kind], bytes);
