@@ -219,14 +219,14 @@ static void print_api(struct rp_sum_out *o, struct agg *a)
 }
 
 struct counted_row {
-    char name[256];
+    struct rp_named_stats ns; /* the name (rp_named_row); its stats stay empty */
     uint64_t n;
 };
 
 static int cmp_counted(const void *x, const void *y)
 {
     const struct counted_row *a = x, *b = y;
-    return a->n != b->n ? (a->n < b->n ? 1 : -1) : strcmp(a->name, b->name);
+    return rp_cmp_total_desc((double)a->n, (double)b->n, a->ns.name, b->ns.name);
 }
 
 static int any_counted(const struct rp_trace *tr)
@@ -242,23 +242,16 @@ static int any_counted(const struct rp_trace *tr)
 static void print_counted(struct rp_sum_out *o, const struct rp_trace *tr)
 {
     struct counted_row *rows = NULL;
+    struct rp_strmap by_name = {0};
     size_t n = 0, cap = 0;
     for (size_t i = 0; i < tr->nfiles; i++)
         for (size_t k = 0; k < tr->files[i].ncounted; k++) {
             const struct rp_id_count *c = &tr->files[i].counted[k];
             char name[256];
             rp_file_api_name(&tr->files[i], (uint16_t)c->id, name, sizeof name);
-            size_t r = 0;
-            while (r < n && strcmp(rows[r].name, name) != 0)
-                r++;
-            if (r == n) {
-                struct counted_row *g = ct_grow(rows, &cap, n + 1, sizeof *rows);
-                if (!g)
-                    goto out;
-                rows = g;
-                snprintf(rows[n].name, sizeof rows[n].name, "%s", name);
-                rows[n++].n = 0;
-            }
+            size_t r = rp_named_row((void **)&rows, &n, &cap, sizeof *rows, &by_name, name);
+            if (r == (size_t)-1)
+                goto out;
             rows[r].n += c->count;
         }
     if (!n)
@@ -270,12 +263,15 @@ static void print_counted(struct rp_sum_out *o, const struct rp_trace *tr)
     rp_sort(rows, n, sizeof *rows, cmp_counted);
     for (size_t r = 0; r < n && (!o->top || r < o->top); r++) {
         char num[24];
-        const char *row[] = {rp_u64s(num, rows[r].n), rows[r].name};
+        const char *row[] = {rp_u64s(num, rows[r].n), rows[r].ns.name};
         rp_table_row(&t, row);
     }
     rp_sum_emit(o, &t);
 out:
+    for (size_t r = 0; r < n; r++)
+        rp_named_stats_free(&rows[r].ns);
     free(rows);
+    rp_strmap_free(&by_name);
 }
 
 static int cmp_shape(const void *x, const void *y)
@@ -320,9 +316,7 @@ static void print_kernels(struct rp_sum_out *o, struct agg *a)
 static int cmp_copy(const void *x, const void *y)
 {
     const struct copy_row *a = x, *b = y;
-    if (a->bytes.total != b->bytes.total)
-        return a->bytes.total < b->bytes.total ? 1 : -1;
-    return strcmp(a->ns.name, b->ns.name);
+    return rp_cmp_total_desc((double)a->bytes.total, (double)b->bytes.total, a->ns.name, b->ns.name);
 }
 
 static void print_copies(struct rp_sum_out *o, struct agg *a)
