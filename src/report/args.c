@@ -50,19 +50,6 @@ void rp_kernel_names_free(struct rp_kernel_names *k)
     memset(k, 0, sizeof *k);
 }
 
-const char *rp_gpu_work_name(struct rp_kernel_names *k, const struct rp_call *c, char *buf, size_t size)
-{
-    if (c->call->family == CT_FAM_COPY) {
-        const struct ct_pl_copy *p = &c->call->pl.copy;
-        return rp_copy_operation(p->flags, p->src_kind, p->dst_kind);
-    }
-    if (c->call->pl.launch.kind == CT_LAUNCH_GRAPH) {
-        snprintf(buf, size, "[CUDA graph 0x%" PRIx64 "]", c->call->pl.launch.function);
-        return buf;
-    }
-    return rp_kernel_name(k, c);
-}
-
 const char *const rp_gpu_work_kinds[] = {"kernel", "graph", "copy"};
 
 enum rp_gpu_work rp_gpu_work_kind(const struct rp_call *c)
@@ -70,6 +57,21 @@ enum rp_gpu_work rp_gpu_work_kind(const struct rp_call *c)
     if (c->call->family != CT_FAM_LAUNCH)
         return RP_GPU_COPY;
     return c->call->pl.launch.kind == CT_LAUNCH_GRAPH ? RP_GPU_GRAPH : RP_GPU_KERNEL;
+}
+
+const char *rp_gpu_work_name(struct rp_kernel_names *k, const struct rp_call *c, char *buf, size_t size)
+{
+    switch (rp_gpu_work_kind(c)) {
+    case RP_GPU_COPY: {
+        const struct ct_pl_copy *p = &c->call->pl.copy;
+        return rp_copy_operation(p->flags, p->src_kind, p->dst_kind);
+    }
+    case RP_GPU_GRAPH:
+        snprintf(buf, size, "[CUDA graph 0x%" PRIx64 "]", c->call->pl.launch.function);
+        return buf;
+    default:
+        return rp_kernel_name(k, c);
+    }
 }
 
 const char *rp_gpu_device_label(int32_t device, char *buf, size_t size)
@@ -102,6 +104,17 @@ const char *rp_file_api_name(const struct rp_file *f, uint16_t api_id, char *buf
 const char *rp_call_api_name(const struct rp_call *c, char *buf, size_t size)
 {
     return rp_file_api_name(c->file, c->call->c.api_id, buf, size);
+}
+
+const char *rp_call_timeline_name(struct rp_kernel_names *k, const struct rp_call *c, char *buf, size_t size)
+{
+    rp_call_api_name(c, buf, size);
+    if (c->call->family == CT_FAM_LAUNCH) {
+        const char *kn = rp_kernel_name(k, c);
+        size_t len = strlen(buf);
+        snprintf(buf + len, size - len, " %s", kn ? kn : "?");
+    }
+    return buf;
 }
 
 const char *rp_call_variant(const struct rp_call *c)

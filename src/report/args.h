@@ -37,6 +37,9 @@ const char *rp_gpu_stream_label(const struct rp_trace *t, const struct rp_call *
 const char *rp_call_api_name(const struct rp_call *c, char *buf, size_t size);
 /* The same for API id `api_id` of file f. */
 const char *rp_file_api_name(const struct rp_file *f, uint16_t api_id, char *buf, size_t size);
+/* The name of a call's slice on a timeline (Chrome, Perfetto): its API's display name, and for a launch the
+ * kernel's ("?" when unnamed), which is what people look for there. */
+const char *rp_call_timeline_name(struct rp_kernel_names *k, const struct rp_call *c, char *buf, size_t size);
 /* The exported variant ("cuMemAlloc_v2"), "" if unknown. */
 const char *rp_call_variant(const struct rp_call *c);
 

@@ -225,16 +225,10 @@ int rp_export_chrome(FILE *out, struct rp_trace *t)
     nvtx_events(out, t, &first);
     for (const struct rp_call *c; (c = rp_merge_next(m));) {
         char name[256], rbuf[48];
-        rp_call_api_name(c, name, sizeof name);
         fprintf(out, "%s{\"ph\":\"X\",\"cat\":\"cuda_api%s%s\",\"name\":", first ? "" : ",\n",
                 c->call->family ? "," : "", c->call->family ? ct_name_family(c->call->family) : "");
         first = 0;
-        if (c->call->family == CT_FAM_LAUNCH) { /* the kernel is what people look for on the timeline */
-            const char *kn = rp_kernel_name(&k, c);
-            size_t l = strlen(name);
-            snprintf(name + l, sizeof name - l, " %s", kn ? kn : "?");
-        }
-        rp_json_string(out, name);
+        rp_json_string(out, rp_call_timeline_name(&k, c, name, sizeof name));
         fputs(",\"ts\":", out);
         put_us(out, c->t0 - t->start_ns);
         fputs(",\"dur\":", out);

@@ -58,7 +58,7 @@ struct px {
     size_t packet;          /* where the current packet's message starts */
     struct seq *seqs;       /* [0] global, then each file's threads */
     size_t *first_seq;      /* per file: the index of its first thread's sequence */
-    uint64_t *proc_track, *mem_track; /* per file */
+    uint64_t *mem_track; /* per file */
     uint64_t next_uuid, flows;
     struct rp_u64map gpu_devices, gpu_streams; /* device -> track; (stream, file and device) -> track */
     struct rp_kernel_names k;
@@ -230,10 +230,10 @@ static void descriptors(struct px *x)
     struct rp_trace *t = x->t;
     for (size_t i = 0, q = 1; i < t->nfiles; i++) {
         const struct rp_file *f = &t->files[i];
-        x->proc_track[i] = ++x->next_uuid;
+        const uint64_t proc = ++x->next_uuid;
         packet_begin(x, &x->seqs[0]);
         size_t d = pb_begin(&x->b, PF_TracePacket_track_descriptor);
-        pb_uint(&x->b, PF_TrackDescriptor_uuid, x->proc_track[i]);
+        pb_uint(&x->b, PF_TrackDescriptor_uuid, proc);
         size_t p = pb_begin(&x->b, PF_TrackDescriptor_process);
         pb_int(&x->b, PF_ProcessDescriptor_pid, (int32_t)f->hdr.pid);
         pb_string(&x->b, PF_ProcessDescriptor_process_name, *f->cmdline ? f->cmdline : f->path);
@@ -245,7 +245,7 @@ static void descriptors(struct px *x)
         packet_begin(x, &x->seqs[0]);
         d = pb_begin(&x->b, PF_TracePacket_track_descriptor);
         pb_uint(&x->b, PF_TrackDescriptor_uuid, x->mem_track[i]);
-        pb_uint(&x->b, PF_TrackDescriptor_parent_uuid, x->proc_track[i]);
+        pb_uint(&x->b, PF_TrackDescriptor_parent_uuid, proc);
         pb_string(&x->b, PF_TrackDescriptor_name, "device memory");
         size_t c = pb_begin(&x->b, PF_TrackDescriptor_counter);
         pb_uint(&x->b, PF_CounterDescriptor_unit, UNIT_SIZE_BYTES);
@@ -284,12 +284,7 @@ static uint64_t call_name(struct px *x, struct seq *s, const struct rp_call *c, 
     struct rp_u64map_entry *e = rp_u64map_get(&s->names, c->call->c.api_id, k2);
     if (e)
         return e->v1;
-    rp_call_api_name(c, buf, size);
-    if (launch) { /* the kernel is what people look for on the timeline */
-        const char *kn = rp_kernel_name(&x->k, c);
-        size_t len = strlen(buf);
-        snprintf(buf + len, size - len, " %s", kn ? kn : "?");
-    }
+    rp_call_timeline_name(&x->k, c, buf, size);
     if (!rp_u64map_put(&s->names, c->call->c.api_id, k2, ++s->nnames, 0))
         return 0;
     n->name = buf;
@@ -405,9 +400,8 @@ int rp_export_perfetto(FILE *out, struct rp_trace *t)
     struct rp_memtrack *mem = calloc(t->nfiles, sizeof *mem);
     x.seqs = calloc(nseqs, sizeof *x.seqs);
     x.first_seq = calloc(t->nfiles, sizeof *x.first_seq);
-    x.proc_track = calloc(t->nfiles, sizeof *x.proc_track);
     x.mem_track = calloc(t->nfiles, sizeof *x.mem_track);
-    struct rp_merge *m = mem && x.seqs && x.first_seq && x.proc_track && x.mem_track ? rp_merge_begin(t) : NULL;
+    struct rp_merge *m = mem && x.seqs && x.first_seq && x.mem_track ? rp_merge_begin(t) : NULL;
     int rc = m && rp_symbolize(t) == 0 ? 0 : -1;
     if (m && rc == 0) {
         x.seqs[0].id = GLOBAL_SEQ;
@@ -428,7 +422,6 @@ int rp_export_perfetto(FILE *out, struct rp_trace *t)
     rp_memtracks_free(mem, t->nfiles);
     free(x.seqs);
     free(x.first_seq);
-    free(x.proc_track);
     free(x.mem_track);
     rp_u64map_free(&x.gpu_devices);
     rp_u64map_free(&x.gpu_streams);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/grow.h"
 #include "report/pb.h"
 
 /* Room for n more bytes; 0, or -1 (oom set) when out of memory. */
@@ -11,18 +12,12 @@ static int room(struct pb *b, size_t n)
 {
     if (b->oom)
         return -1;
-    if (b->len + n <= b->cap)
-        return 0;
-    size_t cap = b->cap ? b->cap : 256;
-    while (cap < b->len + n)
-        cap *= 2;
-    uint8_t *p = realloc(b->buf, cap);
+    uint8_t *p = ct_grow(b->buf, &b->cap, b->len + n, 1);
     if (!p) {
         b->oom = 1;
         return -1;
     }
     b->buf = p;
-    b->cap = cap;
     return 0;
 }
 
