@@ -139,13 +139,23 @@ static const char *basename_of(const char *path)
     return s ? s + 1 : path;
 }
 
-const char *rp_py_file_shown(const char *path)
+/* The part of path after its last site-packages/ or dist-packages/ directory (an installed package's own
+ * path: "torch/nn/modules/module.py"); NULL when it lies in none. */
+static const char *in_packages(const char *path)
 {
     const char *best = NULL;
     for (const char *p = path; (p = strstr(p, "-packages/")) != NULL; p++)
         if (p - path >= 5 && (strncmp(p - 5, "/site", 5) == 0 || strncmp(p - 5, "/dist", 5) == 0))
             best = p + strlen("-packages/");
-    return best ? best : basename_of(path);
+    return best;
+}
+
+/* A Python frame's file as shown: from the package directory in site-packages or dist-packages, else the
+ * base name. */
+static const char *py_file_shown(const char *path)
+{
+    const char *p = in_packages(path);
+    return p ? p : basename_of(path);
 }
 
 /* Is "/lib/python3.N/" (or lib64) in path: the standard library's directory? */
@@ -163,10 +173,13 @@ static int in_stdlib(const char *path)
     return 0;
 }
 
-int rp_py_user_code(const char *path)
+/* Is a Python file the program's own code?  Not when it lies in a site-packages or dist-packages directory
+ * (installed packages: torch, numpy, ...), in the standard library (a directory lib/python3.N or
+ * lib64/python3.N), or is a frozen module ("<frozen importlib._bootstrap>").  Everything else is: the
+ * script, its modules, a package installed from a source tree in development mode. */
+static int py_user_code(const char *path)
 {
-    return strncmp(path, "<frozen ", 8) != 0 && !strstr(path, "/site-packages/") && !strstr(path, "/dist-packages/") &&
-           !in_stdlib(path);
+    return strncmp(path, "<frozen ", 8) != 0 && !in_packages(path) && !in_stdlib(path);
 }
 
 int rp_py_user_frame(const struct rp_stack *s)
@@ -174,7 +187,7 @@ int rp_py_user_frame(const struct rp_stack *s)
     int first = -1;
     for (unsigned i = 0; s && i < s->nframes; i++)
         if (s->frames[i].python) {
-            if (rp_py_user_code(s->frames[i].srcfile))
+            if (py_user_code(s->frames[i].srcfile))
                 return (int)i;
             if (first < 0)
                 first = (int)i;
@@ -185,7 +198,7 @@ int rp_py_user_frame(const struct rp_stack *s)
 const char *rp_frame_text(const struct rp_frame *fr, unsigned level, char *buf, size_t size)
 {
     if (fr->python) {
-        snprintf(buf, size, "%s:%u %s", rp_py_file_shown(fr->srcfile), fr->line, fr->function);
+        snprintf(buf, size, "%s:%u %s", py_file_shown(fr->srcfile), fr->line, fr->function);
         return buf;
     }
     const struct rp_inlined *in = level < fr->ninlined ? &fr->inlined[level] : NULL;

@@ -19,16 +19,9 @@ int rp_symbolize(struct rp_trace *t);
  * [leak_drv]" for the frame itself (level ninlined), "fill (inlined) (leak_drv.c:30) [leak_drv]" for an
  * inlined function (level < ninlined); "model.py:142 Net.forward" for a Python frame. */
 const char *rp_frame_text(const struct rp_frame *fr, unsigned level, char *buf, size_t size);
-/* A Python frame's file as shown: from the package directory in site-packages or dist-packages
- * ("torch/nn/modules/module.py"), else the base name. */
-const char *rp_py_file_shown(const char *path);
-/* Is a Python file the program's own code?  Not when it lies in a site-packages or dist-packages directory
- * (installed packages: torch, numpy, ...), in the standard library (a directory lib/python3.N or
- * lib64/python3.N), or is a frozen module ("<frozen importlib._bootstrap>").  Everything else is: the
- * script, its modules, a package installed from a source tree in development mode. */
-int rp_py_user_code(const char *path);
-/* The index of the innermost Python frame of user code in s; failing that of its innermost Python frame;
- * -1 when it has none. */
+/* The index of the innermost Python frame of user code in s (not of an installed package, the standard
+ * library or a frozen module: symbolize.c says how each is told); failing that of its innermost Python
+ * frame; -1 when it has none. */
 int rp_py_user_frame(const struct rp_stack *s);
 /* {"address":"0x..","function":"..","offset":N,"module":"..","file":"..","line":N} (absent parts left out);
  * an inlined level has "inlined":true and no offset; a Python frame is {"python":true,"function":..,"file":..,
