@@ -24,6 +24,7 @@ src_recorder_librecorder_la_SOURCES = \
 	src/recorder/output.c src/recorder/output.h \
 	src/recorder/settings.c src/recorder/settings.h \
 	src/recorder/stacks.c src/recorder/stacks.h \
+	src/recorder/stack_memo.c src/recorder/stack_memo.h \
 	src/recorder/pystack.c src/recorder/pystack.h \
 	src/recorder/modules.c src/recorder/modules.h \
 	src/recorder/warn.c src/recorder/warn.h

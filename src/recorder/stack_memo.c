@@ -13,13 +13,13 @@
 
 #include "recorder/clock.h"
 
-#define SETS 1024u /* made when first used: a thread pays for the sets its stacks fall in */
+#define SETS 256u /* made when first used: a thread pays for the sets its stacks fall in (9 KiB each) */
 #define WAYS 8u
-#define FAILED 512u /* keys whose walk could not be vouched for, not tried again */
-/* Learning a walk costs tens of microseconds (libunwind's step-by-step walk): a thread spends on it at most
- * an eighth of the time since its first memo, plus LEARN_START_NS. */
-#define LEARN_SHARE 8u
-#define LEARN_START_NS 50000000ull
+#define FAILED 512u /* keys not learnt again: their walk could not be vouched for, or their memo did not hold */
+/* Learning a walk costs tens of microseconds (libunwind's step-by-step walk): a thread may spend on it a
+ * 32nd of its time, saved up to LEARN_SAVED_NS (which it starts with). */
+#define LEARN_SHARE 32
+#define LEARN_SAVED_NS 20000000
 
 struct set {
     unsigned next; /* the way to replace next */
@@ -29,7 +29,8 @@ struct set {
 struct memos {
     uintptr_t lo, hi; /* the thread's stack: every word a memo reads lies in [base, hi) */
     unsigned long hits;
-    uint64_t since_ns, learn_ns;
+    uint64_t credit_at_ns; /* when learn_credit_ns was last brought up to date */
+    int64_t learn_credit_ns;
     uint64_t failed[FAILED]; /* hashes of keys (with their base) that learn() refused */
     struct set *set[SETS];
 };
@@ -76,7 +77,8 @@ static struct memos *memos_of_thread(void)
     }
     ms->lo = (uintptr_t)lo;
     ms->hi = (uintptr_t)lo + size;
-    ms->since_ns = ct_now_ns();
+    ms->credit_at_ns = ct_now_ns();
+    ms->learn_credit_ns = LEARN_SAVED_NS;
     memos_gone = 0;
     return memos = ms;
 }
@@ -126,17 +128,15 @@ void ct_stack_memo_repy(struct ct_stack_memo *m, void *const *py, int npy, uint3
 }
 
 /* Add a check of the word at addr, which must hold val and lie where the memo may read it. */
-__attribute__((no_sanitize_address)) static int check(struct ct_stack_memo *m, const struct memos *ms, uintptr_t addr, uintptr_t val)
+__attribute__((no_sanitize_address)) static int check(struct ct_stack_memo *m, const struct memos *ms,
+                                                      uintptr_t base, uintptr_t addr, uintptr_t val)
 {
-    if (addr < m->base || addr > ms->hi - sizeof(uintptr_t) || addr - m->base > UINT32_MAX || (addr & 7) ||
+    if (addr < base || addr > ms->hi - sizeof(uintptr_t) || addr - base > UINT32_MAX || (addr & 7) ||
         *(const uintptr_t *)addr != val)
         return -1;
-    uint32_t off = (uint32_t)(addr - m->base);
-    if (m->nchk && m->chk_off[m->nchk - 1] == off)
-        return 0; /* the same frame pointer slot, for a frame that did not save its own */
     if (m->nchk == CT_MEMO_CHECKS)
         return -1;
-    m->chk_off[m->nchk] = off;
+    m->chk_off[m->nchk] = (uint32_t)(addr - base);
     m->chk_val[m->nchk++] = val;
     return 0;
 }
@@ -144,8 +144,9 @@ __attribute__((no_sanitize_address)) static int check(struct ct_stack_memo *m, c
 /* Learn the words that decided the key's frames from the caller of ct_stack_capture on: those before it are
  * the tracer's, the same for every walk from this base (their return addresses are constants).  The walk
  * starts in this function, so that caller's frame is found by its stack pointer, base + CT_STACK_ENTRY_FRAME. */
-__attribute__((noinline)) static int learn(struct ct_stack_memo *m, const struct memos *ms, void *const *raw,
-                                           int key, int ended)
+__attribute__((noinline, no_sanitize_address)) static int learn(struct ct_stack_memo *m, const struct memos *ms,
+                                                                uintptr_t base, void *const *raw, int key,
+                                                                int ended)
 {
     unw_context_t uc;
     unw_cursor_t c;
@@ -157,7 +158,7 @@ __attribute__((noinline)) static int learn(struct ct_stack_memo *m, const struct
     for (int up = 0;; up++) {
         if (up > 8 || unw_get_reg(&c, UNW_REG_SP, &sp) < 0)
             return -1;
-        if (sp == m->base + CT_STACK_ENTRY_FRAME)
+        if (sp == base + CT_STACK_ENTRY_FRAME)
             break;
         if (unw_step(&c) <= 0)
             return -1;
@@ -174,7 +175,7 @@ __attribute__((noinline)) static int learn(struct ct_stack_memo *m, const struct
             unw_get_reg(&c, UNW_X86_64_RBP, &bp) < 0 || unw_get_save_loc(&c, UNW_X86_64_RBP, &bp_at) < 0 ||
             unw_is_signal_frame(&c) > 0)
             return -1; /* not the key's frame, or a signal frame (the next one's registers come from its context) */
-        if (check(m, ms, sp - 8, ip) < 0) /* where the call left this frame's return address */
+        if (check(m, ms, base, sp - 8, ip) < 0) /* where the call left this frame's return address */
             return -1;
         int more = unw_step(&c);
         if (more < 0 || (more == 0 && (r + 1 < key || !ended)))
@@ -184,12 +185,28 @@ __attribute__((noinline)) static int learn(struct ct_stack_memo *m, const struct
         /* The fast walk stopped where this one goes on: at the next return address (0 at a thread's first
          * frame), which is then checked too. */
         if (more > 0 && r + 1 == key && ended &&
-            (unw_get_reg(&c, UNW_REG_IP, &ip) < 0 || check(m, ms, nsp - 8, ip) < 0))
+            (unw_get_reg(&c, UNW_REG_IP, &ip) < 0 || check(m, ms, base, nsp - 8, ip) < 0))
             return -1;
         /* %rbp within the frame (for the last frame, anywhere above it): the frame's rule may have used it. */
-        if (bp >= sp && (more == 0 || bp < nsp) &&
-            (bp_at.type != UNW_SLT_MEMORY || check(m, ms, bp_at.u.addr, bp) < 0))
-            return -1;
+        if (bp >= sp && (more == 0 || bp < nsp)) {
+            if (bp_at.type != UNW_SLT_MEMORY || check(m, ms, base, bp_at.u.addr, bp) < 0)
+                return -1;
+            /* Not the usual frame (its top 16 above %rbp): a function that realigns its stack finds its top
+             * in a word just below %rbp, which is then checked too. */
+            if (more > 0 && nsp != bp + 16 && bp <= ms->hi)
+                for (uintptr_t a = bp - 8; a >= sp && a + 64 >= bp; a -= 8)
+                    if (*(const uintptr_t *)a == nsp && check(m, ms, base, a, nsp) < 0)
+                        return -1;
+        }
+        if (more == 0) {
+            /* Both walks end here.  What may have ended them: a frame pointer of 0 (a frame without rules),
+             * or a return address of 0 at the top of the frame. */
+            if (bp == 0 && bp_at.type == UNW_SLT_MEMORY && check(m, ms, base, bp_at.u.addr, 0) < 0)
+                return -1;
+            if (unw_get_reg(&c, UNW_REG_SP, &nsp) == 0 && nsp > sp && nsp <= ms->hi &&
+                *(const uintptr_t *)(nsp - 8) == 0 && check(m, ms, base, nsp - 8, 0) < 0)
+                return -1;
+        }
         sp = nsp;
     }
     return 0;
@@ -210,21 +227,33 @@ void ct_stack_memo_make(uintptr_t base, void *const *raw, int key, int ended, in
 
     if (!ms || key < 3 || key > CT_MEMO_FRAMES || base < ms->lo || base >= ms->hi)
         return;
-    uint64_t h = key_hash(base, raw, key), t0 = ct_now_ns();
-    uint64_t *failed = &ms->failed[h % FAILED];
-    if (*failed == h || ms->learn_ns > (t0 - ms->since_ns) / LEARN_SHARE + LEARN_START_NS)
+    uint64_t h = key_hash(base, raw, key), *failed = &ms->failed[h % FAILED];
+    if (*failed == h)
+        return;
+    uint64_t t0 = ct_now_ns();
+    ms->learn_credit_ns += (int64_t)((t0 - ms->credit_at_ns) / LEARN_SHARE);
+    ms->credit_at_ns = t0;
+    if (ms->learn_credit_ns > LEARN_SAVED_NS)
+        ms->learn_credit_ns = LEARN_SAVED_NS;
+    if (ms->learn_credit_ns <= 0)
         return;
     unsigned k = set_of(base);
     if (!ms->set[k] && !(ms->set[k] = calloc(1, sizeof *ms->set[k])))
         return;
     struct set *set = ms->set[k];
+    for (unsigned w = 0; w < WAYS; w++) {
+        const struct ct_stack_memo *seen = &set->m[w];
+        if (seen->base == base && seen->key == key && memcmp(seen->raw, raw, (size_t)key * sizeof *raw) == 0) {
+            *failed = h; /* its memo did not hold: a word it checks changes from call to call */
+            return;
+        }
+    }
     struct ct_stack_memo *m = &set->m[set->next];
-    m->base = base;
+    m->base = 0; /* found by no one until whole: a learn that never returns (a handler's longjmp) leaves it so */
     m->nchk = 0;
-    int learnt = learn(m, ms, raw, key, ended);
-    ms->learn_ns += ct_now_ns() - t0;
+    int learnt = learn(m, ms, base, raw, key, ended);
+    ms->learn_credit_ns -= (int64_t)(ct_now_ns() - t0);
     if (learnt < 0) {
-        m->base = 0;
         *failed = h;
         return;
     }
@@ -234,6 +263,7 @@ void ct_stack_memo_make(uintptr_t base, void *const *raw, int key, int ended, in
     m->ins_skip = (uint16_t)ins_skip;
     m->npy = 0;
     ct_stack_memo_repy(m, py, npy, id);
+    m->base = base;
 }
 #else
 unsigned long ct_stack_memo_hits(void) { return 0; }

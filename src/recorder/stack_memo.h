@@ -11,8 +11,8 @@
  * entered again at another alignment with every frame below it at the same place (doc/recording.md).
  *
  * Learning a memo takes a second, step-by-step walk (tens of microseconds), so a thread spends at most a
- * share of its time on it, and a stack that cannot be vouched for (a signal frame, a walk that the step-by-step
- * walk ends sooner) is not tried again. */
+ * 32nd of its time on it, and a stack is not learnt again when it cannot be vouched for (a signal frame, a
+ * walk that the step-by-step walk ends sooner) or when its memo did not hold (a word it checks changes). */
 #ifndef CT_RECORDER_STACK_MEMO_H
 #define CT_RECORDER_STACK_MEMO_H
 

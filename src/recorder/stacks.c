@@ -16,6 +16,7 @@
 #include "recorder/modules.h"
 #include "recorder/pystack.h"
 #include "recorder/settings.h"
+#include "recorder/stack_memo.h"
 #include "recorder/stacks.h"
 #include "recorder/warn.h"
 
@@ -166,7 +167,7 @@ static int hot_skip(void *const *raw, int n)
  * of going TRIM_ROOM frames further.  When that may cut too soon (more internal frames than skip_seen, or
  * than the hot ranges know: insert says RETRY), the whole walk of raw_depth frames is the key, as it always
  * was.  A key longer than needed is another id for the same record, never one id for two. */
-uint32_t ct_stack_capture(void)
+static uint32_t walk(uintptr_t base)
 {
     void *raw[KEY_MAX];
     unsigned want = depth + atomic_load_explicit(&skip_seen, memory_order_relaxed);
@@ -175,7 +176,8 @@ uint32_t ct_stack_capture(void)
     if (want > raw_depth)
         want = raw_depth;
     for (int full = 0;; full = 1) {
-        if ((n = unw_backtrace(raw, (int)(full ? raw_depth : want))) <= 0)
+        int asked = (int)(full ? raw_depth : want);
+        if ((n = unw_backtrace(raw, asked)) <= 0)
             return 0;
         skip = n > (int)depth ? hot_skip(raw, n) : 0; /* no more frames than kept: the key is the walk */
         if ((unsigned)skip > atomic_load_explicit(&skip_seen, memory_order_relaxed))
@@ -185,15 +187,86 @@ uint32_t ct_stack_capture(void)
         key = !full && skip + (int)depth < n ? skip + (int)depth : n;
         py = ct_pystack_append(raw + key); /* the Python frames end the key (pystack.h) */
         uint64_t h = hash_of(raw, key + py);
-        int found;
+        int found, ins_skip = key < n ? skip : key;
         struct slot *s = probe(h, raw, key + py, &found);
-        if (__builtin_expect(found, 1))
-            return s->id;
-        uint32_t id = insert(h, raw, key + py, key < n ? skip : key);
-        if (id != RETRY)
-            return id;
+        uint32_t id = found ? s->id : insert(h, raw, key + py, ins_skip);
+        if (id == RETRY)
+            continue;
+#if CT_STACK_MEMO
+        if (id)
+            ct_stack_memo_make(base, raw, key, key == n && n < asked, ins_skip, raw + key, py, id);
+#endif
+        return id;
     }
 }
+
+#if CT_STACK_MEMO
+/* ct_stack_capture pushes %rbp, %rbx and %r12 to %r15 (the unwinder restores the caller's from these
+ * slots), aligns the stack and passes its stack pointer, base, to ct_stack_capture_at.  Its frame spans
+ * CT_STACK_ENTRY_FRAME bytes from base to the caller's stack pointer (six pushes, the padding, the return
+ * address). */
+#ifdef __CET__
+#define ENDBR "endbr64\n"
+#else
+#define ENDBR ""
+#endif
+__asm__(".pushsection .text\n"
+        ".p2align 4\n"
+        ".globl ct_stack_capture\n"
+        ".hidden ct_stack_capture\n"
+        ".type ct_stack_capture, @function\n"
+        "ct_stack_capture:\n"
+        ".cfi_startproc\n" ENDBR
+        "pushq %rbp\n.cfi_adjust_cfa_offset 8\n.cfi_rel_offset %rbp, 0\n"
+        "pushq %rbx\n.cfi_adjust_cfa_offset 8\n.cfi_rel_offset %rbx, 0\n"
+        "pushq %r12\n.cfi_adjust_cfa_offset 8\n.cfi_rel_offset %r12, 0\n"
+        "pushq %r13\n.cfi_adjust_cfa_offset 8\n.cfi_rel_offset %r13, 0\n"
+        "pushq %r14\n.cfi_adjust_cfa_offset 8\n.cfi_rel_offset %r14, 0\n"
+        "pushq %r15\n.cfi_adjust_cfa_offset 8\n.cfi_rel_offset %r15, 0\n"
+        "subq $8, %rsp\n.cfi_adjust_cfa_offset 8\n"
+        "movq %rsp, %rdi\n"
+        "call ct_stack_capture_at\n"
+        "addq $8, %rsp\n.cfi_adjust_cfa_offset -8\n"
+        "popq %r15\n.cfi_adjust_cfa_offset -8\n.cfi_restore %r15\n"
+        "popq %r14\n.cfi_adjust_cfa_offset -8\n.cfi_restore %r14\n"
+        "popq %r13\n.cfi_adjust_cfa_offset -8\n.cfi_restore %r13\n"
+        "popq %r12\n.cfi_adjust_cfa_offset -8\n.cfi_restore %r12\n"
+        "popq %rbx\n.cfi_adjust_cfa_offset -8\n.cfi_restore %rbx\n"
+        "popq %rbp\n.cfi_adjust_cfa_offset -8\n.cfi_restore %rbp\n"
+        "ret\n"
+        ".cfi_endproc\n"
+        ".size ct_stack_capture, .-ct_stack_capture\n"
+        ".popsection\n");
+
+uint32_t ct_stack_capture_at(uintptr_t base);
+
+/* The C side of ct_stack_capture: a remembered walk when this base's words are as they were, its Python
+ * frames read again; else a walk. */
+uint32_t ct_stack_capture_at(uintptr_t base)
+{
+    struct ct_stack_memo *m = ct_stack_memo_find(base);
+
+    if (m) {
+        void *k[KEY_MAX];
+        int key = m->key, py = ct_pystack_append(k + key), found;
+        if (py == m->npy && memcmp(k + key, m->py, (size_t)py * sizeof *k) == 0)
+            return m->id;
+        memcpy(k, m->raw, (size_t)key * sizeof *k);
+        uint64_t h = hash_of(k, key + py);
+        struct slot *s = probe(h, k, key + py, &found);
+        uint32_t id = found ? s->id : insert(h, k, key + py, m->ins_skip);
+        if (id != RETRY) {
+            if (id)
+                ct_stack_memo_repy(m, k + key, py, id);
+            return id;
+        }
+        m->base = 0; /* cut too soon (a module loaded since): walk again, and learn the longer key */
+    }
+    return walk(base); /* one call site: every walk from here has the same internal frames */
+}
+#else
+uint32_t ct_stack_capture(void) { return walk(0); }
+#endif
 #else
 /* Never called: ct_stack_start leaves ct_stack_families 0 in a build without libunwind. */
 uint32_t ct_stack_capture(void) { return 0; }

@@ -2,7 +2,8 @@
 
 if HAVE_CUNIT
 FORMAT_UNIT_TESTS = tests/unit/test_format_layout tests/unit/test_format_rw \
-	tests/unit/test_recorder_config tests/unit/test_ring tests/unit/test_launch_shape
+	tests/unit/test_recorder_config tests/unit/test_ring tests/unit/test_launch_shape \
+	tests/unit/test_stack_memo
 check_PROGRAMS += $(FORMAT_UNIT_TESTS)
 TESTS += $(FORMAT_UNIT_TESTS)
 
@@ -25,6 +26,10 @@ tests_unit_test_ring_LDADD = src/recorder/librecorder.la $(DL_LIBS) $(CUNIT_LIBS
 tests_unit_test_launch_shape_SOURCES = tests/unit/test_launch_shape.c tests/integration/recorder-variants.c
 tests_unit_test_launch_shape_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 tests_unit_test_launch_shape_LDADD = src/recorder/librecorder.la $(DL_LIBS) $(CUNIT_LIBS)
+
+tests_unit_test_stack_memo_SOURCES = tests/unit/test_stack_memo.c tests/integration/recorder-variants.c
+tests_unit_test_stack_memo_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) $(LIBUNWIND_CFLAGS)
+tests_unit_test_stack_memo_LDADD = src/recorder/librecorder.la $(DL_LIBS) $(CUNIT_LIBS)
 endif
 if !HAVE_CUNIT
 TESTS += tests/unit/no-cunit.sh

@@ -62,15 +62,30 @@ FRAME static uint32_t via_narrow(unsigned pad)
 
 /* Capture from two paths in turn, ROUNDS times each, both called from one place (so that only the frames
  * below differ): every capture of a path gets the id of its first, the two ids differ, and (where walks are
- * remembered) all but the first few come from memos. */
-static void alternate(uint32_t (*a)(unsigned), uint32_t (*b)(unsigned), unsigned pad_a, unsigned pad_b)
+ * remembered) all but the first few come from memos.  With `search`, pad_a and pad_b are found here (every
+ * call in this function starts at one stack address): a pad_a of 0, 16, 32 or 48 and a pad_b 16 to 48 more
+ * that put leaf at one address under both. */
+static void alternate(uint32_t (*a)(unsigned), uint32_t (*b)(unsigned), unsigned pad_a, unsigned pad_b,
+                      int search)
 {
     uint32_t (*const path[2])(unsigned) = {a, b};
-    const unsigned pad[2] = {pad_a, pad_b};
+    unsigned pad[2] = {pad_a, pad_b};
     uint32_t id[2] = {0, 0};
     uintptr_t at[2];
     unsigned long hits = ct_stack_memo_hits();
 
+    for (int found = !search, p = 0; !found; p++) {
+        CU_ASSERT_FATAL(p < 12);
+        pad[0] = (unsigned)p / 3 * 16;
+        pad[1] = pad[0] + (unsigned)p % 3 * 16 + 16;
+        probing = 1;
+        for (int k = 0; k < 2; k++) {
+            path[k](pad[k]);
+            at[k] = leaf_at;
+        }
+        probing = 0;
+        found = at[0] == at[1];
+    }
     for (int i = 0; i < 2 * ROUNDS; i++) {
         uint32_t got = path[i % 2](pad[i % 2]);
         at[i % 2] = leaf_at;
@@ -89,7 +104,7 @@ static void alternate(uint32_t (*a)(unsigned), uint32_t (*b)(unsigned), unsigned
 static uint32_t call_a(unsigned pad) { return path_a() + pad; }
 static uint32_t call_b(unsigned pad) { return path_b() + pad; }
 
-static void test_other_caller(void) { alternate(call_a, call_b, 0, 0); }
+static void test_other_caller(void) { alternate(call_a, call_b, 0, 0, 0); }
 
 static void test_moved_frame_pointer(void)
 {
@@ -106,8 +121,38 @@ static void test_moved_frame_pointer(void)
     }
     probing = 0;
     CU_ASSERT_FATAL(pad <= 4096);
-    alternate(via_wide, via_narrow, 0, pad);
+    alternate(via_wide, via_narrow, 0, pad, 0);
 }
+
+/* realigned realigns its stack (an over-aligned local) and calls alloca, so GCC finds its frame's top through
+ * a word below its frame pointer; entered from caller_1 and caller_2 at stack pointers that differ by less
+ * than the alignment, it puts leaf at one address either way, while its callers are elsewhere. */
+FRAME static uint32_t leaf_with(char *b)
+{
+    b[1] = (char)sink;
+    return leaf() + (uint32_t)b[1];
+}
+
+FRAME static uint32_t realigned(unsigned n)
+{
+    __attribute__((aligned(64))) char b[64]; /* passed on, so really aligned: the frame is realigned */
+    char *p = alloca(n);
+    p[0] = (char)sink;
+    b[0] = p[0];
+    return leaf_with(b) + (uint32_t)p[0];
+}
+
+#define CALLER(name)                                                                                           \
+    FRAME static uint32_t name(unsigned pad)                                                                   \
+    {                                                                                                          \
+        char *p = alloca(pad + 1);                                                                             \
+        p[0] = (char)sink;                                                                                     \
+        return realigned(8) + (uint32_t)p[0];                                                                  \
+    }
+CALLER(caller_1)
+CALLER(caller_2)
+
+static void test_realigned(void) { alternate(caller_1, caller_2, 0, 0, 1); }
 
 /* A stack at a new depth is walked again, and its id is its own. */
 FRAME static uint32_t deeper(int n) { return n ? deeper(n - 1) + (uint32_t)sink : leaf(); }
@@ -131,7 +176,7 @@ static void test_depths(void)
 static void *in_thread(void *arg)
 {
     (void)arg;
-    alternate(call_a, call_b, 0, 0);
+    alternate(call_a, call_b, 0, 0, 0);
     return NULL;
 }
 
@@ -160,6 +205,7 @@ int main(void)
     if (CU_initialize_registry() != CUE_SUCCESS || !(s = CU_add_suite("stack memo", NULL, NULL)) ||
         !CU_add_test(s, "same place, another caller", test_other_caller) ||
         !CU_add_test(s, "same place, the frame pointer moved", test_moved_frame_pointer) ||
+        !CU_add_test(s, "same place, a realigned frame moved", test_realigned) ||
         !CU_add_test(s, "other depths", test_depths) || !CU_add_test(s, "another thread", test_thread))
         return 1;
     CU_basic_set_mode(CU_BRM_VERBOSE);
