@@ -23,11 +23,13 @@ tests_unit_test_ring_SOURCES = tests/unit/test_ring.c
 tests_unit_test_ring_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 tests_unit_test_ring_LDADD = src/recorder/librecorder.la $(DL_LIBS) $(CUNIT_LIBS)
 
-tests_unit_test_launch_shape_SOURCES = tests/unit/test_launch_shape.c tests/integration/recorder-variants.c
+tests_unit_test_launch_shape_SOURCES = tests/unit/test_launch_shape.c tests/unit/recorder_test.h \
+	tests/integration/recorder-variants.c
 tests_unit_test_launch_shape_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 tests_unit_test_launch_shape_LDADD = src/recorder/librecorder.la $(DL_LIBS) $(CUNIT_LIBS)
 
-tests_unit_test_stack_memo_SOURCES = tests/unit/test_stack_memo.c tests/integration/recorder-variants.c
+tests_unit_test_stack_memo_SOURCES = tests/unit/test_stack_memo.c tests/unit/recorder_test.h \
+	tests/integration/recorder-variants.c
 tests_unit_test_stack_memo_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) $(LIBUNWIND_CFLAGS)
 tests_unit_test_stack_memo_LDADD = src/recorder/librecorder.la $(DL_LIBS) $(CUNIT_LIBS)
 endif

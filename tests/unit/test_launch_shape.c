@@ -11,6 +11,7 @@
 
 #include "recorder/recorder.h"
 #include "recorder/recorder_hot.h"
+#include "recorder_test.h"
 
 #define API 3 /* cuLaunchKernel_ptsz in tests/integration/recorder-variants.c */
 
@@ -138,17 +139,10 @@ static void test_name_generation(void)
 
 int main(void)
 {
-    char dir[] = "/tmp/test_launch_shape.XXXXXX", out[64];
+    struct recorder_test rt;
 
-    if (!mkdtemp(dir))
-        return 99;
-    snprintf(out, sizeof out, "%s/t.ctrace", dir);
-    setenv("CUDATRACE_OUTPUT", out, 1);
-    setenv("CUDATRACE_QUIET", "1", 1);
-    setenv("CUDATRACE_STACKS", "none", 1);
     setenv("CUDATRACE_FLUSH_MS", "10000", 1); /* the test reads records out of the ring before a drain */
-    ct_rec_init();
-    if (atomic_load(&ct_state) != CT_ST_ON)
+    if (recorder_test_start(&rt, "none") < 0)
         return 99;
 
     CU_pSuite s;
@@ -160,8 +154,6 @@ int main(void)
     CU_basic_run_tests();
     unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
     CU_cleanup_registry();
-    ct_rec_shutdown();
-    unlink(out);
-    rmdir(dir);
+    recorder_test_end(&rt);
     return failed ? 1 : 0;
 }

@@ -15,6 +15,7 @@
 #include "recorder/recorder.h"
 #include "recorder/stack_memo.h"
 #include "recorder/stacks.h"
+#include "recorder_test.h"
 
 #define ROUNDS 40
 
@@ -189,17 +190,10 @@ static void test_thread(void)
 
 int main(void)
 {
-    char dir[] = "/tmp/ct-stack-memo-XXXXXX", out[64];
+    struct recorder_test rt;
 
-    if (!mkdtemp(dir))
-        return 1;
-    snprintf(out, sizeof out, "%s/t.ctrace", dir);
-    setenv("CUDATRACE_OUTPUT", out, 1);
-    setenv("CUDATRACE_QUIET", "1", 1);
-    setenv("CUDATRACE_STACKS", "all", 1);
-    struct ct_rec_call *c = ct_rec_call_begin(sizeof *c, 0, 0, 0, 1, 2); /* starts the recorder */
-    if (c)
-        ct_rec_commit(c);
+    if (recorder_test_start(&rt, "all") < 0)
+        return 99;
 
     CU_pSuite s;
     if (CU_initialize_registry() != CUE_SUCCESS || !(s = CU_add_suite("stack memo", NULL, NULL)) ||
@@ -207,13 +201,11 @@ int main(void)
         !CU_add_test(s, "same place, the frame pointer moved", test_moved_frame_pointer) ||
         !CU_add_test(s, "same place, a realigned frame moved", test_realigned) ||
         !CU_add_test(s, "other depths", test_depths) || !CU_add_test(s, "another thread", test_thread))
-        return 1;
+        return 99;
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
     CU_cleanup_registry();
-    ct_rec_flush();
-    unlink(out);
-    rmdir(dir);
+    recorder_test_end(&rt);
     return failed ? 1 : 0;
 }
