@@ -31,7 +31,7 @@ struct memos {
     unsigned long hits;
     uint64_t credit_at_ns; /* when learn_credit_ns was last brought up to date */
     int64_t learn_credit_ns;
-    uint64_t failed[FAILED]; /* hashes of keys (with their base) that learn() refused */
+    uint64_t failed[FAILED]; /* hashes of keys (with their base) not to learn again */
     struct set *set[SETS];
 };
 

@@ -28,7 +28,7 @@
 #define CT_STACK_ENTRY_FRAME 64u /* ct_stack_capture's frame (stacks.c): from base to its caller's stack */
 #define CT_MEMO_FRAMES 40 /* longer keys are not remembered */
 #define CT_MEMO_PY 17     /* Python words kept with a memo (the default depth's 16 frames and the count) */
-#define CT_MEMO_CHECKS 56
+#define CT_MEMO_CHECKS 56 /* words checked per memo: a key with more is not remembered */
 
 struct ct_stack_memo {
     uintptr_t base; /* 0: empty */
@@ -51,8 +51,8 @@ struct ct_stack_memo *ct_stack_memo_find(uintptr_t base);
 /* Remember the walk that gave key raw[0..key) (followed by the Python words py[0..npy)) its id, for this
  * base: walks the stack again to learn where its words are, from the function that called
  * ct_stack_capture_at.  `ended`: the walk stopped before the frames it was asked for (the stack ends there).
- * Does nothing when the walk cannot be vouched for (a signal frame, an unusual rule), the thread's stack
- * is not known, or the thread's memos rarely hit (they cost a second walk each). */
+ * Does nothing when the thread's stack is not known, the thread has spent its time for learning, the key
+ * was refused before, or the walk cannot be vouched for (then the key is refused from now on). */
 void ct_stack_memo_make(uintptr_t base, void *const *raw, int key, int ended, int ins_skip, void *const *py,
                         int npy, uint32_t id);
 

@@ -27,7 +27,6 @@
 #define KEY_MAX (RAW_MAX + CT_PY_WORDS) /* a stack's key: its return addresses, then its Python frames */
 #define TABLE_SLOTS (1u << 17) /* distinct raw stacks: at most 3/4 of it are filled */
 
-
 /* One distinct raw stack.  Readers find it without a lock: `hash` is stored last, with release. */
 struct slot {
     _Atomic uint64_t hash; /* 0: empty */
