@@ -95,7 +95,7 @@ run_report 0 calls --api 'cuMemAlloc*' --stacks --format table "$TMP/alloc.ct"
 grep -q "^    #[0-9]* py-pystack.py:$SCRATCH scratch_roundtrip$" "$TMP/out" || fail "calls --stacks table: no Python frame"
 if [ -n "${CT_PROTOC:-}" ]; then
     run_report 0 export --format perfetto -o "$TMP/p.pftrace" "$TMP/alloc.ct"
-    "$CT_PROTOC" --proto_path="$CT_TOP_SRCDIR/src/report" --decode=perfetto.protos.Trace perfetto_trace.proto \
+    "$CT_PROTOC" --proto_path="$CT_TOP_SRCDIR/src/report/export" --decode=perfetto.protos.Trace perfetto_trace.proto \
         <"$TMP/p.pftrace" >"$TMP/p.txt" 2>"$TMP/err" || fail "protoc --decode: $(cat "$TMP/err")"
     grep -q "string_value: \".* | py-pystack.py:$LEAK Model.load_weights | py-pystack.py:$CALL_LOAD main | " "$TMP/p.txt" ||
         fail "perfetto export: no stack argument with the Python frames"

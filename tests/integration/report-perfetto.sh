@@ -1,5 +1,5 @@
 #!/bin/sh
-# export --format perfetto: the trace decoded back with protoc against src/report/perfetto_trace.proto (no
+# export --format perfetto: the trace decoded back with protoc against src/report/export/perfetto_trace.proto (no
 # field it does not know), then read as Perfetto does: interned names per sequence, delta times per thread
 # sequence, tracks and their descriptors.  Checked on the parent and child traces (tracks, slices per name,
 # times, the memory counter) and on report-gen gpu (GPU tracks per device and stream, slices, flows).
@@ -11,7 +11,7 @@ if [ -z "$PROTOC" ]; then
 fi
 # decode FILE: its packets as protoc's text format in $TMP/out
 decode() {
-    "$PROTOC" --proto_path="$CT_TOP_SRCDIR/src/report" --decode=perfetto.protos.Trace perfetto_trace.proto \
+    "$PROTOC" --proto_path="$CT_TOP_SRCDIR/src/report/export" --decode=perfetto.protos.Trace perfetto_trace.proto \
         <"$1" >"$TMP/out" 2>"$TMP/err" || fail "protoc --decode: $(cat "$TMP/err")"
 }
 # Python that reads the decoded text into the tracks and events of the trace, as `tracks`, `events`

@@ -9,10 +9,10 @@
 
 #include "cudatrace/format.h"
 #include "format/record.h"
-#include "report/map.h"
-#include "report/display_names.h"
-#include "report/stacktab.h"
-#include "report/text.h"
+#include "report/model/map.h"
+#include "report/model/display_names.h"
+#include "report/model/stacktab.h"
+#include "report/model/text.h"
 
 static void check_demangled(const char *in, const char *want)
 {

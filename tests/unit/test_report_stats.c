@@ -6,7 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "report/stats.h"
+#include "report/model/stats.h"
 
 static int cmp(const void *a, const void *b)
 {

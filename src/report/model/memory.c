@@ -1,0 +1,159 @@
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/model/memory.h"
+
+#include "report/model/display_names.h"
+
+static void grew(struct rp_mem_stats *s, uint64_t bytes, int64_t t)
+{
+    s->live++;
+    s->live_bytes += bytes;
+    if (s->live_bytes > s->peak_bytes) {
+        s->peak_bytes = s->live_bytes;
+        s->peak_t = t;
+    }
+}
+
+static void shrank(struct rp_mem_stats *s, uint64_t bytes)
+{
+    s->live--;
+    s->live_bytes -= bytes;
+}
+
+/* The per-device stats of a kind (detail only); NULL when out of memory. */
+static struct rp_mem_stats *dev_stats(struct rp_memtrack *m, int32_t device, unsigned kind)
+{
+    size_t slot = device < 0 ? 0 : (size_t)device + 1;
+    if (slot >= m->ndevices) {
+        size_t n = slot + 1;
+        struct rp_mem_stats *s = realloc(m->by_device, n * RP_MEM_KINDS * sizeof *s);
+        if (!s) {
+            m->oom = 1;
+            return NULL;
+        }
+        memset(s + m->ndevices * RP_MEM_KINDS, 0, (n - m->ndevices) * RP_MEM_KINDS * sizeof *s);
+        m->by_device = s;
+        m->ndevices = n;
+    }
+    return &m->by_device[slot * RP_MEM_KINDS + kind];
+}
+
+/* Live bytes and allocations of a call site (detail only), apart for the kinds that are not device memory. */
+static void site_add(struct rp_memtrack *m, uint32_t stack, uint64_t file, unsigned kind, int64_t bytes, int64_t count)
+{
+    const uint64_t key = file | (rp_mem_kind_on_device(kind) ? 0 : RP_SITE_OFF_DEVICE);
+    struct rp_u64map_entry *e = rp_u64map_get(&m->sites, stack, key);
+    if (!e && !(e = rp_u64map_put(&m->sites, stack, key, 0, 0))) {
+        m->oom = 1;
+        return;
+    }
+    e->v1 += (uint64_t)bytes;
+    e->v2 += (uint64_t)count;
+}
+
+/* Remove a live allocation (freed, or replaced by a new one at the same address). */
+static int release(struct rp_memtrack *m, struct rp_u64map_entry *e)
+{
+    uint64_t bytes = e->v1;
+    unsigned kind = rp_live_kind(e);
+    if (m->detail) {
+        struct rp_mem_stats *d = dev_stats(m, rp_live_device(e), kind);
+        if (d)
+            shrank(d, bytes);
+        /* k2: file << 2 | space, and the map's used bit */
+        site_add(m, rp_live_stack(e), (e->k2 & ~(1ull << 63)) >> 2, kind, -(int64_t)bytes, -1);
+    }
+    rp_u64map_remove(&m->live, e);
+    shrank(&m->kind[kind], bytes);
+    if (rp_mem_kind_on_device(kind)) {
+        shrank(&m->device, bytes);
+        return 1;
+    }
+    return 0;
+}
+
+int rp_memtrack_call(struct rp_memtrack *m, const struct rp_call *c)
+{
+    if (c->call->c.result != 0)
+        return 0;
+    uint64_t file = (uint64_t)c->file_index << 2;
+    if (c->call->family == CT_FAM_ALLOC) {
+        const struct ct_pl_alloc *a = &c->call->pl.alloc;
+        unsigned kind = a->kind < RP_MEM_KINDS ? a->kind : CT_MEM_UNKNOWN;
+        /* An ordinal no device can have (a damaged record) counts as unknown: by_device is sized by it and
+         * the live set keeps it in 24 bits. */
+        int32_t device = a->device >= 0 && a->device < RP_MEM_MAX_DEVICES ? a->device : -1;
+        int changed = 0;
+        m->kind[kind].allocs++;
+        m->kind[kind].alloc_bytes += a->bytes;
+        if (rp_mem_kind_on_device(kind)) {
+            m->device.allocs++;
+            m->device.alloc_bytes += a->bytes;
+        }
+        struct rp_u64map_entry *old = rp_u64map_get(&m->live, a->address, file | rp_mem_space(kind));
+        if (old) /* its free was not recorded (lost records): the new allocation replaces it */
+            changed |= release(m, old);
+        uint64_t tag = kind | (uint64_t)(uint32_t)(device + 1) << 8 | (uint64_t)c->call->c.stack_id << 32;
+        if (!rp_u64map_put(&m->live, a->address, file | rp_mem_space(kind), a->bytes, tag)) {
+            m->oom = 1;
+            return changed;
+        }
+        grew(&m->kind[kind], a->bytes, c->t1);
+        if (m->detail) {
+            struct rp_mem_stats *d = dev_stats(m, device, kind);
+            if (d) {
+                d->allocs++;
+                d->alloc_bytes += a->bytes;
+                grew(d, a->bytes, c->t1);
+            }
+            site_add(m, c->call->c.stack_id, c->file_index, kind, (int64_t)a->bytes, 1);
+        }
+        if (rp_mem_kind_on_device(kind)) {
+            grew(&m->device, a->bytes, c->t1);
+            changed = 1;
+        }
+        return changed;
+    }
+    if (c->call->family == CT_FAM_FREE) {
+        const struct ct_pl_free *f = &c->call->pl.free;
+        if (f->address == 0) /* freeing NULL does nothing */
+            return 0;
+        unsigned fkind = f->kind < RP_MEM_KINDS ? f->kind : CT_MEM_UNKNOWN;
+        struct rp_u64map_entry *e = rp_u64map_get(&m->live, f->address, file | rp_mem_space(fkind));
+        if (!e) {
+            m->unmatched_frees++;
+            return 0;
+        }
+        unsigned kind = rp_live_kind(e); /* counted under the kind it was allocated as */
+        m->kind[kind].frees++;
+        m->kind[kind].freed_bytes += e->v1;
+        struct rp_mem_stats *d = m->detail ? dev_stats(m, rp_live_device(e), kind) : NULL;
+        if (d) {
+            d->frees++;
+            d->freed_bytes += e->v1;
+        }
+        if (rp_mem_kind_on_device(kind)) {
+            m->device.frees++;
+            m->device.freed_bytes += e->v1;
+        }
+        return release(m, e);
+    }
+    return 0;
+}
+
+void rp_memtrack_free(struct rp_memtrack *m)
+{
+    rp_u64map_free(&m->live);
+    rp_u64map_free(&m->sites);
+    free(m->by_device);
+}
+
+void rp_memtracks_free(struct rp_memtrack *m, size_t n)
+{
+    for (size_t i = 0; m && i < n; i++)
+        rp_memtrack_free(&m[i]);
+    free(m);
+}

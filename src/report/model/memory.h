@@ -1,0 +1,59 @@
+/* Device memory over time: allocations and frees by kind, the live set (address -> bytes, so memory is
+ * bounded by the allocations live at once, not by the calls), peaks and what is left at exit.  Fed calls in
+ * time order (struct rp_merge). */
+#ifndef CT_REPORT_MODEL_MEMORY_H
+#define CT_REPORT_MODEL_MEMORY_H
+
+#include <stdint.h>
+
+#include "cudatrace/format.h"
+#include "report/model/map.h"
+#include "report/model/trace.h"
+
+struct rp_mem_stats {
+    uint64_t allocs, alloc_bytes, frees, freed_bytes;
+    uint64_t live, live_bytes; /* now; at the end: still allocated at exit */
+    uint64_t peak_bytes;
+    int64_t peak_t;            /* report clock of the peak; valid when peak_bytes > 0 */
+};
+
+#define RP_MEM_KINDS (CT_MEM_ARRAY + 1)
+#define RP_MEM_MAX_DEVICES 4096 /* ordinals at or above count as unknown (-1) */
+
+struct rp_memtrack {
+    struct rp_u64map live;      /* (address, file and name space) -> (bytes, kind | device | stack id) */
+    struct rp_mem_stats kind[RP_MEM_KINDS];
+    struct rp_mem_stats device; /* every kind rp_mem_kind_on_device() counts */
+    uint64_t unmatched_frees;   /* frees of addresses not allocated in the trace */
+    int oom;
+
+    /* Optional detail (the memory command): set `detail` before the first call. */
+    int detail;
+    struct rp_mem_stats *by_device; /* [(ordinal + 1) * RP_MEM_KINDS + kind]; ordinal -1 (unknown) first */
+    size_t ndevices;                /* ordinals + 1 covered by by_device */
+    struct rp_u64map sites;         /* (stack id, file | RP_SITE_OFF_DEVICE for pinned and vmm_map) -> (live
+                                     * bytes, live allocations) */
+};
+
+/* A site key's mark for memory that is not device memory (rp_mem_kind_on_device): the peak of device memory
+ * is held by the other sites only; leaks are of every kind.  Bit 63 is the map's own. */
+#define RP_SITE_OFF_DEVICE (1ull << 62)
+
+/* A live allocation of the detailed tracker: its kind, device ordinal (-1 unknown) and call stack id. */
+static inline unsigned rp_live_kind(const struct rp_u64map_entry *e) { return (unsigned)(e->v2 & 0xff); }
+static inline int32_t rp_live_device(const struct rp_u64map_entry *e) { return (int32_t)((e->v2 >> 8) & 0xffffff) - 1; }
+static inline uint32_t rp_live_stack(const struct rp_u64map_entry *e) { return (uint32_t)(e->v2 >> 32); }
+
+/* Allocations live in three name spaces: addresses, VMM physical handles (cuMemCreate) and VMM mappings
+ * (cuMemMap); a free of one kind may release another kind of the same space (cuMemFreeAsync of cuMemAlloc
+ * memory).  0, 1 or 2. */
+static inline uint64_t rp_mem_space(unsigned kind) { return kind == CT_MEM_VMM ? 1 : kind == CT_MEM_VMM_MAP ? 2 : 0; }
+
+/* Account one successful call; returns 1 when it changed the live device bytes (an alloc or free of
+ * device memory), else 0.  Failed calls and other families are ignored. */
+int rp_memtrack_call(struct rp_memtrack *m, const struct rp_call *c);
+void rp_memtrack_free(struct rp_memtrack *m);
+/* Free an array of n trackers (one per file, as the exports keep them) and the array; m may be NULL. */
+void rp_memtracks_free(struct rp_memtrack *m, size_t n);
+
+#endif

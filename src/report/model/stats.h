@@ -1,0 +1,36 @@
+/* Duration (or size) statistics of one report row in bounded memory: count, total, min, max, mean and
+ * standard deviation (Welford), and the median.
+ *
+ * The median is exact while a row has at most RP_STATS_EXACT values (they are kept); beyond that every value
+ * goes into a log-bucketed histogram: values below 128 have a bucket each, larger ones fall in one of 128
+ * equal sub-buckets of their power of two, and a bucket reports its midpoint.  So a median taken from the
+ * histogram is within 1/256 (0.39%) of the exact one, relative, and a row never holds more than
+ * 58 x 128 counters however many values it sees (octaves are allocated only when a value lands in them). */
+#ifndef CT_REPORT_MODEL_STATS_H
+#define CT_REPORT_MODEL_STATS_H
+
+#include <stdint.h>
+
+#define RP_STATS_EXACT 1024
+#define RP_STATS_SUB_BITS 7
+#define RP_STATS_OCTAVES (64 - RP_STATS_SUB_BITS + 1)
+
+struct rp_stats {
+    uint64_t n, total, min, max;
+    double mean, m2;       /* Welford's running mean and sum of squared deviations */
+    uint64_t *exact;       /* the first values, while n <= RP_STATS_EXACT; NULL once histogrammed */
+    uint64_t *octave[RP_STATS_OCTAVES]; /* histogram counts, 1 << RP_STATS_SUB_BITS per octave */
+    int histogrammed;
+};
+
+void rp_stats_init(struct rp_stats *s);
+/* Returns 0, or -1 when out of memory (the value is still counted in every statistic but the median). */
+int rp_stats_add(struct rp_stats *s, uint64_t v);
+double rp_stats_mean(const struct rp_stats *s);
+/* Sample standard deviation (n - 1 in the denominator, as nsys); 0 for fewer than two values. */
+double rp_stats_stddev(const struct rp_stats *s);
+/* Median (the mean of the two middle values when n is even); 0 when empty.  May sort the kept values. */
+double rp_stats_median(struct rp_stats *s);
+void rp_stats_free(struct rp_stats *s);
+
+#endif

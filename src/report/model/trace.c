@@ -1,0 +1,485 @@
+#include "config.h"
+
+#include "report/model/trace.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "format/grow.h"
+#include "format/input.h"
+#include "format/merge.h"
+
+#define PROG "cudatrace-report"
+
+/* A CT_REC_THREAD seen in pass 1: applied to the file's threads once they are known. */
+struct named {
+    uint32_t tid, name_id;
+};
+
+static char *joined_cmdline(const char *p, size_t len)
+{
+    char *s = malloc(len + 1);
+    if (!s)
+        return NULL;
+    memcpy(s, p, len);
+    while (len && s[len - 1] == '\0') /* the trailing NUL(s) of the last argument */
+        len--;
+    for (size_t i = 0; i < len; i++)
+        if (s[i] == '\0')
+            s[i] = ' ';
+    s[len] = '\0';
+    return s;
+}
+
+/* Growth state of pass 1's arrays. */
+struct pass1 {
+    size_t dcap, ucap, ccap;
+    struct named *named;
+    size_t nnamed, ncap;
+};
+
+/* The entry of `id` in a list of counts, appended with count 0 on first sight; NULL when out of memory. */
+static struct rp_id_count *id_count(struct rp_id_count **v, size_t *n, size_t *cap, uint32_t id)
+{
+    for (size_t i = 0; i < *n; i++)
+        if ((*v)[i].id == id)
+            return &(*v)[i];
+    struct rp_id_count *g = ct_grow(*v, cap, *n + 1, sizeof *g);
+    if (!g)
+        return NULL;
+    *v = g;
+    g[*n] = (struct rp_id_count){id, 0};
+    return &g[(*n)++];
+}
+
+static int take_record(struct rp_file *f, const struct ct_reader *rd, const struct ct_rec_hdr *h, struct pass1 *p1)
+{
+    const unsigned file_type = ct_reader_file_type(rd);
+    unsigned slot = file_type <= CT_REC_TYPE_LAST ? file_type : CT_REC_TYPE_LAST + 1;
+    f->rec_count[slot]++;
+    if (ct_names_add(f->names, h) < 0)
+        return -1;
+
+    switch (h->type) {
+    case CT_REC_CALL: { /* decoded (format/decoder.h): times in ns */
+        const struct ct_rec_call *c = (const void *)h;
+        f->calls++;
+        if (c->t0_ns < f->first_t0)
+            f->first_t0 = c->t0_ns;
+        if (c->t1_ns > f->last_t1 || f->last_t1 == 0)
+            f->last_t1 = c->t1_ns;
+        return 0;
+    }
+    case CT_REC_PROCESS: {
+        const struct ct_process p = *ct_reader_process(rd);
+        char *host = strndup(p.host, p.host_len), *cmd = joined_cmdline(p.cmdline, p.cmdline_len);
+        free(f->host);
+        free(f->cmdline);
+        f->host = host;
+        f->cmdline = cmd;
+        f->argc = p.argc;
+        return host && cmd ? 0 : -1;
+    }
+    case CT_REC_THREAD: {
+        const struct ct_thread_name t = *ct_reader_thread(rd);
+        struct named *n = ct_grow(p1->named, &p1->ncap, p1->nnamed + 1, sizeof *n);
+        if (!n)
+            return -1;
+        p1->named = n;
+        n[p1->nnamed++] = (struct named){t.tid, t.name_id};
+        return 0;
+    }
+    case CT_REC_NVTX:
+        return rp_nvtx_add(&f->nvtx, ct_reader_nvtx(rd));
+    case CT_REC_NVTX_NAME:
+        return rp_nvtx_add_name(&f->nvtx, ct_reader_nvtx_name(rd));
+    case CT_REC_RANK:
+        f->rank = *ct_reader_rank(rd);
+        return 0;
+    case CT_REC_LOST: {
+        const struct ct_rec_lost *r = (const void *)h;
+        f->lost += r->count;
+        f->lost_by_reason[r->reason <= CT_LOST_NESTED ? r->reason : 0] += r->count;
+        return 0;
+    }
+    case CT_REC_DRIVER: {
+        const struct ct_rec_driver *r = (const void *)h;
+        f->driver_version = r->driver_version;
+        f->device_count = r->device_count;
+        return 0;
+    }
+    case CT_REC_DEVICE: {
+        const struct ct_rec_device *r = (const void *)h;
+        struct rp_device *d = ct_grow(f->devices, &p1->dcap, f->ndevices + 1, sizeof *d);
+        if (!d)
+            return -1;
+        f->devices = d;
+        d = &f->devices[f->ndevices++];
+        d->ordinal = r->ordinal;
+        d->total_mem = r->total_mem;
+        memcpy(d->uuid, r->uuid, sizeof d->uuid);
+        memcpy(d->name, r->name, sizeof r->name);
+        d->name[sizeof r->name] = '\0';
+        return 0;
+    }
+    case CT_REC_UNTRACED: {
+        const struct ct_rec_untraced *r = (const void *)h;
+        f->untraced += r->count;
+        struct rp_id_count *u = id_count(&f->untraced_syms, &f->nuntraced_syms, &p1->ucap, r->name_id);
+        if (!u)
+            return -1;
+        u->count += r->count;
+        return 0;
+    }
+    case CT_REC_COUNTED: {
+        const struct ct_counted *k = ct_reader_counted(rd);
+        struct rp_id_count *c = id_count(&f->counted, &f->ncounted, &p1->ccap, k->api_id);
+        if (!c)
+            return -1;
+        if (k->count > c->count) /* totals: the last is the largest */
+            c->count = k->count;
+        return 0;
+    }
+    case CT_REC_STACK:
+    case CT_REC_PYSTACK:
+    case CT_REC_MODULE:
+        return rp_stacktab_add(&f->stacks, h);
+    case CT_REC_GPU:
+        return rp_gpu_spans_add(&f->gpu, ct_reader_gpu_span(rd));
+    case CT_REC_GPU_INFO:
+        f->has_gpu_info = 1;
+        f->gpu_info = *ct_reader_gpu_info(rd);
+        return 0;
+    case CT_REC_END:
+        f->has_end = 1;
+        memcpy(&f->end, h, sizeof f->end);
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+static int cmp_thread(const void *a, const void *b)
+{
+    uint32_t x = ((const struct rp_thread *)a)->tid, y = ((const struct rp_thread *)b)->tid;
+    return (x > y) - (x < y);
+}
+
+/* The file's threads: those of the runs (each with its calls) and those that only have a name, by tid. */
+static int make_threads(struct rp_file *f, const struct pass1 *p1)
+{
+    const struct ct_runs *x = f->runs;
+    size_t n = x->nthreads;
+
+    for (size_t i = 0; i < p1->nnamed; i++)
+        n += !ct_runs_thread_of(x, p1->named[i].tid);
+    if (!(f->threads = calloc(n ? n : 1, sizeof *f->threads)) ||
+        !(f->thread_of_run = calloc(x->nthreads ? x->nthreads : 1, sizeof *f->thread_of_run)))
+        return -1;
+    for (size_t i = 0; i < x->nthreads; i++)
+        f->threads[f->nthreads++] = (struct rp_thread){x->threads[i].tid, 0, x->threads[i].calls, x->threads[i].nruns};
+    for (size_t i = 0; i < p1->nnamed; i++)
+        if (!ct_runs_thread_of(x, p1->named[i].tid))
+            f->threads[f->nthreads++] = (struct rp_thread){.tid = p1->named[i].tid};
+    qsort(f->threads, f->nthreads, sizeof *f->threads, cmp_thread);
+    size_t kept = 0; /* a thread named twice but without calls was added twice */
+    for (size_t i = 0; i < f->nthreads; i++)
+        if (kept == 0 || f->threads[kept - 1].tid != f->threads[i].tid)
+            f->threads[kept++] = f->threads[i];
+    f->nthreads = kept;
+    for (size_t i = 0; i < p1->nnamed; i++) /* a later name replaces an earlier one */
+        ((struct rp_thread *)rp_file_thread(f, p1->named[i].tid))->name_id = p1->named[i].name_id;
+    for (size_t i = 0, j = 0; i < x->nthreads; i++) {
+        while (f->threads[j].tid != x->threads[i].tid)
+            j++;
+        f->thread_of_run[i] = j;
+    }
+    return 0;
+}
+
+/* rp_file_string for rp_stacktab_add_python's name look-ups. */
+static const char *string_of(const void *f, uint32_t id) { return rp_file_string(f, id); }
+
+/* Pass 1 over one file. Returns RP_EXIT_*. */
+
+static int read_file(struct rp_file *f, const char *path)
+{
+    memset(f, 0, sizeof *f);
+    f->rank = (struct ct_rank){-1, -1, -1, CT_RANK_NONE};
+    f->path = ct_input_name(path);
+    f->first_t0 = UINT64_MAX;
+    char err[512];
+    if ((f->fd = ct_input_open(path, err, sizeof err)) < 0) {
+        int e = errno;
+        fprintf(stderr, PROG ": %s%s\n", err,
+                e == EMFILE ? " (each input file needs a descriptor: raise the limit with ulimit -n)" : "");
+        return RP_EXIT_UNREADABLE;
+    }
+    struct ct_reader *r = ct_reader_open_fd(f->fd, f->path);
+    if (!r || !(f->names = ct_names_new()) || ct_reader_build_runs(r) < 0) {
+        fprintf(stderr, PROG ": %s: out of memory\n", f->path);
+        ct_reader_close(r);
+        return RP_EXIT_FAILED;
+    }
+    enum ct_read_status st0 = ct_reader_status(r);
+    if (st0 != CT_READ_OK) {
+        fprintf(stderr, PROG ": %s\n", ct_reader_message(r));
+        ct_reader_close(r);
+        return st0 == CT_READ_NOMEM ? RP_EXIT_FAILED : RP_EXIT_UNREADABLE;
+    }
+    f->hdr = *ct_reader_header(r);
+
+    struct pass1 p1 = {0};
+    const struct ct_rec_hdr *h;
+    int rc = RP_EXIT_OK;
+    while ((h = ct_reader_next(r))) {
+        if (take_record(f, r, h, &p1) < 0) {
+            fprintf(stderr, PROG ": %s: out of memory\n", f->path);
+            rc = RP_EXIT_FAILED;
+            break;
+        }
+    }
+    f->status = ct_reader_status(r);
+    f->unknown_shapes = ct_reader_unknown_shapes(r);
+    if (rc == RP_EXIT_OK && f->status == CT_READ_IO) { /* no damage to report around: nothing is reported */
+        fprintf(stderr, PROG ": %s\n", ct_reader_message(r));
+        rc = RP_EXIT_UNREADABLE;
+    } else if (rc == RP_EXIT_OK && f->status != CT_READ_OK) {
+        f->message = strdup(ct_reader_message(r));
+        fprintf(stderr, PROG ": warning: %s; the report covers the %llu calls before it\n",
+                ct_reader_message(r), (unsigned long long)f->calls);
+        rc = f->status == CT_READ_NOMEM ? RP_EXIT_FAILED : RP_EXIT_DAMAGED;
+    }
+    f->runs = ct_reader_take_runs(r);
+    ct_reader_close(r);
+    rp_gpu_spans_finish(&f->gpu);
+    if (rp_nvtx_finish(&f->nvtx) < 0 || rp_stacktab_add_python(&f->stacks, string_of, f) < 0) {
+        fprintf(stderr, PROG ": %s: out of memory\n", f->path);
+        rc = RP_EXIT_FAILED;
+    }
+    if (!f->host)
+        f->host = strdup("");
+    if (!f->cmdline)
+        f->cmdline = strdup("");
+    if (!f->host || !f->cmdline || !f->runs || make_threads(f, &p1) < 0) {
+        if (rc != RP_EXIT_FAILED)
+            fprintf(stderr, PROG ": %s: out of memory\n", f->path);
+        rc = RP_EXIT_FAILED;
+    }
+    free(p1.named);
+    return rc;
+}
+
+static void free_file(struct rp_file *f)
+{
+    if (f->fd >= 0)
+        close(f->fd);
+    ct_names_free(f->names);
+    free(f->message);
+    free(f->host);
+    free(f->cmdline);
+    free(f->devices);
+    free(f->untraced_syms);
+    free(f->counted);
+    rp_stacktab_free(&f->stacks);
+    rp_gpu_spans_free(&f->gpu);
+    rp_nvtx_free(&f->nvtx);
+    ct_runs_free(f->runs);
+    free(f->thread_of_run);
+    free(f->threads);
+}
+
+/* Files of one host share their monotonic clock: give them one offset (the first's wall - mono), so their
+ * calls merge exactly; files of other hosts are aligned by their wall clocks. */
+static void align_clocks(struct rp_trace *t)
+{
+    t->start_ns = INT64_MAX;
+    t->end_ns = INT64_MIN;
+    for (size_t i = 0; i < t->nfiles; i++) {
+        struct rp_file *f = &t->files[i];
+        f->clock_offset = f->hdr.start_wall_ns - f->hdr.start_mono_ns;
+        for (size_t j = 0; j < i; j++)
+            if (*f->host && !strcmp(t->files[j].host, f->host)) {
+                f->clock_offset = t->files[j].clock_offset;
+                break;
+            }
+        int64_t start = f->hdr.start_mono_ns + f->clock_offset;
+        int64_t end = start;
+        if (f->calls && (int64_t)f->last_t1 + f->clock_offset > end)
+            end = (int64_t)f->last_t1 + f->clock_offset;
+        if (f->has_end && f->end.end_mono_ns + f->clock_offset > end)
+            end = f->end.end_mono_ns + f->clock_offset;
+        if (f->calls && (int64_t)f->first_t0 + f->clock_offset < start) /* a clock that went odd */
+            start = (int64_t)f->first_t0 + f->clock_offset;
+        if (start < t->start_ns)
+            t->start_ns = start;
+        if (end > t->end_ns)
+            t->end_ns = end;
+    }
+}
+
+/* Every file stays open for both passes: let the descriptors reach the hard limit when the soft one is
+ * too low for them (a job of thousands of ranks). */
+static void enough_descriptors(size_t n)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < n + 32) {
+        rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > n + 32 ? n + 32 : rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
+}
+
+int rp_trace_open(struct rp_trace *t, char *const *paths, size_t n)
+{
+    memset(t, 0, sizeof *t);
+    enough_descriptors(n);
+    if (!(t->files = calloc(n ? n : 1, sizeof *t->files))) {
+        fprintf(stderr, PROG ": out of memory\n");
+        return RP_EXIT_FAILED;
+    }
+    int worst = RP_EXIT_OK;
+    for (size_t i = 0; i < n; i++) {
+        int rc = read_file(&t->files[i], paths[i]);
+        t->nfiles = i + 1;
+        if (rc == RP_EXIT_DAMAGED)
+            t->damaged = 1;
+        if (rc == RP_EXIT_FAILED || (rc == RP_EXIT_UNREADABLE && worst != RP_EXIT_FAILED))
+            worst = rc;
+        else if (rc == RP_EXIT_DAMAGED && worst == RP_EXIT_OK)
+            worst = rc;
+    }
+    if (worst == RP_EXIT_UNREADABLE || worst == RP_EXIT_FAILED) {
+        rp_trace_close(t);
+        return worst;
+    }
+    align_clocks(t);
+    return worst;
+}
+
+void rp_trace_close(struct rp_trace *t)
+{
+    for (size_t i = 0; i < t->nfiles; i++)
+        free_file(&t->files[i]);
+    free(t->files);
+    memset(t, 0, sizeof *t);
+}
+
+const struct ct_api_info *rp_file_api(const struct rp_file *f, uint16_t api_id)
+{
+    return ct_names_api(f->names, api_id);
+}
+
+const char *rp_file_string(const struct rp_file *f, uint32_t id)
+{
+    return id ? ct_names_string(f->names, id, NULL) : NULL;
+}
+
+const struct rp_thread *rp_file_thread(const struct rp_file *f, uint32_t tid)
+{
+    struct rp_thread key = {.tid = tid};
+    return bsearch(&key, f->threads, f->nthreads, sizeof key, cmp_thread);
+}
+
+const char *rp_thread_name(const struct rp_file *f, uint32_t tid)
+{
+    const struct rp_thread *t = rp_file_thread(f, tid);
+    const char *s = t ? rp_file_string(f, t->name_id) : NULL;
+    return s ? s : "";
+}
+
+const char *rp_file_label(const struct rp_file *f, char *buf, size_t size)
+{
+    if (f->rank.rank >= 0)
+        snprintf(buf, size, "rank %d (%s, %u)", (int)f->rank.rank, *f->host ? f->host : "?", f->hdr.pid);
+    else
+        snprintf(buf, size, "%s, %u", *f->host ? f->host : "?", f->hdr.pid);
+    return buf;
+}
+
+size_t rp_warn_incomplete(const struct rp_trace *t)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < t->nfiles; i++)
+        if (rp_file_incomplete(&t->files[i]) && t->files[i].status == CT_READ_OK) {
+            fprintf(stderr, PROG ": warning: %s is incomplete (no END record: the process was killed, crashed or "
+                            "called _exit); what it recorded before is reported\n", t->files[i].path);
+            n++;
+        }
+    return n;
+}
+
+/* ---- pass 2: the format's time-ordered merge ---- */
+
+struct rp_merge {
+    struct rp_trace *trace;
+    struct ct_merge *m;
+    struct rp_call out;
+    size_t *gpu_hint; /* per file: where its next span likely is (gpu_spans.h) */
+    int failed;
+};
+
+struct rp_merge *rp_merge_begin(struct rp_trace *t)
+{
+    struct rp_merge *m = calloc(1, sizeof *m);
+    struct ct_merge_input *in = calloc(t->nfiles ? t->nfiles : 1, sizeof *in);
+    char err[512];
+
+    if (!m || !in || !(m->gpu_hint = calloc(t->nfiles ? t->nfiles : 1, sizeof *m->gpu_hint))) {
+        fprintf(stderr, PROG ": out of memory\n");
+        if (m)
+            free(m->gpu_hint);
+        free(m);
+        free(in);
+        return NULL;
+    }
+    for (size_t i = 0; i < t->nfiles; i++)
+        in[i] = (struct ct_merge_input){t->files[i].fd, t->files[i].path, t->files[i].runs, t->files[i].clock_offset};
+    m->trace = t;
+    m->m = ct_merge_open(in, t->nfiles, err, sizeof err);
+    free(in);
+    if (!m->m) {
+        fprintf(stderr, PROG ": %s\n", err);
+        free(m->gpu_hint);
+        free(m);
+        return NULL;
+    }
+    return m;
+}
+
+const struct rp_call *rp_merge_next(struct rp_merge *m)
+{
+    const struct ct_merged *c = ct_merge_next(m->m);
+
+    if (!c) {
+        if (!m->failed && ct_merge_error(m->m)) {
+            fprintf(stderr, PROG ": %s\n", ct_merge_error(m->m));
+            m->failed = 1;
+        }
+        return NULL;
+    }
+    const struct rp_file *f = &m->trace->files[c->file];
+    m->out = (struct rp_call){&c->call, c->t0, c->t1, c->file, f, &f->threads[f->thread_of_run[c->thread]], NULL, 0, 0};
+    /* Only launches and copies are timed: the others need no look-up. */
+    if (f->gpu.n && (c->call.family == CT_FAM_LAUNCH || c->call.family == CT_FAM_COPY) &&
+        (m->out.gpu = rp_gpu_spans_find(&f->gpu, c->call.c.seq, &m->gpu_hint[c->file]))) {
+        m->out.gpu_t0 = (int64_t)m->out.gpu->start_ns + f->clock_offset;
+        m->out.gpu_t1 = (int64_t)m->out.gpu->end_ns + f->clock_offset;
+    }
+    return &m->out;
+}
+
+int rp_merge_failed(const struct rp_merge *m) { return m->failed; }
+
+void rp_merge_end(struct rp_merge *m)
+{
+    if (!m)
+        return;
+    ct_merge_close(m->m);
+    free(m->gpu_hint);
+    free(m);
+}

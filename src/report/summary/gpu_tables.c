@@ -1,0 +1,308 @@
+#include "config.h"
+
+#include "report/summary/by_group.h"
+#include "report/summary/gpu_tables.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/model/args.h"
+#include "report/model/display_names.h"
+#include "report/model/map.h"
+#include "report/summary/shape_set.h"
+#include "report/model/sort.h"
+
+/* What gpu_kernels and gpu_copies_time rows share, first in both. */
+struct timed_row {
+    struct rp_named_stats ns; /* GPU time of the timed calls */
+    uint64_t count;           /* every successful call */
+    double est;               /* estimated total GPU time of them all (set before printing) */
+};
+
+struct gpu_kernel {
+    struct timed_row r;
+    struct rp_shape_set shapes; /* the estimate's groups */
+};
+
+#define SIZE_CLASSES 65 /* 0 bytes, then [2^(i-1), 2^i) */
+
+struct gpu_copy {
+    struct timed_row r;
+    struct rp_stats bytes; /* every call's */
+    struct rp_timed_count size_class[SIZE_CLASSES];
+};
+
+struct rp_gpu_agg {
+    int enabled, sample_mode;
+    struct gpu_kernel *kern;
+    size_t nkern, ckern;
+    struct rp_strmap kern_by_name;
+    struct rp_u64map kern_of; /* (name id or graph handle, file * 2 + is a graph) -> row */
+    struct rp_kernel_names knames;
+    struct gpu_copy *copy;
+    size_t ncopy, ccopy;
+    struct rp_strmap copy_by_op;
+};
+
+struct rp_gpu_agg *rp_gpu_agg_new(const struct rp_trace *tr)
+{
+    struct rp_gpu_agg *g = calloc(1, sizeof *g);
+    if (!g)
+        return NULL;
+    for (size_t i = 0; i < tr->nfiles; i++) {
+        const struct rp_file *f = &tr->files[i];
+        g->enabled |= f->gpu.n > 0 || (f->has_gpu_info && f->gpu_info.mode != CT_GPU_OFF);
+        g->sample_mode |= f->has_gpu_info && f->gpu_info.mode == CT_GPU_SAMPLE;
+    }
+    return g;
+}
+
+void rp_gpu_agg_free(struct rp_gpu_agg *g)
+{
+    if (!g)
+        return;
+    for (size_t i = 0; i < g->nkern; i++) {
+        rp_named_stats_free(&g->kern[i].r.ns);
+        rp_shape_set_free(&g->kern[i].shapes);
+    }
+    for (size_t i = 0; i < g->ncopy; i++) {
+        rp_named_stats_free(&g->copy[i].r.ns);
+        rp_stats_free(&g->copy[i].bytes);
+    }
+    free(g->kern);
+    free(g->copy);
+    rp_strmap_free(&g->kern_by_name);
+    rp_strmap_free(&g->copy_by_op);
+    rp_u64map_free(&g->kern_of);
+    rp_kernel_names_free(&g->knames);
+    free(g);
+}
+
+static size_t kernel_row(struct rp_gpu_agg *g, const struct rp_call *c)
+{
+    const struct ct_pl_launch *l = &c->call->pl.launch;
+    const int graph = l->kind == CT_LAUNCH_GRAPH;
+    const uint64_t k1 = graph ? l->function : l->name_id, k2 = (uint64_t)c->file_index * 2 + (uint64_t)graph;
+    struct rp_u64map_entry *e = rp_u64map_get(&g->kern_of, k1, k2);
+    if (e)
+        return e->v1;
+    char buf[64];
+    const char *name = rp_gpu_work_name(&g->knames, c, buf, sizeof buf);
+    size_t row = name ? rp_named_row((void **)&g->kern, &g->nkern, &g->ckern, sizeof *g->kern, &g->kern_by_name, name)
+                      : (size_t)-1;
+    if (row != (size_t)-1 && !rp_u64map_put(&g->kern_of, k1, k2, row, 0))
+        return (size_t)-1;
+    return row;
+}
+
+/* Count a call in its row and group; a timed one adds its GPU time. */
+static int count(struct timed_row *r, struct rp_timed_count *group, const struct rp_call *c)
+{
+    r->count++;
+    group->n++;
+    if (!c->gpu)
+        return 0;
+    const uint64_t ns = (uint64_t)(c->gpu_t1 - c->gpu_t0);
+    group->timed++;
+    group->timed_ns += ns;
+    return rp_stats_add(&r->ns.st, ns);
+}
+
+static int add_launch(struct rp_gpu_agg *g, const struct rp_call *c)
+{
+    const struct ct_pl_launch *l = &c->call->pl.launch;
+    if (l->kind == CT_LAUNCH_HOST_FUNC) /* runs on the host: never timed */
+        return 0;
+    size_t i = kernel_row(g, c);
+    if (i == (size_t)-1)
+        return -1;
+    struct rp_shape *s = rp_shape_set_get(&g->kern[i].shapes, l->grid, l->block);
+    return s ? count(&g->kern[i].r, &s->c, c) : -1;
+}
+
+static int add_copy(struct rp_gpu_agg *g, const struct rp_call *c)
+{
+    const struct ct_pl_copy *p = &c->call->pl.copy;
+    size_t i = rp_named_row((void **)&g->copy, &g->ncopy, &g->ccopy, sizeof *g->copy, &g->copy_by_op,
+                            rp_copy_operation(p->flags, p->src_kind, p->dst_kind));
+    if (i == (size_t)-1)
+        return -1;
+    struct gpu_copy *r = &g->copy[i];
+    unsigned cls = p->bytes ? 64u - (unsigned)__builtin_clzll(p->bytes) : 0;
+    return count(&r->r, &r->size_class[cls], c) | rp_stats_add(&r->bytes, p->bytes);
+}
+
+int rp_gpu_agg_call(struct rp_gpu_agg *g, const struct rp_call *c)
+{
+    if (!g->enabled)
+        return 0;
+    switch (c->call->family) {
+    case CT_FAM_LAUNCH: return add_launch(g, c);
+    case CT_FAM_COPY: return add_copy(g, c);
+    default: return 0;
+    }
+}
+
+static double row_mean(const struct timed_row *r)
+{
+    return r->ns.st.n ? (double)r->ns.st.total / (double)r->ns.st.n : 0.0;
+}
+
+static int cmp_est(const void *x, const void *y)
+{
+    const struct timed_row *a = x, *b = y;
+    return rp_cmp_total_desc(a->est, b->est, a->ns.name, b->ns.name);
+}
+
+/* gpu_kernels and gpu_copies_time: rows of `elem` bytes, each starting with a struct timed_row whose est is
+ * set. */
+static void print_timed(struct rp_sum_out *o, const struct rp_gpu_agg *g, const char *key, const char *title,
+                        const char *count_title, const char *name_title, void *rows, size_t n, size_t elem)
+{
+    uint64_t timed = 0, all = 0;
+    double sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct timed_row *r = (const void *)((char *)rows + i * elem);
+        timed += r->ns.st.n;
+        all += r->count;
+        sum += r->est;
+    }
+    const int sampled = g->sample_mode || timed < all;
+    const struct rp_stats_columns cols = {"", count_title, sampled ? "Timed#" : NULL, NULL, name_title, sampled};
+    struct rp_table t;
+    if (rp_stats_table(&t, key, title, &cols, o->unit) < 0)
+        return;
+    rp_sort(rows, n, elem, cmp_est);
+    for (size_t i = 0; i < n && (!o->top || i < o->top); i++) {
+        struct timed_row *r = (void *)((char *)rows + i * elem);
+        char cells[8][48], timed_n[24], pct[24];
+        const char *row[10];
+        unsigned k = 0;
+        rp_stats_cells(cells, &r->ns.st, 0, o->unit);
+        snprintf(pct, sizeof pct, "%.1f", sum > 0 ? 100.0 * r->est / sum : 0.0);
+        rp_fmt_time(cells[1], sizeof cells[1], r->est, o->unit, 0);
+        rp_u64s(cells[2], r->count);
+        rp_u64s(timed_n, r->ns.st.n);
+        if (!r->ns.st.n) { /* nothing measured: no time to show */
+            pct[0] = '\0';
+            for (unsigned c = 0; c < 8; c++)
+                if (c != 2)
+                    cells[c][0] = '\0';
+        }
+        row[k++] = pct;
+        row[k++] = cells[1];
+        row[k++] = cells[2];
+        if (sampled)
+            row[k++] = timed_n;
+        for (unsigned c = 3; c < 8; c++)
+            row[k++] = cells[c];
+        row[k++] = r->ns.name;
+        rp_table_row(&t, row);
+    }
+    rp_sum_emit(o, &t);
+}
+
+void rp_gpu_print_kernels(struct rp_sum_out *o, struct rp_gpu_agg *g)
+{
+    for (size_t i = 0; i < g->nkern; i++) {
+        struct gpu_kernel *k = &g->kern[i];
+        const double mean = row_mean(&k->r);
+        k->r.est = 0;
+        for (size_t j = 0; j < k->shapes.n; j++)
+            k->r.est += rp_timed_count_estimate(&k->shapes.v[j].c, mean);
+    }
+    print_timed(o, g, "gpu_kernels", "GPU kernels (GPU time)", "Instances#", "Name", g->kern, g->nkern, sizeof *g->kern);
+}
+
+void rp_gpu_print_copies_time(struct rp_sum_out *o, struct rp_gpu_agg *g)
+{
+    for (size_t i = 0; i < g->ncopy; i++) {
+        struct gpu_copy *c = &g->copy[i];
+        const double mean = row_mean(&c->r);
+        c->r.est = 0;
+        for (unsigned j = 0; j < SIZE_CLASSES; j++)
+            c->r.est += rp_timed_count_estimate(&c->size_class[j], mean);
+    }
+    print_timed(o, g, "gpu_copies_time", "GPU copies and sets (GPU time)", "Count#", "Operation", g->copy, g->ncopy,
+                sizeof *g->copy);
+}
+
+static int cmp_bytes(const void *x, const void *y)
+{
+    const struct gpu_copy *a = x, *b = y;
+    return rp_cmp_total_desc((double)a->bytes.total, (double)b->bytes.total, a->r.ns.name, b->r.ns.name);
+}
+
+static const char *mb(char *buf, double bytes)
+{
+    snprintf(buf, 48, "%.3f", bytes / 1e6);
+    return buf;
+}
+
+void rp_gpu_print_copies_size(struct rp_sum_out *o, struct rp_gpu_agg *g)
+{
+    const char *titles[] = {"Total (MB)#", "Count#", "Avg (MB)#", "Med (MB)#", "Min (MB)#", "Max (MB)#",
+                            "StdDev (MB)#", "Operation"};
+    struct rp_table t;
+    if (rp_table_init(&t, "gpu_copies_size", "GPU copies and sets (size; MB = 10^6 bytes)", 8, titles) < 0)
+        return;
+    rp_sort(g->copy, g->ncopy, sizeof *g->copy, cmp_bytes);
+    for (size_t i = 0; i < g->ncopy && (!o->top || i < o->top); i++) {
+        struct rp_stats *b = &g->copy[i].bytes;
+        char c[7][48];
+        const char *row[] = {mb(c[0], (double)b->total), rp_u64s(c[1], b->n), mb(c[2], rp_stats_mean(b)),
+                             mb(c[3], rp_stats_median(b)), mb(c[4], (double)b->min), mb(c[5], (double)b->max),
+                             mb(c[6], rp_stats_stddev(b)), g->copy[i].r.ns.name};
+        rp_table_row(&t, row);
+    }
+    rp_sum_emit(o, &t);
+}
+
+void rp_gpu_header_rows(struct rp_table *t, const struct rp_trace *tr)
+{
+    char modes[512] = "", buf[128], n[5][24];
+    uint64_t spans = 0, pool = 0, refused = 0, capture = 0, incomplete = 0;
+    int on = 0, partial = 0, without_info = 0;
+    for (size_t i = 0; i < tr->nfiles; i++) {
+        const struct rp_file *f = &tr->files[i];
+        const struct ct_gpu_info *gi = &f->gpu_info;
+        spans += f->gpu.n;
+        if (!f->has_gpu_info) {
+            without_info |= f->gpu.n > 0;
+            continue;
+        }
+        rp_list_add(modes, sizeof modes, rp_gpu_mode_text(gi, buf, sizeof buf));
+        on |= gi->mode != CT_GPU_OFF;
+        partial |= !gi->final;
+        pool += gi->untimed_pool;
+        refused += gi->untimed_refused;
+        capture += gi->untimed_capture;
+        incomplete += gi->not_completed;
+    }
+    if (without_info)
+        rp_list_add(modes, sizeof modes, "unknown (no gpu-info record)");
+    const char *mode_row[] = {"GPU time", *modes ? modes : "no GPU spans"};
+    rp_table_row(t, mode_row);
+    if (!on && !spans)
+        return;
+    const char *rows[][2] = {
+        {"GPU spans#", rp_u64s(n[0], spans)},
+        {"GPU untimed: no free event#", rp_u64s(n[1], pool)},
+        {"GPU untimed: event refused#", rp_u64s(n[2], refused)},
+        {"GPU untimed: stream capture#", rp_u64s(n[3], capture)},
+        {"GPU not completed#", rp_u64s(n[4], incomplete)},
+        {"GPU counts", partial ? "partial: a process ended before its final gpu-info record" : NULL},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        if (rows[i][1])
+            rp_table_row(t, rows[i]);
+}
+
+int rp_gpu_spread(const struct rp_gpu_agg *g, struct rp_spread *s, size_t group)
+{
+    for (size_t i = 0; i < g->nkern; i++)
+        if (g->kern[i].r.ns.st.n &&
+            rp_spread_add(s, "kernel (GPU, timed)", g->kern[i].r.ns.name, group, g->kern[i].r.ns.st.total) < 0)
+            return -1;
+    return 0;
+}

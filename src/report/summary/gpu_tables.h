@@ -1,0 +1,43 @@
+/* The summary's GPU tables, from the GPU spans (format 5) joined to their calls (gpu_spans.h):
+ *   gpu_kernels      nsys cuda_gpu_kern_sum: GPU time per kernel (graph launches: a row per graph)
+ *   gpu_copies_time  nsys cuda_gpu_mem_time_sum: GPU time per copy operation
+ *   gpu_copies_size  nsys cuda_gpu_mem_size_sum: bytes per copy operation, in MB (10^6 bytes)
+ * and the header's lines on how GPU time was taken.
+ *
+ * Rows are keyed by the call (kernel name, graph handle, copy operation: the host tables' names), so they
+ * count every successful launch or copy, timed or not.  When a table's calls were not all timed (sampling,
+ * or calls left untimed), it adds a Timed column and estimates totals: per group (a kernel's grid and
+ * block; an operation's power-of-two size class, as the recorder samples by kind) the mean GPU time of its
+ * timed calls times its calls; a group with no timed call takes the mean of all its row's timed calls.
+ * Statistics (Avg to StdDev) are over the timed calls only.  A row with no timed call at all shows its
+ * count and leaves the times empty. */
+#ifndef CT_REPORT_SUMMARY_GPU_TABLES_H
+#define CT_REPORT_SUMMARY_GPU_TABLES_H
+
+#include "report/summary/parts.h"
+#include "report/model/table.h"
+#include "report/model/trace.h"
+
+struct rp_gpu_agg;
+
+/* NULL when out of memory.  Collects nothing for a trace without GPU timing (no span, no GPU info record
+ * of a mode other than off): its tables are empty. */
+struct rp_gpu_agg *rp_gpu_agg_new(const struct rp_trace *tr);
+/* A call that returned CUDA_SUCCESS, in any order.  0, or -1 when out of memory. */
+int rp_gpu_agg_call(struct rp_gpu_agg *g, const struct rp_call *c);
+void rp_gpu_agg_free(struct rp_gpu_agg *g);
+
+void rp_gpu_print_kernels(struct rp_sum_out *o, struct rp_gpu_agg *g);
+void rp_gpu_print_copies_time(struct rp_sum_out *o, struct rp_gpu_agg *g);
+void rp_gpu_print_copies_size(struct rp_sum_out *o, struct rp_gpu_agg *g);
+
+/* --by: each kernel's GPU time of its timed launches, into the spread table (by_group.h) as group `group`'s.
+ * 0 or -1 (out of memory). */
+struct rp_spread;
+int rp_gpu_spread(const struct rp_gpu_agg *g, struct rp_spread *s, size_t group);
+
+/* The header's rows: "GPU time" (the mode, or "no GPU spans"), and unless it is off, the spans, the calls
+ * left untimed by cause and the spans not completed, summed over the files. */
+void rp_gpu_header_rows(struct rp_table *t, const struct rp_trace *tr);
+
+#endif
