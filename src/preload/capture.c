@@ -6,6 +6,7 @@
 
 #include "preload/capture.h"
 #include "preload/hooks.h"
+#include "preload/interpose.h"
 #include "preload/trampoline.h"
 #include "recorder/apis.h"
 #include "recorder/hot.h"
@@ -18,6 +19,7 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static void capture_read(void)
 {
+    ct_attach();
     ct_settings_capture(&spec);
     if (spec.mode != CT_CAPTURE_ALL)
         ct_rec_ranges_only(spec.mode == CT_CAPTURE_NVTX);

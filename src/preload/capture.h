@@ -17,7 +17,8 @@
 #define CT_GATE_FILTER 2
 #define ct_gate (ct_hot.gate) /* recorder/hot.h */
 
-/* Read CUDATRACE_CAPTURE and CUDATRACE_APIS, once: from the library's constructor and, should a
+/* Attach the layers below (interpose.h, ct_attach), then read CUDATRACE_CAPTURE and CUDATRACE_APIS, once:
+ * from the library's constructor and, should a
  * constructor of another library call the driver before ours runs, from interpose.c before the first real
  * driver function is handed out, so that no driver call, and no cuProfilerStart, comes before the gate is
  * set. */

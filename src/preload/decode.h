@@ -7,7 +7,7 @@
 #ifndef CT_PRELOAD_DECODE_H
 #define CT_PRELOAD_DECODE_H
 
-#include "preload/cuda_api.h"
+#include "cuda/api.h"
 
 #include "cudatrace/format.h"
 

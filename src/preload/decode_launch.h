@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "cudatrace/format.h"
-#include "preload/cuda_api.h"
+#include "cuda/api.h"
 
 /* decode_launch.c: the name of the payload's kernel (CT_REC_STRING id), host function, or 0 for a graph. */
 uint32_t ct_launch_name_id(const struct ct_pl_launch *pl);

@@ -7,7 +7,7 @@
 #ifndef CT_PRELOAD_HOOKS_H
 #define CT_PRELOAD_HOOKS_H
 
-#include "preload/cuda_api.h"
+#include "cuda/api.h"
 
 /* procaddress.c: hand back the trampoline of the variant the driver returned (cuGetProcAddress asked for
  * itself returns our trampoline of the matching ABI, through which later look-ups come). */

@@ -13,6 +13,10 @@
 #define CT_DRIVER(sym) ((CT_PFN_##sym)ct_driver_fn(CT_ID_##sym))
 void *ct_driver_fn(unsigned id);
 
+/* Lend the recorder and GPU time what they need of this layer (attach.c): first thing at start, before any
+ * call into them (capture.c). */
+void ct_attach(void);
+
 /* Find the driver: an already loaded libcuda.so.1 only, or (load != 0) load it.  Returns its handle or NULL.
  * Thread-safe; once found, the real-pointer table is complete. */
 void *ct_driver(int load);

@@ -1,6 +1,6 @@
-# libcudatrace.so: the preloaded library.  The interposition layer (this fragment) over the recorder
-# (src/recorder/local.mk).  Trampolines for every driver function variant are generated at build time from the
-# toolkit's cudaTypedefs.h (and cudaProfilerTypedefs.h where present, and the GL/EGL/VDPAU interop typedef
+# libcudatrace.so: the preloaded library.  The interposition layer (this fragment) over GPU time
+# (src/gputime/local.mk) and the recorder (src/recorder/local.mk).  Trampolines for every driver function
+# variant are generated at build time from the toolkit's cudaTypedefs.h (and cudaProfilerTypedefs.h where present, and the GL/EGL/VDPAU interop typedef
 # headers that configure found usable: CUDA_INTEROP_TYPEDEFS) by scripts/gen-wrappers.py; decoders
 # and hooks are hand-written and declared in decode.h, decode_launch.h and hooks.h, which the generator reads.
 # Links neither libcuda nor libcudart: the driver is found at run time.  Only interposed names are exported.
@@ -12,7 +12,8 @@ CT_WRAPPER_DECLS = $(srcdir)/src/preload/decode.h $(srcdir)/src/preload/decode_l
 CT_GEN_WRAPPERS = $(PYTHON3) $(srcdir)/scripts/gen-wrappers.py
 
 src_preload_libcudatrace_la_SOURCES = \
-	src/preload/cuda_api.h src/preload/trampoline.h \
+	src/cuda/api.h src/preload/trampoline.h \
+	src/preload/attach.c \
 	src/preload/interpose.c src/preload/interpose.h \
 	src/preload/procaddress.c src/preload/dlsym_hook.c src/preload/entrypoint.c \
 	src/preload/hooks.h src/preload/decode.h \
@@ -22,15 +23,14 @@ src_preload_libcudatrace_la_SOURCES = \
 	src/preload/capture.c src/preload/capture.h \
 	src/preload/nvtx.c src/preload/nvtx_names.c src/preload/nvtx_names.h \
 	src/preload/thread_names.c \
-	src/preload/gpu_time.c src/preload/gpu_time.h src/preload/gpu_pool.h src/preload/gpu_collect.c \
-	src/preload/gpu_contexts.c \
+	src/preload/gpu_hooks.c \
 	src/preload/driver_info.c
 nodist_src_preload_libcudatrace_la_SOURCES = src/preload/wrappers.c src/preload/wrappers.h
 # Incompatible pointers between a variant and its decoder would be a wrong decoder: an error, not a warning.
 src_preload_libcudatrace_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden \
 	-Werror=incompatible-pointer-types -Werror=int-conversion
 src_preload_libcudatrace_la_LDFLAGS = -avoid-version -shared -no-undefined -pthread
-src_preload_libcudatrace_la_LIBADD = src/recorder/librecorder.la $(DL_LIBS)
+src_preload_libcudatrace_la_LIBADD = src/gputime/libgputime.la src/recorder/librecorder.la $(DL_LIBS)
 
 BUILT_SOURCES += src/preload/wrappers.c src/preload/wrappers.h
 CLEANFILES += src/preload/wrappers.c src/preload/wrappers.h

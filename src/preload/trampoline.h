@@ -3,16 +3,16 @@
 #ifndef CT_PRELOAD_TRAMPOLINE_H
 #define CT_PRELOAD_TRAMPOLINE_H
 
-#include "preload/cuda_api.h"
+#include "cuda/api.h"
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "preload/capture.h"
 #include "preload/decode_launch.h"
-#include "preload/gpu_time.h"
+#include "gputime/gputime.h"
 #include "preload/kernel_names.h"
-#include "recorder/apis.h"
+#include "preload/wrappers.h"
 #include "recorder/export.h"
 #include "recorder/hot.h"
 #include "recorder/recorder.h"
@@ -56,6 +56,13 @@ static inline void ct_guard_passed(void)
 /* The first recorder start may come from a counted call (a program whose calls are all excluded still gets
  * its file and counts). */
 void ct_counted_start(void);
+
+/* An excluded call (recorder/apis.h): one relaxed atomic add (threads share the counter; no lock, no system
+ * call). */
+static inline __attribute__((always_inline)) void ct_api_count(unsigned id)
+{
+    atomic_fetch_add_explicit(&ct_api_counted[id], 1, memory_order_relaxed);
+}
 
 /* A trampoline found ct_gate set (ct_guard clear): is variant `id` passed through unrecorded?  Outside a
  * capture range, yes; excluded by CUDATRACE_APIS, yes, and counted. */

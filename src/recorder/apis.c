@@ -28,17 +28,17 @@ static int matches(const char *pattern, const struct ct_variant *v)
 }
 
 /* The value as a table: 0 or -1 (a glob that matches nothing: warned). */
-static int decide(const struct ct_apis_spec *spec, const char *value, uint8_t *skip)
+static int decide(const struct ct_rec_client *c, const struct ct_apis_spec *spec, const char *value, uint8_t *skip)
 {
     /* A list that starts with an include records only what it includes; one that starts with an exclude
      * records everything else.  Later entries win (as in rsync filters and .gitignore). */
     const int start_excluded = spec->n > 0 && !spec->e[0].exclude;
     unsigned hits[CT_APIS_MAX] = {0};
 
-    for (unsigned id = 0; id < ct_variant_count; id++) {
+    for (unsigned id = 0; id < c->nvariants; id++) {
         int ex = start_excluded;
         for (unsigned i = 0; i < spec->n; i++)
-            if (matches(spec->e[i].pattern, &ct_variants[id])) {
+            if (matches(spec->e[i].pattern, &c->variants[id])) {
                 ex = spec->e[i].exclude;
                 hits[i]++;
             }
@@ -56,12 +56,13 @@ static int decide(const struct ct_apis_spec *spec, const char *value, uint8_t *s
 static void load(void)
 {
     const char *value = getenv("CUDATRACE_APIS");
+    const struct ct_rec_client *c = atomic_load(&ct_rec_client);
     struct ct_apis_spec *spec;
     uint8_t *skip;
 
-    if (!value || !*value)
+    if (!value || !*value || !c)
         return;
-    if (!(spec = malloc(sizeof *spec)) || !(skip = calloc(ct_variant_count, 1))) {
+    if (!(spec = malloc(sizeof *spec)) || !(skip = calloc(c->nvariants, 1))) {
         free(spec);
         ct_warn("CUDATRACE_APIS: out of memory; every call is recorded");
         return;
@@ -69,8 +70,8 @@ static void load(void)
     if (ct_parse_apis(value, spec) != 0)
         ct_warn("CUDATRACE_APIS=\"%.64s\" is not a comma-separated list of function names or globs, each "
                 "with an optional leading '-'; every call is recorded", value);
-    else if (decide(spec, value, skip) == 0) {
-        for (unsigned id = 0; id < ct_variant_count; id++)
+    else if (decide(c, spec, value, skip) == 0) {
+        for (unsigned id = 0; id < c->nvariants; id++)
             nexcluded += skip[id];
         excluded = calloc(nexcluded ? nexcluded : 1, sizeof *excluded);
         written = calloc(nexcluded ? nexcluded : 1, sizeof *written);
@@ -79,11 +80,11 @@ static void load(void)
             nexcluded = 0;
         }
         int memory = 0;
-        for (unsigned id = 0, k = 0; id < ct_variant_count && nexcluded; id++)
+        for (unsigned id = 0, k = 0; id < c->nvariants && nexcluded; id++)
             if (skip[id]) {
                 excluded[k++] = (uint16_t)id;
-                ct_api_skip[id] = 1;
-                memory |= ct_variants[id].family == CT_FAM_ALLOC || ct_variants[id].family == CT_FAM_FREE;
+                c->api_skip[id] = 1;
+                memory |= c->variants[id].family == CT_FAM_ALLOC || c->variants[id].family == CT_FAM_FREE;
             }
         any = nexcluded > 0;
         /* Asked for by name (an include-only list leaves them out knowingly): say what it costs. */
@@ -103,24 +104,26 @@ int ct_apis_init(void)
 
 void ct_apis_write(void)
 {
+    const struct ct_rec_client *c = atomic_load(&ct_rec_client);
     for (unsigned i = 0; i < nexcluded; i++) {
-        const uint64_t n = atomic_load_explicit(&ct_api_counted[excluded[i]], memory_order_relaxed);
+        const uint64_t n = atomic_load_explicit(&c->api_counted[excluded[i]], memory_order_relaxed);
         if (n == written[i])
             continue;
-        struct ct_rec_counted c;
-        memset(&c, 0, sizeof c);
-        ct_put_hdr(&c.h, CT_REC_COUNTED, sizeof c, 0);
-        c.api_id = excluded[i];
-        c.count = n;
-        ct_tf_append(&(struct iovec){&c, sizeof c}, 1);
+        struct ct_rec_counted rec;
+        memset(&rec, 0, sizeof rec);
+        ct_put_hdr(&rec.h, CT_REC_COUNTED, sizeof rec, 0);
+        rec.api_id = excluded[i];
+        rec.count = n;
+        ct_tf_append(&(struct iovec){&rec, sizeof rec}, 1);
         written[i] = n;
     }
 }
 
 void ct_apis_after_fork_child(void)
 {
+    const struct ct_rec_client *c = atomic_load(&ct_rec_client);
     for (unsigned i = 0; i < nexcluded; i++) {
-        atomic_store_explicit(&ct_api_counted[excluded[i]], 0, memory_order_relaxed);
+        atomic_store_explicit(&c->api_counted[excluded[i]], 0, memory_order_relaxed);
         written[i] = 0;
     }
 }

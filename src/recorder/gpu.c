@@ -10,20 +10,19 @@
 #include "recorder/hot.h"
 #include "recorder/meta_queue.h"
 #include "recorder/tracefile.h"
+#include "recorder/variants.h"
 
 unsigned ct_gpu_sample_n = 1;
 struct ct_gpu_counts ct_gpu_counts;
 
-/* The interposition layer's collector (preload/gpu_collect.c), linked in libcudatrace.so; the recorder's
- * own tests and benchmarks have none, and time nothing.  Weak, so no order of constructors matters. */
-void ct_gpu_collect(int final) __attribute__((weak));
 static _Atomic int finished; /* ct_gpu_collect_last ran: the driver is not touched again */
 
-/* Read the completed timing events, unless there is no collector, no GPU time or the last collection ran. */
+/* Read what completed through the client's collector, unless nothing is timed or the last collection ran. */
 static void collect(int final)
 {
-    if (ct_gpu_collect && ct_gpu_mode != CT_GPU_OFF && !atomic_load(&finished))
-        ct_gpu_collect(final);
+    const struct ct_rec_client *c = atomic_load(&ct_rec_client);
+    if (c && c->gpu_collect && ct_gpu_mode != CT_GPU_OFF && !atomic_load(&finished))
+        c->gpu_collect(final);
 }
 
 /* Spans made and not written yet: an array that grows, swapped out whole by the drain. */
@@ -48,10 +47,13 @@ static void put_info(struct ct_rec_gpu_info *gi, int final)
 
 void ct_gpu_start(int mode, unsigned sample_n)
 {
+    const struct ct_rec_client *c = atomic_load(&ct_rec_client);
     struct ct_rec_gpu_info gi;
 
     ct_gpu_sample_n = sample_n ? sample_n : 1;
-    ct_gpu_mode = ct_gpu_collect ? mode : CT_GPU_OFF; /* the recorder's own tests have no driver to time with */
+    /* The recorder's own tests lend no GPU time: they have no driver to time with. */
+    ct_gpu_mode = c && c->gpu_start && c->gpu_collect && mode != CT_GPU_OFF ? c->gpu_start(mode, ct_gpu_sample_n)
+                                                                           : CT_GPU_OFF;
     put_info(&gi, 0);
     ct_meta_push(&gi, sizeof gi, 0);
 }

@@ -1,7 +1,8 @@
-/* GPU time, the recorder's part (the driver's part is preload/gpu_time.c): the settings in effect, the counts
- * that CT_REC_GPU_INFO reports, and the spans waiting to be written.  Spans are made wherever timing events
- * are read (the drain's collector, or a thread about to destroy a context), queued here, and written by the
- * drain after the rings it took them before, so a span follows its call in the file. */
+/* GPU time, the recorder's part (the timing itself is src/gputime's): the settings in effect, the counts
+ * that CT_REC_GPU_INFO reports, and the spans waiting to be written.  Spans are made wherever GPU time reads
+ * what completed (the collector the client lent, variants.h, which the drain runs; or a thread about to
+ * destroy a context), queued here, and written by the drain after the rings it took them before, so a span
+ * follows its call in the file. */
 #ifndef CT_RECORDER_GPU_H
 #define CT_RECORDER_GPU_H
 
@@ -12,8 +13,8 @@
 #include "cudatrace/format.h"
 #include "recorder/hot.h"
 
-/* enum ct_gpu_time_mode in effect: CT_GPU_OFF until the recorder starts, and in a build or process that
- * cannot time.  Read by every launch and copy trampoline. */
+/* enum ct_gpu_time_mode in effect: CT_GPU_OFF until the recorder starts, and where nothing can time (the
+ * client lent no GPU time, or it could not start).  Read by every launch and copy trampoline. */
 #define ct_gpu_mode (ct_hot.gpu_mode) /* hot.h */
 /* Sample mode: a thread times the first CT_GPU_SAMPLE_K calls of each kind, then 1 in ct_gpu_sample_n.
  * Eight: the first launches of a kernel pay for module loading and cold caches, so a kind needs a few more
@@ -26,11 +27,6 @@ struct ct_gpu_counts {
     _Atomic uint64_t timed, not_completed, untimed_pool, untimed_refused, untimed_capture;
 };
 extern struct ct_gpu_counts ct_gpu_counts;
-
-/* The interposition layer's collector (weak: absent from the recorder's own tests) reads the timing events
- * that completed and queues their spans (ct_gpu_queue); with `final` (exit) what has not completed is
- * counted not completed.  The drain holder calls it, never in a signal handler. */
-void ct_gpu_collect(int final);
 
 /* lifecycle.c, at start: the settings in effect, and the opening CT_REC_GPU_INFO. */
 void ct_gpu_start(int mode, unsigned sample_n);

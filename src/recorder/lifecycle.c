@@ -60,9 +60,17 @@ static int start(void)
     return 0;
 }
 
+void ct_rec_attach(const struct ct_rec_client *c)
+{
+    const struct ct_rec_client *none = NULL;
+    atomic_compare_exchange_strong(&ct_rec_client, &none, c); /* the first one stays */
+}
+
 void ct_rec_init(void)
 {
-    if (atomic_load(&ct_state) != CT_ST_UNINIT || in_init)
+    /* Without a client there is no variant table to write: not yet (the layer above attaches before its
+     * first call into the recorder; a call that comes earlier is not recorded). */
+    if (atomic_load(&ct_state) != CT_ST_UNINIT || in_init || !atomic_load(&ct_rec_client))
         return;
     in_init = 1; /* anything start() calls that records comes back here and finds tracing not yet on */
     pthread_mutex_lock(&init_mu);

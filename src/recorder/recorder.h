@@ -95,8 +95,12 @@ void ct_rec_thread_name(uint32_t tid, const char *name);
 /* Is tracing on (configuration valid, output file open or openable)?  Starts the recorder if needed. */
 int ct_rec_enabled(void);
 
-/* lifecycle.c.  Start the recorder (idempotent, thread-safe): read CUDATRACE_* configuration, open the
- * output file, start the writer, register the exit/fork/signal handlers.  The first record calls it. */
+/* lifecycle.c.  What the layer above lends the recorder (variants.h): once, before its first call into the
+ * recorder; the first client attached stays. */
+void ct_rec_attach(const struct ct_rec_client *c);
+/* Start the recorder (idempotent, thread-safe): read CUDATRACE_* configuration, open the output file, start
+ * the writer, register the exit/fork/signal handlers.  The first record calls it; nothing starts before a
+ * client is attached. */
 void ct_rec_init(void);
 /* capture.c, before tracing starts: only the calls of capture ranges will be recorded (the file's header
  * says so: CT_FEAT_CAPTURE_RANGES, with CT_FEAT_CAPTURE_NVTX when `nvtx`: the ranges are NVTX ranges). */

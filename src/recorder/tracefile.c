@@ -390,9 +390,10 @@ static unsigned char *first_records(size_t *len, const char *host, uint32_t feat
     size_t cl = read_cmdline(cmdline, sizeof cmdline), hl = strlen(host);
     size_t size = sizeof(struct ct_file_header) + ct_size_process(hl, cl) + sizeof(struct ct_rec_rank), off;
     unsigned char *buf;
+    const struct ct_rec_client *c = atomic_load(&ct_rec_client); /* there is one: the recorder started */
 
-    for (unsigned i = 0; i < ct_variant_count; i++)
-        size += ct_size_api(strlen(ct_variants[i].name), strlen(ct_variants[i].symbol));
+    for (unsigned i = 0; i < c->nvariants; i++)
+        size += ct_size_api(strlen(c->variants[i].name), strlen(c->variants[i].symbol));
     if (!(buf = malloc(size)))
         return NULL;
     ct_file_header_init((struct ct_file_header *)buf, (uint32_t)getpid(), (uint32_t)getppid(), features,
@@ -402,8 +403,8 @@ static unsigned char *first_records(size_t *len, const char *host, uint32_t feat
     off += ct_size_process(hl, cl);
     ct_rank_record((struct ct_rec_rank *)(buf + off));
     off += sizeof(struct ct_rec_rank);
-    for (unsigned i = 0; i < ct_variant_count; i++) {
-        const struct ct_variant *v = &ct_variants[i];
+    for (unsigned i = 0; i < c->nvariants; i++) {
+        const struct ct_variant *v = &c->variants[i];
         ct_put_api(buf + off, (uint16_t)i, v->name, v->symbol, v->version, v->vflags, v->family);
         off += ct_size_api(strlen(v->name), strlen(v->symbol));
     }

@@ -38,6 +38,7 @@ extern char **environ;
 #include <unistd.h>
 
 #include "recorder/recorder.h"
+#include "recorder_variants.h"
 
 static int with_meta, plain;
 static long spacing_ns;

@@ -1,9 +1,10 @@
 /* A small variant table for the recorder's own tests and benchmark (the library has the generated one):
- * one variant of each payload family, and both per-thread-stream flags. */
+ * one variant of each payload family, and both per-thread-stream flags, lent to the recorder as its client
+ * (recorder/variants.h) before main.  No GPU time: these programs have no driver. */
 #include "config.h"
 
-#include "recorder/apis.h"
 #include "recorder/recorder.h"
+#include "recorder_variants.h"
 
 const struct ct_variant ct_variants[] = {
     {"cuInit", "cuInit", 2000, 0, CT_FAM_NONE},
@@ -15,5 +16,14 @@ const struct ct_variant ct_variants[] = {
 const unsigned ct_variant_count = sizeof ct_variants / sizeof ct_variants[0];
 
 /* CUDATRACE_APIS (recorder/apis.h): no variant is excluded here. */
-uint8_t ct_api_skip[sizeof ct_variants / sizeof ct_variants[0]];
-_Atomic uint64_t ct_api_counted[sizeof ct_variants / sizeof ct_variants[0]];
+static uint8_t api_skip[sizeof ct_variants / sizeof ct_variants[0]];
+static _Atomic uint64_t api_counted[sizeof ct_variants / sizeof ct_variants[0]];
+
+static const struct ct_rec_client client = {
+    .variants = ct_variants,
+    .nvariants = sizeof ct_variants / sizeof ct_variants[0],
+    .api_skip = api_skip,
+    .api_counted = api_counted,
+};
+
+__attribute__((constructor)) static void attach(void) { ct_rec_attach(&client); }

@@ -1,6 +1,7 @@
 # tests/integration (recorder): a small program recording through src/recorder/librecorder.la, run in the
 # situations the recorder must survive, its traces checked with tests/integration/ctdump.
 check_PROGRAMS += tests/integration/recorder-app tests/integration/recorder-order
+EXTRA_DIST += tests/integration/recorder_variants.h
 tests_integration_recorder_app_SOURCES = tests/integration/recorder-app.c tests/integration/recorder-variants.c
 tests_integration_recorder_app_LDADD = src/recorder/librecorder.la $(DL_LIBS)
 tests_integration_recorder_order_SOURCES = tests/integration/recorder-order.c tests/integration/recorder-variants.c

@@ -39,5 +39,5 @@ endif
 EXTRA_DIST += tests/unit/no-cunit.sh
 
 # The layering of src/ and the loops it must not have (scripts/check-layers, over the built objects).
-TESTS += tests/unit/layers.sh
-EXTRA_DIST += tests/unit/layers.sh scripts/check-layers
+TESTS += tests/unit/layers.sh tests/unit/layers-planted.sh
+EXTRA_DIST += tests/unit/layers.sh tests/unit/layers-planted.sh scripts/check-layers

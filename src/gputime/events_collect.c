@@ -1,4 +1,4 @@
-/* GPU time: reading the events back, on the drain holder's thread (the writer, or the exit handler), never
+/* GPU time from timing events (events.h): reading them back, on the drain holder's thread (the writer, or the exit handler), never
  * waiting for one.  A span's duration is its two events' elapsed time; its start is placed on the trace's
  * clock relative to an anchor, an event the pool records on a stream of its own at a known host time.  A new
  * anchor is tried every CT_GPU_ANCHOR_NS and taken when it is tighter than the old one has drifted
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "preload/gpu_pool.h"
+#include "gputime/events.h"
 #include "recorder/clock.h"
 #include "recorder/gpu.h"
 
@@ -28,13 +28,13 @@ static int make_own(struct ct_gpu_pool *pool)
     if (pool->own_stream || pool->broken)
         return !pool->broken;
     pool->broken = 1;
-    if (ct_gpu_drv.ctx_push(pool->ctx) != CUDA_SUCCESS)
+    if (ct_gpu_d->ctx_push(pool->ctx) != CUDA_SUCCESS)
         return 0;
-    if (ct_gpu_drv.stream_create(&pool->own_stream, CU_STREAM_NON_BLOCKING) == CUDA_SUCCESS &&
-        ct_gpu_drv.event_create(&pool->anchor[0].ev, CU_EVENT_DEFAULT) == CUDA_SUCCESS &&
-        ct_gpu_drv.event_create(&pool->anchor[1].ev, CU_EVENT_DEFAULT) == CUDA_SUCCESS)
+    if (ct_gpu_d->stream_create(&pool->own_stream, CU_STREAM_NON_BLOCKING) == CUDA_SUCCESS &&
+        ct_gpu_d->event_create(&pool->anchor[0].ev, CU_EVENT_DEFAULT) == CUDA_SUCCESS &&
+        ct_gpu_d->event_create(&pool->anchor[1].ev, CU_EVENT_DEFAULT) == CUDA_SUCCESS)
         pool->broken = 0;
-    ct_gpu_drv.ctx_pop(&popped);
+    ct_gpu_d->ctx_pop(&popped);
     return !pool->broken;
 }
 
@@ -47,10 +47,10 @@ static int stamp(struct ct_gpu_pool *pool, struct ct_gpu_anchor *b)
     const uint64_t t0 = ct_now_ns();
     uint64_t t;
 
-    if (ct_gpu_drv.event_record(b->ev, pool->own_stream) != CUDA_SUCCESS)
+    if (ct_gpu_d->event_record(b->ev, pool->own_stream) != CUDA_SUCCESS)
         return 0;
     do {
-        CUresult q = ct_gpu_drv.event_query(b->ev);
+        CUresult q = ct_gpu_d->event_query(b->ev);
         t = ct_now_ns();
         if (q == CUDA_SUCCESS) {
             b->ns = t0 + (t - t0) / 2;
@@ -99,8 +99,8 @@ static CUresult place(const struct ct_gpu_anchor *a, struct ct_gpu_pair *p)
     float since = 0, dur = 0;
     CUresult r;
 
-    if ((r = ct_gpu_drv.elapsed(&dur, p->start, p->end)) != CUDA_SUCCESS ||
-        (r = ct_gpu_drv.elapsed(&since, a->ev, p->start)) != CUDA_SUCCESS)
+    if ((r = ct_gpu_d->elapsed(&dur, p->start, p->end)) != CUDA_SUCCESS ||
+        (r = ct_gpu_d->elapsed(&since, a->ev, p->start)) != CUDA_SUCCESS)
         return r;
     const double start = (double)a->ns + (double)since * 1e6;
     if (!isfinite(since) || !isfinite(dur) || dur < 0 || start < 0)
@@ -131,7 +131,7 @@ static int same_stream(const struct ct_gpu_pair *a, const struct ct_gpu_pair *b)
 static int completed(const struct ct_gpu_pair *p)
 {
     /* An error other than not-ready: taken as completed, and placing it fails and counts it. */
-    return ct_gpu_drv.event_query(p->end) != CUDA_ERROR_NOT_READY;
+    return ct_gpu_d->event_query(p->end) != CUDA_ERROR_NOT_READY;
 }
 
 /* Mark the waiting pairs whose end event completed.  A stream's work completes in order, so of a stream's
@@ -213,7 +213,7 @@ void ct_gpu_collect_pool(struct ct_gpu_pool *pool, int final)
     ct_gpu_release(pool, done);
 }
 
-void ct_gpu_collect(int final)
+void ct_gpu_events_collect(int final)
 {
     if (!atomic_load(&ct_gpu_pools))
         return;

@@ -1,15 +1,19 @@
-/* The state GPU time keeps per context (gpu_time.c makes and fills it, gpu_collect.c reads it back,
- * gpu_contexts.c retires it): a pool of event pairs, the pairs waiting to be read, and the anchors. */
-#ifndef CT_PRELOAD_GPU_POOL_H
-#define CT_PRELOAD_GPU_POOL_H
+/* GPU time from timing events (CUDATRACE_GPU_TIME=events or sample, and where CUPTI cannot serve): the
+ * state kept per context (events.c makes and fills it, events_collect.c reads it back, events_contexts.c
+ * retires it): a pool of event pairs, the pairs waiting to be read, and the anchors.  events.c times a call
+ * with two events recorded on its stream just before and just after it; the writer's thread reads them back
+ * (never waiting), places them on the trace's clock through anchor events and queues their spans. */
+#ifndef CT_GPUTIME_EVENTS_H
+#define CT_GPUTIME_EVENTS_H
 
-#include "preload/cuda_api.h"
+#include "cuda/api.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 
 #include "cudatrace/format.h"
+#include "gputime/backend.h"
 
 #define CT_GPU_POOL_MAX 16384u /* event pairs per context: what a launch-bound loop queues in one drain and more */
 #define CT_GPU_NUDGE 1024u     /* pending pairs that wake the writer before its interval */
@@ -17,6 +21,7 @@
 struct ct_gpu_pool;
 
 struct ct_gpu_pair {
+    struct ct_gpu_call call; /* first: the pair is the call's record (backend.h) */
     struct ct_gpu_pair *next;
     struct ct_gpu_pool *pool;
     CUevent start, end;
@@ -33,7 +38,7 @@ struct ct_gpu_anchor {
     CUevent ev;
     uint64_t ns;     /* CLOCK_MONOTONIC when the GPU stamped it (the middle of the window) */
     uint64_t window; /* ns from the record call to seeing it complete: ns is within half of it */
-    int state;       /* 0 none usable, 1 stamped (gpu_collect.c) */
+    int state;       /* 0 none usable, 1 stamped (events_collect.c) */
 };
 
 struct ct_gpu_pool {
@@ -55,26 +60,11 @@ struct ct_gpu_pool {
     uint64_t tried_ns;        /* when an anchor was last recorded */
 };
 
-/* The driver functions GPU time uses (found once, on the first timed call). */
-struct ct_gpu_driver {
-    PFN_cuCtxGetCurrent_v4000 ctx_get_current;
-    PFN_cuStreamGetCtx_v9020 stream_ctx; /* optional (the simulated driver has none) */
-    PFN_cuCtxGetDevice_v2000 ctx_get_device;
-    PFN_cuCtxPushCurrent_v4000 ctx_push;
-    PFN_cuCtxPopCurrent_v4000 ctx_pop;
-    PFN_cuDevicePrimaryCtxGetState_v7000 primary_state;
-    PFN_cuDevicePrimaryCtxRetain_v7000 primary_retain;
-    PFN_cuDevicePrimaryCtxRelease_v11000 primary_release;
-    PFN_cuStreamIsCapturing_v10000 is_capturing;
-    PFN_cuStreamCreate_v2000 stream_create;
-    PFN_cuEventCreate_v2000 event_create;
-    PFN_cuEventRecord_v2000 event_record;
-    PFN_cuEventDestroy_v4000 event_destroy;
-    PFN_cuEventQuery_v2000 event_query;
-    PFN_cuEventElapsedTime_v2000 elapsed;
-    PFN_cuThreadExchangeStreamCaptureMode_v10010 exchange_mode;
-};
-extern struct ct_gpu_driver ct_gpu_drv;
+/* This backend (events.c). */
+extern const struct ct_gpu_backend ct_gpu_events;
+
+/* The driver's functions (backend.h), valid once ct_gpu_begin found them. */
+extern const struct ct_gpu_driver *ct_gpu_d;
 
 /* Every pool, newest first (prepended under ct_gpu_pools_mu, read without it). */
 extern struct ct_gpu_pool *_Atomic ct_gpu_pools;
@@ -84,20 +74,26 @@ extern pthread_mutex_t ct_gpu_pools_mu;
 extern pthread_mutex_t ct_gpu_collect_mu;
 
 /* Make this thread's capture interaction relaxed for the tracer's own calls, and put it back: the tracer's
- * calls must not invalidate a program's global-mode capture (gpu_time.c). */
+ * calls must not invalidate a program's global-mode capture (events_pool.c). */
 CUstreamCaptureMode ct_gpu_relax(void);
 void ct_gpu_unrelax(CUstreamCaptureMode was);
 
-/* Give pairs back to their pool (gpu_time.c). */
+/* Give pairs back to their pool (events_pool.c). */
 void ct_gpu_release(struct ct_gpu_pool *pool, struct ct_gpu_pair *list);
 
-/* gpu_collect.c: read one pool's completed pairs into spans (ct_gpu_collect_mu held); with `final`, what
+/* events_collect.c: read one pool's completed pairs into spans (ct_gpu_collect_mu held); with `final`, what
  * has not completed is counted not completed. */
 void ct_gpu_collect_pool(struct ct_gpu_pool *pool, int final);
-/* gpu_contexts.c: retire a pool whose context is gone: its pairs counted not completed, its events never
+/* events_contexts.c: retire a pool whose context is gone: its pairs counted not completed, its events never
  * touched again (ct_gpu_collect_mu held). */
 void ct_gpu_retire(struct ct_gpu_pool *pool);
-/* gpu_contexts.c: once, with the first pool: the exit and fork handlers. */
-void ct_gpu_install(void);
+/* events_contexts.c: the backend's context and fork functions (backend.h). */
+void ct_gpu_events_closing(CUcontext ctx);
+void ct_gpu_events_closed(CUcontext ctx, int gone);
+void ct_gpu_events_fork_prepare(void);
+void ct_gpu_events_fork_parent(void);
+void ct_gpu_events_fork_child(void);
+/* events_collect.c: the backend's collector. */
+void ct_gpu_events_collect(int final);
 
 #endif

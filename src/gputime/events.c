@@ -1,26 +1,17 @@
-/* GPU time: choosing and timing calls on the program's threads (gpu_time.h).  The program's thread never
- * waits on the GPU here: it records two events and queues them; reading them is gpu_collect.c's. */
+/* GPU time from timing events (events.h): timing calls on the program's threads.  The program's thread never
+ * waits on the GPU here: it records two events and queues them; reading them is events_collect.c's. */
 #include "config.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "preload/gpu_pool.h"
-#include "preload/gpu_time.h"
-#include "preload/interpose.h"
+#include "format/record.h"
+#include "gputime/events.h"
+#include "gputime/gputime.h"
+#include "recorder/clock.h"
 #include "recorder/rings.h"
 #include "recorder/warn.h"
 #include "recorder/writer.h"
-
-__thread struct ct_gpu_kind *ct_gpu_kinds __attribute__((tls_model("initial-exec")));
-__thread uint32_t ct_gpu_overflow_left __attribute__((tls_model("initial-exec")));
-
-struct ct_gpu_driver ct_gpu_drv;
-struct ct_gpu_pool *_Atomic ct_gpu_pools;
-pthread_mutex_t ct_gpu_collect_mu = PTHREAD_MUTEX_INITIALIZER;
-pthread_mutex_t ct_gpu_pools_mu = PTHREAD_MUTEX_INITIALIZER;
-static pthread_once_t found_once = PTHREAD_ONCE_INIT;
-static int found; /* every function of ct_gpu_drv is there */
 
 /* The last pool this thread used: a program drives one context per thread most of the time. */
 static __thread struct ct_gpu_pool *last_pool __attribute__((tls_model("initial-exec")));
@@ -32,74 +23,19 @@ static void warn_once(_Atomic int *said, const char *what)
         ct_warn("GPU time: %s; such calls are counted as untimed", what);
 }
 
-static void find_driver(void)
+/* The driver's functions, found on the first timed call (0 when one it needs is missing: nothing is timed). */
+static int found_driver(void)
 {
-    struct ct_gpu_driver *d = &ct_gpu_drv;
+    static _Atomic int said;
+    const struct ct_gpu_driver *d = ct_gpu_d ? ct_gpu_d : ct_gpu_drv();
 
-    d->ctx_get_current = CT_DRIVER(cuCtxGetCurrent);
-    d->stream_ctx = CT_DRIVER(cuStreamGetCtx);
-    d->ctx_get_device = CT_DRIVER(cuCtxGetDevice);
-    d->ctx_push = CT_DRIVER(cuCtxPushCurrent_v2);
-    d->ctx_pop = CT_DRIVER(cuCtxPopCurrent_v2);
-    d->primary_state = CT_DRIVER(cuDevicePrimaryCtxGetState);
-    d->primary_retain = CT_DRIVER(cuDevicePrimaryCtxRetain);
-    d->primary_release = CT_DRIVER(cuDevicePrimaryCtxRelease_v2);
-    d->is_capturing = CT_DRIVER(cuStreamIsCapturing);
-    d->stream_create = CT_DRIVER(cuStreamCreate);
-    d->event_create = CT_DRIVER(cuEventCreate);
-    d->event_record = CT_DRIVER(cuEventRecord);
-    d->event_destroy = CT_DRIVER(cuEventDestroy_v2);
-    d->event_query = CT_DRIVER(cuEventQuery);
-    d->elapsed = (PFN_cuEventElapsedTime_v2000)CT_DRIVER(cuEventElapsedTime_v2);
-    if (!d->elapsed)
-        d->elapsed = CT_DRIVER(cuEventElapsedTime);
-    d->exchange_mode = CT_DRIVER(cuThreadExchangeStreamCaptureMode);
-    found = d->ctx_get_current && d->ctx_get_device && d->ctx_push && d->ctx_pop && d->primary_state &&
-            d->primary_retain && d->primary_release && d->is_capturing && d->stream_create && d->event_create &&
-            d->event_record && d->event_destroy && d->event_query && d->elapsed && d->exchange_mode;
-    if (!found)
-        ct_warn("GPU time: the driver lacks a function it needs; no call is timed");
-}
-
-/* A thread's table goes with the thread (a key's destructor: threads come and go by the thousand). */
-static pthread_key_t kinds_key;
-static pthread_once_t kinds_once = PTHREAD_ONCE_INIT;
-static int kinds_keyed;
-
-static void kinds_free(void *t)
-{
-    if (ct_gpu_kinds == t)
-        ct_gpu_kinds = NULL;
-    free(t);
-}
-
-static void kinds_key_make(void) { kinds_keyed = pthread_key_create(&kinds_key, kinds_free) == 0; }
-
-struct ct_gpu_kind *ct_gpu_kinds_make(void)
-{
-    pthread_once(&kinds_once, kinds_key_make);
-    struct ct_gpu_kind *t = aligned_alloc(64, CT_GPU_KINDS * sizeof *t); /* a set on two whole lines */
-    if (t)
-        memset(t, 0, CT_GPU_KINDS * sizeof *t);
-    if (t && kinds_keyed && pthread_setspecific(kinds_key, t) != 0) {
-        free(t);
-        t = NULL;
+    if (!d) {
+        if (!atomic_exchange(&said, 1))
+            ct_warn("GPU time: the driver lacks a function it needs; no call is timed");
+        return 0;
     }
-    return ct_gpu_kinds = t;
-}
-
-CUstreamCaptureMode ct_gpu_relax(void)
-{
-    CUstreamCaptureMode m = CU_STREAM_CAPTURE_MODE_RELAXED;
-    if (ct_gpu_drv.exchange_mode(&m) != CUDA_SUCCESS)
-        m = CU_STREAM_CAPTURE_MODE_RELAXED; /* nothing to put back */
-    return m;
-}
-
-void ct_gpu_unrelax(CUstreamCaptureMode was)
-{
-    if (was != CU_STREAM_CAPTURE_MODE_RELAXED)
-        ct_gpu_drv.exchange_mode(&was);
+    ct_gpu_d = d;
+    return 1;
 }
 
 static struct ct_gpu_pool *pool_of(CUcontext ctx)
@@ -116,10 +52,10 @@ static struct ct_gpu_pool *pool_of(CUcontext ctx)
         CUdevice dev = -1;
         CUcontext popped;
         CUstreamCaptureMode was = ct_gpu_relax();
-        if (ct_gpu_drv.ctx_push(ctx) == CUDA_SUCCESS) { /* ctx is a stream's, perhaps not the current one */
-            if (ct_gpu_drv.ctx_get_device(&dev) != CUDA_SUCCESS)
+        if (ct_gpu_d->ctx_push(ctx) == CUDA_SUCCESS) { /* ctx is a stream's, perhaps not the current one */
+            if (ct_gpu_d->ctx_get_device(&dev) != CUDA_SUCCESS)
                 dev = -1;
-            ct_gpu_drv.ctx_pop(&popped);
+            ct_gpu_d->ctx_pop(&popped);
         }
         p->ctx = ctx;
         p->device = dev;
@@ -129,7 +65,7 @@ static struct ct_gpu_pool *pool_of(CUcontext ctx)
         p->wait_tail = &p->wait;
         p->next = atomic_load(&ct_gpu_pools);
         atomic_store(&ct_gpu_pools, p);
-        ct_gpu_install();
+        ct_gpu_first_use();
     }
     pthread_mutex_unlock(&ct_gpu_pools_mu);
     return last_pool = p;
@@ -158,9 +94,9 @@ static struct ct_gpu_pair *take_pair(struct ct_gpu_pool *pool)
     CUstreamCaptureMode was = ct_gpu_relax();
     CUresult r = CUDA_ERROR_OUT_OF_MEMORY;
     if ((p = calloc(1, sizeof *p)) != NULL &&
-        (r = ct_gpu_drv.event_create(&p->start, CU_EVENT_DEFAULT)) == CUDA_SUCCESS &&
-        (r = ct_gpu_drv.event_create(&p->end, CU_EVENT_DEFAULT)) != CUDA_SUCCESS)
-        ct_gpu_drv.event_destroy(p->start);
+        (r = ct_gpu_d->event_create(&p->start, CU_EVENT_DEFAULT)) == CUDA_SUCCESS &&
+        (r = ct_gpu_d->event_create(&p->end, CU_EVENT_DEFAULT)) != CUDA_SUCCESS)
+        ct_gpu_d->event_destroy(p->start);
     ct_gpu_unrelax(was);
     if (r == CUDA_SUCCESS) {
         p->pool = pool;
@@ -175,60 +111,49 @@ static struct ct_gpu_pair *take_pair(struct ct_gpu_pool *pool)
     return NULL;
 }
 
-void ct_gpu_release(struct ct_gpu_pool *pool, struct ct_gpu_pair *list)
-{
-    if (!list)
-        return;
-    struct ct_gpu_pair *last = list;
-    while (last->next)
-        last = last->next;
-    pthread_mutex_lock(&pool->mu);
-    last->next = pool->free;
-    pool->free = list;
-    pthread_mutex_unlock(&pool->mu);
-}
-
-void ct_gpu_drop(struct ct_gpu_pair *p)
+static void drop_pair(struct ct_gpu_pair *p)
 {
     p->next = NULL;
     ct_gpu_release(p->pool, p);
 }
 
+static void drop(struct ct_gpu_call *c) { drop_pair((struct ct_gpu_pair *)c); }
+
 /* The driver would not record one of a pair's events: the pair goes back, the call is untimed. */
 static void record_refused(struct ct_gpu_pair *p)
 {
     static _Atomic int said;
-    ct_gpu_drop(p);
+    drop_pair(p);
     atomic_fetch_add(&ct_gpu_counts.untimed_refused, 1);
     warn_once(&said, "the driver refused to record a timing event");
 }
 
-struct ct_gpu_pair *ct_gpu_begin(uint16_t api_id, CUstream stream)
+static struct ct_gpu_call *begin(uint16_t api_id, CUstream stream, int pick)
 {
     CUcontext ctx = NULL;
     CUstreamCaptureStatus st = CU_STREAM_CAPTURE_STATUS_NONE;
     struct ct_gpu_pool *pool;
     struct ct_gpu_pair *p;
 
-    pthread_once(&found_once, find_driver);
-    if (!found)
+    (void)pick;
+    if (!found_driver())
         return NULL;
     /* The events must be in the stream's context, which need not be the current one (a copy on another
      * device's stream); the special handles (0, legacy, per-thread) are the current context's. */
     const int special = stream == NULL || stream == CU_STREAM_LEGACY || stream == CU_STREAM_PER_THREAD;
-    if ((special || !ct_gpu_drv.stream_ctx || ct_gpu_drv.stream_ctx(stream, &ctx) != CUDA_SUCCESS) &&
-        ct_gpu_drv.ctx_get_current(&ctx) != CUDA_SUCCESS)
+    if ((special || !ct_gpu_d->stream_ctx || ct_gpu_d->stream_ctx(stream, &ctx) != CUDA_SUCCESS) &&
+        ct_gpu_d->ctx_get_current(&ctx) != CUDA_SUCCESS)
         ctx = NULL;
     if (!ctx || !(pool = pool_of(ctx)))
         return NULL; /* no context: the call fails, and is not timed */
     /* An event recorded on a stream being captured would become a node of the program's graph. */
-    if (ct_gpu_drv.is_capturing(stream, &st) != CUDA_SUCCESS || st != CU_STREAM_CAPTURE_STATUS_NONE) {
+    if (ct_gpu_d->is_capturing(stream, &st) != CUDA_SUCCESS || st != CU_STREAM_CAPTURE_STATUS_NONE) {
         atomic_fetch_add(&ct_gpu_counts.untimed_capture, 1);
         return NULL;
     }
     if (!(p = take_pair(pool)))
         return NULL;
-    if (ct_gpu_drv.event_record(p->start, stream) != CUDA_SUCCESS) {
+    if (ct_gpu_d->event_record(p->start, stream) != CUDA_SUCCESS) {
         record_refused(p);
         return NULL;
     }
@@ -239,10 +164,11 @@ struct ct_gpu_pair *ct_gpu_begin(uint16_t api_id, CUstream stream)
     p->rec.api_id = api_id;
     p->rec.stream = (uint64_t)(uintptr_t)stream;
     p->rec.device = pool->device;
-    return p;
+    p->call.backend = &ct_gpu_events;
+    return &p->call;
 }
 
-void ct_gpu_returned(struct ct_gpu_pair *p) { p->returned_ns = ct_now_ns(); }
+static void returned(struct ct_gpu_call *c) { ((struct ct_gpu_pair *)c)->returned_ns = ct_now_ns(); }
 
 /* The call succeeded and its record was kept: the end event, then the pair waits for the collector. */
 static void finish(struct ct_gpu_pair *p, CUresult r)
@@ -251,10 +177,10 @@ static void finish(struct ct_gpu_pair *p, CUresult r)
     struct ct_gpu_pool *pool = p->pool;
 
     if (r != CUDA_SUCCESS || !ring || ring->seq_next == p->seq_mark) {
-        ct_gpu_drop(p); /* a failed call is not timed; a call without a record has nothing to join */
+        drop_pair(p); /* a failed call is not timed; a call without a record has nothing to join */
         return;
     }
-    if (ct_gpu_drv.event_record(p->end, p->stream) != CUDA_SUCCESS) {
+    if (ct_gpu_d->event_record(p->end, p->stream) != CUDA_SUCCESS) {
         record_refused(p);
         return;
     }
@@ -270,8 +196,9 @@ static void finish(struct ct_gpu_pair *p, CUresult r)
         ct_writer_nudge(); /* read them before the pool runs dry */
 }
 
-void ct_gpu_end_launch(struct ct_gpu_pair *p, CUresult r, const struct ct_pl_launch *pl)
+static void end_launch(struct ct_gpu_call *c, CUresult r, const struct ct_pl_launch *pl)
 {
+    struct ct_gpu_pair *p = (struct ct_gpu_pair *)c;
     p->rec.family = CT_FAM_LAUNCH;
     p->rec.name_id = pl->name_id;
     p->rec.launch_kind = pl->kind;
@@ -280,8 +207,9 @@ void ct_gpu_end_launch(struct ct_gpu_pair *p, CUresult r, const struct ct_pl_lau
     finish(p, r);
 }
 
-void ct_gpu_end_copy(struct ct_gpu_pair *p, CUresult r, const struct ct_pl_copy *pl)
+static void end_copy(struct ct_gpu_call *c, CUresult r, const struct ct_pl_copy *pl)
 {
+    struct ct_gpu_pair *p = (struct ct_gpu_pair *)c;
     p->rec.family = CT_FAM_COPY;
     p->rec.bytes = pl->bytes;
     p->rec.copy_flags = pl->flags;
@@ -289,3 +217,21 @@ void ct_gpu_end_copy(struct ct_gpu_pair *p, CUresult r, const struct ct_pl_copy 
     p->rec.dst_kind = pl->dst_kind;
     finish(p, r);
 }
+
+static int start(void) { return 0; /* the driver is looked for on the first timed call */ }
+
+const struct ct_gpu_backend ct_gpu_events = {
+    .name = "events",
+    .start = start,
+    .begin = begin,
+    .returned = returned,
+    .end_launch = end_launch,
+    .end_copy = end_copy,
+    .drop = drop,
+    .collect = ct_gpu_events_collect,
+    .ctx_closing = ct_gpu_events_closing,
+    .ctx_closed = ct_gpu_events_closed,
+    .fork_prepare = ct_gpu_events_fork_prepare,
+    .fork_parent = ct_gpu_events_fork_parent,
+    .fork_child = ct_gpu_events_fork_child,
+};

@@ -1,0 +1,69 @@
+/* What a source of GPU time implements (gputime.c calls it; doc/gpu-time.md): events.c, timing events around
+ * each timed call, and activity.c, CUPTI's activity records.  Every function is called with the calling
+ * thread inside the tracer (the interposition layer's guard held), never from a signal handler. */
+#ifndef CT_GPUTIME_BACKEND_H
+#define CT_GPUTIME_BACKEND_H
+
+#include "cuda/api.h"
+
+#include <stdint.h>
+
+#include "cudatrace/format.h"
+
+struct ct_gpu_backend;
+
+/* A call being timed: each backend's record of one starts with this, naming the backend that took it. */
+struct ct_gpu_call {
+    const struct ct_gpu_backend *backend;
+};
+
+struct ct_gpu_backend {
+    const char *name;
+    /* Start: 0 when it can time calls from now on, else -1 (it said why, once). */
+    int (*start)(void);
+    /* A call about to be made on `stream`, chosen as `pick` (gputime/sample.h): the call's record, NULL when
+     * it is not timed after all (counted). */
+    struct ct_gpu_call *(*begin)(uint16_t api_id, CUstream stream, int pick);
+    /* Right after the call returned. */
+    void (*returned)(struct ct_gpu_call *c);
+    /* The call returned r and its record was kept: the payload its span repeats.  Exactly one of these two,
+     * or drop when there is no record. */
+    void (*end_launch)(struct ct_gpu_call *c, CUresult r, const struct ct_pl_launch *pl);
+    void (*end_copy)(struct ct_gpu_call *c, CUresult r, const struct ct_pl_copy *pl);
+    void (*drop)(struct ct_gpu_call *c);
+    /* The drain holder (the writer, the exit handler): queue the spans of what completed (recorder/gpu.h);
+     * with `final`, what has not completed is counted not completed and nothing is touched afterwards. */
+    void (*collect)(int final);
+    /* Before and after a call that may destroy ctx (gone: it did): what completed is collected first, and
+     * nothing of a destroyed context is touched again. */
+    void (*ctx_closing)(CUcontext ctx);
+    void (*ctx_closed)(CUcontext ctx, int gone);
+    /* fork: prepare and parent in the parent, child in the child (which has none of its parent's work). */
+    void (*fork_prepare)(void);
+    void (*fork_parent)(void);
+    void (*fork_child)(void);
+};
+
+/* The driver functions GPU time uses, found by the interposition layer (gputime.h, struct ct_gpu_host) the
+ * first time they are needed; NULL where the driver lacks one. */
+struct ct_gpu_driver {
+    PFN_cuCtxGetCurrent_v4000 ctx_get_current;
+    PFN_cuStreamGetCtx_v9020 stream_ctx; /* optional (the simulated driver has none) */
+    PFN_cuCtxGetDevice_v2000 ctx_get_device;
+    PFN_cuCtxPushCurrent_v4000 ctx_push;
+    PFN_cuCtxPopCurrent_v4000 ctx_pop;
+    PFN_cuStreamIsCapturing_v10000 is_capturing;
+    PFN_cuStreamCreate_v2000 stream_create;
+    PFN_cuEventCreate_v2000 event_create;
+    PFN_cuEventRecord_v2000 event_record;
+    PFN_cuEventDestroy_v4000 event_destroy;
+    PFN_cuEventQuery_v2000 event_query;
+    PFN_cuEventElapsedTime_v2000 elapsed;
+    PFN_cuThreadExchangeStreamCaptureMode_v10010 exchange_mode;
+};
+/* The table, filled on first use; NULL when the driver cannot be found (gputime.c). */
+const struct ct_gpu_driver *ct_gpu_drv(void);
+/* A backend's first timed call: the interposition layer installs the exit and fork handlers (gputime.c). */
+void ct_gpu_first_use(void);
+
+#endif

@@ -1,0 +1,90 @@
+/* GPU time: how long each kernel, copy and set took on the device (doc/gpu-time.md).  The interposition
+ * layer's face of it: a launch or copy trampoline asks ct_gpu_choose whether to time its call (per thread and
+ * kind, sample.h), then ct_gpu_begin before the call and exactly one of ct_gpu_end_launch, ct_gpu_end_copy
+ * or ct_gpu_drop after it; calls that may destroy a context are bracketed by ct_gpu_ctx_closing/closed.
+ * Behind it one source at a time times the calls (backend.h): CUPTI's activity records where CUPTI can serve,
+ * else timing events.  The recorder reads what completed through the collector the interposition layer
+ * registers with it (recorder.h, struct ct_rec_client): ct_gpu_collect. */
+#ifndef CT_GPUTIME_GPUTIME_H
+#define CT_GPUTIME_GPUTIME_H
+
+#include "cuda/api.h"
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "cudatrace/format.h"
+#include "gputime/backend.h"
+#include "gputime/sample.h"
+
+/* What the interposition layer lends GPU time (ct_gpu_attach, once, before anything is timed). */
+struct ct_gpu_host {
+    /* Fill in the driver functions GPU time uses; 0 when all the required ones were found.  Called on
+     * first need, the caller's guard held. */
+    int (*find_driver)(struct ct_gpu_driver *d);
+    /* Once, at the first timed call (after the CUDA runtime's own start-up): the exit and fork handlers,
+     * which run gputime.h's functions and the recorder's last collection inside the tracer's guard. */
+    void (*install)(void);
+};
+void ct_gpu_attach(const struct ct_gpu_host *host);
+
+/* The recorder's start (through struct ct_rec_client): the settings in effect (enum ct_gpu_time_mode and
+ * 1 in sample_n).  Returns the mode in effect (off when nothing can time calls). */
+int ct_gpu_timing_start(int mode, unsigned sample_n);
+/* The drain holder's collection (struct ct_rec_client): every source's completed work, as spans queued with
+ * the recorder; with `final` the last (exit), after which nothing is touched. */
+void ct_gpu_collect(int final);
+
+/* The source timing new calls (gputime.c switches it when CUPTI cannot serve, or the program takes CUPTI). */
+extern const struct ct_gpu_backend *_Atomic ct_gpu_current;
+
+/* cuLaunchKernelEx: time it unless it is a programmatic dependent launch, whose overlap with the kernel
+ * before it an event between them would take away. */
+static inline int ct_gpu_timeable(const CUlaunchConfig *config)
+{
+    for (unsigned i = 0; config && config->attrs && i < config->numAttrs; i++) {
+        const CUlaunchAttribute *a = &config->attrs[i];
+        if ((a->id == CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION &&
+             a->value.programmaticStreamSerializationAllowed) ||
+            a->id == CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT)
+            return 0;
+    }
+    return 1;
+}
+
+/* A per-thread variant's stream: its 0 is the calling thread's default stream. */
+static inline CUstream ct_gpu_pt_stream(CUstream s) { return s ? s : CU_STREAM_PER_THREAD; }
+
+/* Inside the trampoline's busy window (the guard held).  ct_gpu_begin: NULL when the call is not timed after
+ * all (no context, the stream is being captured, the source refused: counted in ct_gpu_counts).  Then
+ * ct_gpu_returned right after the call, and exactly one of ct_gpu_end_* once the call returned r (not timed
+ * unless r is CUDA_SUCCESS and the call's record was kept), with the payload its span repeats, or ct_gpu_drop
+ * when there is no record. */
+static inline struct ct_gpu_call *ct_gpu_begin(uint16_t api_id, CUstream stream, int pick)
+{
+    const struct ct_gpu_backend *b = atomic_load_explicit(&ct_gpu_current, memory_order_acquire);
+    return b ? b->begin(api_id, stream, pick) : NULL;
+}
+static inline void ct_gpu_returned(struct ct_gpu_call *c) { c->backend->returned(c); }
+static inline void ct_gpu_end_launch(struct ct_gpu_call *c, CUresult r, const struct ct_pl_launch *pl)
+{
+    c->backend->end_launch(c, r, pl);
+}
+static inline void ct_gpu_end_copy(struct ct_gpu_call *c, CUresult r, const struct ct_pl_copy *pl)
+{
+    c->backend->end_copy(c, r, pl);
+}
+static inline void ct_gpu_drop(struct ct_gpu_call *c) { c->backend->drop(c); }
+
+/* Has anything been timed (ct_gpu_first_use ran)?  Before that there is nothing to collect or forget. */
+int ct_gpu_used(void);
+/* Before and after a call that may destroy ctx (cuCtxDestroy, a primary context's last release or reset, a
+ * green context's destroy); gone: it was destroyed. */
+void ct_gpu_ctx_closing(CUcontext ctx);
+void ct_gpu_ctx_closed(CUcontext ctx, int gone);
+/* fork (the interposition layer's pthread_atfork handlers). */
+void ct_gpu_fork_prepare(void);
+void ct_gpu_fork_parent(void);
+void ct_gpu_fork_child(void);
+
+#endif
