@@ -19,11 +19,12 @@
 
 #define CT_MAGIC "CUDATRC\n"          /* 8 bytes, no terminating NUL stored */
 #define CT_MAGIC_LEN 8
-#define CT_FORMAT_VERSION 7u           /* independent of the package version; 2 added CT_REC_LAUNCH_REPEAT,
+#define CT_FORMAT_VERSION 8u           /* independent of the package version; 2 added CT_REC_LAUNCH_REPEAT,
                                         * 3 CT_REC_CLOCK, 4 CT_REC_LAUNCH_SHORT, 5 CT_REC_GPU and
                                         * CT_REC_GPU_INFO, 6 CT_REC_NVTX, CT_REC_NVTX_NAME, CT_REC_RANK and
                                         * CT_REC_THREAD records written, 7 CT_REC_COUNTED, CT_REC_CALL_SHORT
-                                        * and CT_REC_PYSTACK */
+                                        * and CT_REC_PYSTACK, 8 CT_REC_GPU flags and GPU time's source in
+                                        * CT_REC_GPU_INFO */
 #define CT_FORMAT_VERSION_MIN 1u       /* the oldest version readers still read (1: no repeats) */
 #define CT_BYTE_ORDER_MARK 0x01020304u /* written natively */
 
@@ -400,22 +401,26 @@ struct ct_rec_module {
     uint8_t build_id[CT_BUILD_ID_MAX];
 }; /* 72 bytes + path */
 
-/* CT_REC_GPU: the device's side of one timed call (a kernel launch, a whole graph launch, a copy or a set):
- * timing events recorded on the call's stream just before and just after it.  h.tid is the calling thread
- * and `seq` the call's sequence number (unique within the file), which joins the span to its call record
- * or launch repeat; the span is written later than its call, once the events completed.  It repeats what
- * the GPU tables group by (kernel name and shape; copy bytes, kind and direction), so they need no join.
- * Times are CLOCK_MONOTONIC ns on the trace's clock (never ticks): the start is placed through anchor events
- * (an event recorded on a stream of the tracer's own at a known host time), the duration is the events'. */
+/* CT_REC_GPU: the device's side of one timed call (a kernel launch, a copy or a set; a whole graph launch
+ * timed by events, or each kernel, copy and set of one timed by CUPTI's activity records).  h.tid is the
+ * calling thread and `seq` the call's sequence number (unique within the file), which joins the span to its
+ * call record or launch repeat; the span is written later than its call, once the work completed.  It
+ * repeats what the GPU tables group by (kernel name and shape; copy bytes, kind and direction), so they need
+ * no join.  Times are CLOCK_MONOTONIC ns on the trace's clock (never ticks).  Which source timed the spans
+ * (CT_REC_GPU_INFO's source): timing events recorded on the call's stream just before and just after it
+ * (the start placed through an event recorded on a stream of the tracer's own at a known host time, the
+ * duration the events'); or CUPTI's activity records, the GPU's own start and end of the work, mapped from
+ * CUPTI's clock to the trace's (doc/gpu-time.md). */
 struct ct_rec_gpu {
     struct ct_rec_hdr h;
-    uint64_t seq;
+    uint64_t seq;         /* 0 with CT_GPU_SPAN_NO_CALL */
     uint64_t start_ns;
     uint64_t end_ns;      /* >= start_ns */
-    uint64_t stream;      /* CUstream the events were recorded on: a per-thread call's 0 is CU_STREAM_PER_THREAD (2) */
-    uint16_t api_id;      /* the call's (CT_REC_API) */
+    uint64_t stream;      /* the call's CUstream (a per-thread call's 0 is CU_STREAM_PER_THREAD, 2); with
+                           * CT_GPU_SPAN_NO_CALL the device's stream id */
+    uint16_t api_id;      /* the call's (CT_REC_API); 0 with CT_GPU_SPAN_NO_CALL */
     uint8_t family;       /* CT_FAM_LAUNCH or CT_FAM_COPY: which of the two groups below is filled */
-    uint8_t reserved;
+    uint8_t flags;        /* CT_GPU_SPAN_* (format 8; 0 before) */
     int32_t device;       /* the context's device ordinal, -1 if not known */
     /* CT_FAM_LAUNCH, as in the call's ct_pl_launch: */
     uint32_t name_id;     /* kernel name (CT_REC_STRING), 0 for a graph or an unknown kernel */
@@ -429,12 +434,44 @@ struct ct_rec_gpu {
     uint16_t dst_kind;
 }; /* 96 bytes */
 
-/* How calls are chosen for GPU timing (CUDATRACE_GPU_TIME). */
-enum ct_gpu_time_mode { CT_GPU_OFF = 0, CT_GPU_SAMPLE = 1, CT_GPU_ALL = 2 };
+/* ct_rec_gpu.flags */
+#define CT_GPU_SPAN_SAMPLED (1u << 0) /* events, sampled: this span was timed as one of sample_n calls of its kind
+                                       * (a reader weighs it by sample_n); without it a span stands for itself */
+#define CT_GPU_SPAN_GRAPH (1u << 1)   /* activity: one kernel, copy or set of a graph launch (its call's api_id
+                                       * is the graph launch's; several spans share the call) */
+#define CT_GPU_SPAN_NO_CALL (1u << 2) /* activity: no recorded call was found for it (a call made untraced, or
+                                       * whose record was lost): h.tid, seq and api_id 0 */
+#define CT_GPU_SPAN_ACTIVITY (1u << 3) /* timed by CUPTI's activity records (else by timing events) */
 
-/* CT_REC_GPU_INFO: written when the recorder starts (counts 0) and again, with `final` 1, when GPU timing
- * ends (exit); a reader keeps the last.  In sample mode each thread times the first `sample_k` calls of every
- * kind (function, kernel, grid and block; a copy's function and size class), then one in `sample_n`. */
+/* How calls are chosen for GPU timing (CUDATRACE_GPU_TIME), as a CT_REC_GPU_INFO's mode: none, a sample of
+ * each kind (events only), or every one. */
+enum ct_gpu_time_mode { CT_GPU_OFF = 0, CT_GPU_SAMPLE = 1, CT_GPU_ALL = 2 };
+/* What times them. */
+enum ct_gpu_source { CT_GPU_SRC_NONE = 0, CT_GPU_SRC_EVENTS = 1, CT_GPU_SRC_ACTIVITY = 2 };
+/* Why that source (CUDATRACE_GPU_TIME chose it, or CUPTI could not serve). */
+enum ct_gpu_why {
+    CT_GPU_WHY_CHOSEN = 0,      /* asked for, or the default */
+    CT_GPU_WHY_NO_CUPTI = 1,    /* no usable libcupti was found */
+    CT_GPU_WHY_CUPTI_BUSY = 2,  /* another CUPTI client held it first (a tool such as nsys or ncu, or the
+                                 * program; CUDA_INJECTION64_PATH named another library) */
+    CT_GPU_WHY_PROGRAM = 3,     /* the program itself started using CUPTI while traced (torch.profiler, ...) */
+    CT_GPU_WHY_CUPTI_ERROR = 4, /* CUPTI refused to start */
+    CT_GPU_WHY_CHILD = 5,       /* a forked child: CUPTI is its parent's */
+};
+/* What CUDATRACE_GPU_TIME asked for. */
+enum ct_gpu_request {
+    CT_GPU_REQ_OFF = 0,
+    CT_GPU_REQ_SAMPLE = 1,   /* events, a sample of each kind */
+    CT_GPU_REQ_EVENTS = 2,   /* events, every call */
+    CT_GPU_REQ_AUTO = 3,     /* activity, else events sampled */
+    CT_GPU_REQ_ALL = 4,      /* activity, else events on every call */
+    CT_GPU_REQ_ACTIVITY = 5, /* activity, else nothing */
+};
+
+/* CT_REC_GPU_INFO: written when the recorder starts, when GPU time's source is chosen or changes, and again,
+ * with `final` 1, when GPU timing ends (exit); a reader keeps the last.  In sample mode each thread times the
+ * first `sample_k` calls of every kind (function, kernel, grid and block; a copy's function and size class),
+ * then one in `sample_n`.  Format 5 to 7 records end after untimed_capture (CT_REC_GPU_INFO_V5_SIZE). */
 struct ct_rec_gpu_info {
     struct ct_rec_hdr h;      /* h.tid 0 */
     uint32_t mode;            /* enum ct_gpu_time_mode */
@@ -442,12 +479,21 @@ struct ct_rec_gpu_info {
     uint32_t sample_k;
     uint32_t final;           /* 1: the counts below are the process's totals */
     uint64_t timed;           /* CT_REC_GPU spans written */
-    uint64_t not_completed;   /* timed calls whose events had not completed when their context was destroyed,
+    uint64_t not_completed;   /* timed calls whose work had not completed when their context was destroyed,
                                * or at exit */
     uint64_t untimed_pool;    /* chosen, but their context had no free timing event left */
     uint64_t untimed_refused; /* chosen, but the driver refused to create or record a timing event */
     uint64_t untimed_capture; /* chosen, but their stream was being captured into a graph */
-}; /* 64 bytes */
+    /* format 8: */
+    uint32_t source;          /* enum ct_gpu_source timing calls since source_ns */
+    uint32_t why;             /* enum ct_gpu_why */
+    uint32_t request;         /* enum ct_gpu_request */
+    uint32_t reserved;
+    uint64_t source_ns;       /* when that source began (trace clock ns); 0: from the start */
+    uint64_t no_call;         /* activity spans written with CT_GPU_SPAN_NO_CALL */
+    uint64_t dropped;         /* activity records CUPTI dropped (its buffers were full): never seen */
+}; /* 104 bytes */
+#define CT_REC_GPU_INFO_V5_SIZE 64u
 
 /* NVTX (format 6).  libcudatrace.so is an NVTX injection library: the program's NVTX calls become CT_REC_NVTX
  * records in the calling thread's ring, among its calls.  A push/pop range is the span from a PUSH to the

@@ -114,7 +114,7 @@ int ct_decode_gpu(const struct ct_rec_hdr *h, struct ct_gpu_span *out)
     const struct ct_rec_gpu *r = (const void *)h;
     *out = (struct ct_gpu_span){
         .seq = r->seq, .start_ns = r->start_ns, .end_ns = r->end_ns, .stream = r->stream, .tid = h->tid,
-        .device = r->device, .api_id = r->api_id, .family = r->family, .name_id = r->name_id,
+        .device = r->device, .api_id = r->api_id, .family = r->family, .flags = r->flags, .name_id = r->name_id,
         .launch_kind = r->launch_kind, .bytes = r->bytes, .copy_flags = r->copy_flags,
         .src_kind = r->src_kind, .dst_kind = r->dst_kind};
     memcpy(out->grid, r->grid, sizeof out->grid);
@@ -127,7 +127,21 @@ int ct_decode_gpu_info(const struct ct_rec_hdr *h, struct ct_gpu_info *out)
     if (h->type != CT_REC_GPU_INFO)
         return 0;
     const struct ct_rec_gpu_info *r = (const void *)h;
-    *out = (struct ct_gpu_info){r->mode, r->sample_n, r->sample_k, r->final != 0, r->timed, r->not_completed,
-                                r->untimed_pool, r->untimed_refused, r->untimed_capture};
+    *out = (struct ct_gpu_info){.mode = r->mode, .sample_n = r->sample_n, .sample_k = r->sample_k,
+                                .final = r->final != 0, .timed = r->timed, .not_completed = r->not_completed,
+                                .untimed_pool = r->untimed_pool, .untimed_refused = r->untimed_refused,
+                                .untimed_capture = r->untimed_capture};
+    if (h->size >= sizeof *r) {
+        out->source = r->source;
+        out->why = r->why;
+        out->request = r->request;
+        out->source_ns = r->source_ns;
+        out->no_call = r->no_call;
+        out->dropped = r->dropped;
+    } else { /* format 5 to 7: events timed what was timed; the request is what the mode says */
+        out->source = r->mode == CT_GPU_OFF ? CT_GPU_SRC_NONE : CT_GPU_SRC_EVENTS;
+        out->request = r->mode == CT_GPU_ALL ? CT_GPU_REQ_EVENTS : r->mode == CT_GPU_SAMPLE ? CT_GPU_REQ_SAMPLE
+                                                                                              : CT_GPU_REQ_OFF;
+    }
     return 1;
 }

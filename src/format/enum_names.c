@@ -66,6 +66,24 @@ const char *ct_name_gpu_mode(unsigned mode)
     return PICK(n, mode);
 }
 
+const char *ct_name_gpu_source(unsigned source)
+{
+    static const char *const n[] = {"none", "events", "activity"};
+    return PICK(n, source);
+}
+
+const char *ct_name_gpu_why(unsigned why)
+{
+    static const char *const n[] = {"chosen", "no-cupti", "cupti-busy", "program", "cupti-error", "child"};
+    return PICK(n, why);
+}
+
+const char *ct_name_gpu_request(unsigned request)
+{
+    static const char *const n[] = {"off", "sample", "events", "auto", "all", "activity"};
+    return PICK(n, request);
+}
+
 static char *format_flags(char *buf, size_t len, unsigned flags, const char *const *words, unsigned nwords,
                           char sep)
 {
@@ -100,4 +118,10 @@ char *ct_format_copy_flags(char *buf, size_t len, unsigned flags, char sep)
 {
     static const char *const w[] = {"set", "async", "2d", "3d", "peer", "batch"};
     return format_flags(buf, len, flags, w, 6, sep);
+}
+
+char *ct_format_gpu_span_flags(char *buf, size_t len, unsigned flags, char sep)
+{
+    static const char *const w[] = {"sampled", "graph", "no-call", "activity"};
+    return format_flags(buf, len, flags, w, 4, sep);
 }

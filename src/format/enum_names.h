@@ -14,9 +14,14 @@ const char *ct_name_rank_source(unsigned source);   /* none RANK OMPI_COMM_WORLD
 const char *ct_name_lost_reason(unsigned reason);   /* buffer_full write_error shutdown nested */
 const char *ct_name_record_type(unsigned type);     /* process string api call ... gpu gpu-info */
 const char *ct_name_gpu_mode(unsigned mode);        /* off sample all */
+const char *ct_name_gpu_source(unsigned source);    /* none events activity */
+const char *ct_name_gpu_why(unsigned why);          /* chosen no-cupti cupti-busy program cupti-error child */
+const char *ct_name_gpu_request(unsigned request);  /* CUDATRACE_GPU_TIME's words: off sample events auto all activity */
 
 /* Flag sets as words joined by `sep` ("none" when empty): CT_VARIANT_* and CT_COPY_*. Returns buf. */
 char *ct_format_vflags(char *buf, size_t len, unsigned vflags, char sep);
 char *ct_format_copy_flags(char *buf, size_t len, unsigned flags, char sep);
+char *ct_format_gpu_span_flags(char *buf, size_t len, unsigned flags, char sep); /* CT_GPU_SPAN_*: sampled graph
+                                                                                 * no-call activity */
 
 #endif

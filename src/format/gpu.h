@@ -16,6 +16,7 @@ struct ct_gpu_span {
     int32_t device;      /* the context's device ordinal, -1 if not known */
     uint16_t api_id;
     uint8_t family;      /* CT_FAM_LAUNCH or CT_FAM_COPY: which group below is filled */
+    uint8_t flags;       /* CT_GPU_SPAN_* */
     /* CT_FAM_LAUNCH */
     uint32_t name_id, launch_kind, grid[3], block[3];
     /* CT_FAM_COPY */
@@ -30,6 +31,11 @@ struct ct_gpu_info {
     uint32_t sample_n, sample_k;
     int final;           /* the counts are the process's totals (else it ended before writing them) */
     uint64_t timed, not_completed, untimed_pool, untimed_refused, untimed_capture;
+    /* Format 8 (before: source events, or none with mode off; the rest 0): */
+    uint32_t source;     /* enum ct_gpu_source */
+    uint32_t why;        /* enum ct_gpu_why */
+    uint32_t request;    /* enum ct_gpu_request */
+    uint64_t source_ns, no_call, dropped;
 };
 
 #endif

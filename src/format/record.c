@@ -188,7 +188,7 @@ size_t ct_rec_min_size(unsigned type)
     case CT_REC_LAUNCH_SHORT: return sizeof(struct ct_rec_launch_short);
     case CT_REC_CALL_SHORT: return sizeof(struct ct_rec_call_short);
     case CT_REC_GPU: return sizeof(struct ct_rec_gpu);
-    case CT_REC_GPU_INFO: return sizeof(struct ct_rec_gpu_info);
+    case CT_REC_GPU_INFO: return CT_REC_GPU_INFO_V5_SIZE; /* format 8 added fields after */
     case CT_REC_NVTX: return sizeof(struct ct_rec_nvtx);
     case CT_REC_NVTX_NAME: return sizeof(struct ct_rec_nvtx_name);
     case CT_REC_RANK: return sizeof(struct ct_rec_rank);
@@ -285,6 +285,9 @@ const char *ct_rec_check(const struct ct_rec_hdr *h, size_t avail)
         const struct ct_rec_gpu_info *r = (const void *)h;
         if (r->mode > CT_GPU_ALL)
             return "gpu info record with an unknown mode";
+        if (h->size >= sizeof *r && (r->source > CT_GPU_SRC_ACTIVITY || r->why > CT_GPU_WHY_CHILD ||
+                                     r->request > CT_GPU_REQ_ACTIVITY || r->source_ns > (uint64_t)CT_MONO_NS_MAX))
+            return "gpu info record with an unknown source, reason, request or an impossible time";
         break;
     }
     case CT_REC_NVTX: {

@@ -1,11 +1,12 @@
-/* What a source of GPU time implements (gputime.c calls it; doc/gpu-time.md): events.c, timing events around
- * each timed call, and activity.c, CUPTI's activity records.  Every function is called with the calling
+/* What a source of GPU time implements (gputime.c calls it; doc/gpu-time.md): activity.c, CUPTI's activity
+ * records, and events.c, timing events around each timed call.  Every function is called with the calling
  * thread inside the tracer (the interposition layer's guard held), never from a signal handler. */
 #ifndef CT_GPUTIME_BACKEND_H
 #define CT_GPUTIME_BACKEND_H
 
 #include "cuda/api.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "cudatrace/format.h"
@@ -19,8 +20,9 @@ struct ct_gpu_call {
 
 struct ct_gpu_backend {
     const char *name;
-    /* Start: 0 when it can time calls from now on, else -1 (it said why, once). */
-    int (*start)(void);
+    /* Start (CUDATRACE_CUPTI: the libcupti to use, "" to look for one): 0 when it times calls from now on,
+     * else why not (enum ct_gpu_why), said in one line into why[size] for the caller's warning. */
+    int (*start)(const char *cupti, char *why, size_t size);
     /* A call about to be made on `stream`, chosen as `pick` (gputime/sample.h): the call's record, NULL when
      * it is not timed after all (counted). */
     struct ct_gpu_call *(*begin)(uint16_t api_id, CUstream stream, int pick);
@@ -63,7 +65,9 @@ struct ct_gpu_driver {
 };
 /* The table, filled on first use; NULL when the driver cannot be found (gputime.c). */
 const struct ct_gpu_driver *ct_gpu_drv(void);
-/* A backend's first timed call: the interposition layer installs the exit and fork handlers (gputime.c). */
+/* A backend's first timed call: the interposition layer installs the exit and fork handlers (host.c). */
 void ct_gpu_first_use(void);
+/* Does the driver function of exported symbol `name` make GPU work (a kernel launch, a copy or a set)? */
+int ct_gpu_makes_work(const char *name);
 
 #endif

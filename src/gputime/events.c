@@ -7,8 +7,10 @@
 
 #include "format/record.h"
 #include "gputime/events.h"
-#include "gputime/gputime.h"
+#include "gputime/backend.h"
+#include "gputime/sample.h"
 #include "recorder/clock.h"
+#include "recorder/gpu.h"
 #include "recorder/rings.h"
 #include "recorder/warn.h"
 #include "recorder/writer.h"
@@ -135,7 +137,6 @@ static struct ct_gpu_call *begin(uint16_t api_id, CUstream stream, int pick)
     struct ct_gpu_pool *pool;
     struct ct_gpu_pair *p;
 
-    (void)pick;
     if (!found_driver())
         return NULL;
     /* The events must be in the stream's context, which need not be the current one (a copy on another
@@ -164,6 +165,7 @@ static struct ct_gpu_call *begin(uint16_t api_id, CUstream stream, int pick)
     p->rec.api_id = api_id;
     p->rec.stream = (uint64_t)(uintptr_t)stream;
     p->rec.device = pool->device;
+    p->rec.flags = pick == CT_GPU_PICK_SAMPLE ? CT_GPU_SPAN_SAMPLED : 0;
     p->call.backend = &ct_gpu_events;
     return &p->call;
 }
@@ -218,7 +220,11 @@ static void end_copy(struct ct_gpu_call *c, CUresult r, const struct ct_pl_copy 
     finish(p, r);
 }
 
-static int start(void) { return 0; /* the driver is looked for on the first timed call */ }
+static int start(const char *cupti, char *why, size_t size)
+{
+    (void)cupti, (void)why, (void)size;
+    return 0; /* the driver is looked for on the first timed call */
+}
 
 const struct ct_gpu_backend ct_gpu_events = {
     .name = "events",

@@ -25,12 +25,19 @@ struct ct_gpu_host {
     /* Once, at the first timed call (after the CUDA runtime's own start-up): the exit and fork handlers,
      * which run gputime.h's functions and the recorder's last collection inside the tracer's guard. */
     void (*install)(void);
+    /* Does the driver function of exported symbol `name` make GPU work: a kernel launch, a copy or a set
+     * (the variants GPU time times)?  CUPTI's correlation callback is enabled on those alone. */
+    int (*makes_work)(const char *name);
 };
 void ct_gpu_attach(const struct ct_gpu_host *host);
 
-/* The recorder's start (through struct ct_rec_client): the settings in effect (enum ct_gpu_time_mode and
- * 1 in sample_n).  Returns the mode in effect (off when nothing can time calls). */
-int ct_gpu_timing_start(int mode, unsigned sample_n);
+/* The recorder's start (through struct ct_rec_client): CUDATRACE_GPU_TIME (enum ct_gpu_request), 1 in
+ * sample_n, CUDATRACE_CUPTI ("" none).  Picks the source (ct_gpu_set_source) and returns the mode in effect
+ * (enum ct_gpu_time_mode: off when nothing can time calls). */
+int ct_gpu_timing_start(int request, unsigned sample_n, const char *cupti);
+/* The program makes its first CUPTI call (`fn`; the interposition layer's wrappers, inside the guard):
+ * CUPTI is left to it, and GPU time steps back to events (or off, where only CUPTI was asked for). */
+void ct_gpu_program_uses_cupti(const char *fn);
 /* The drain holder's collection (struct ct_rec_client): every source's completed work, as spans queued with
  * the recorder; with `final` the last (exit), after which nothing is touched. */
 void ct_gpu_collect(int final);

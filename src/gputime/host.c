@@ -33,8 +33,12 @@ static _Atomic int used;
 
 void ct_gpu_first_use(void)
 {
+    if (atomic_load_explicit(&used, memory_order_relaxed))
+        return; /* every timed call asks: a read of a line no one writes */
     pthread_once(&install_once, install);
     atomic_store(&used, 1);
 }
+
+int ct_gpu_makes_work(const char *name) { return host && host->makes_work(name); }
 
 int ct_gpu_used(void) { return atomic_load(&used); }

@@ -46,8 +46,10 @@ static const char usage[] =
     "  -s, --stacks=MODE      call stacks of none, alloc or all calls (CUDATRACE_STACKS)\n"
     "      --python-stacks=MODE  auto: a Python program's stacks carry its Python frames;\n"
     "                         off: native frames only (CUDATRACE_PYTHON_STACKS)\n"
-    "  -g, --gpu-time=MODE    GPU time of launches and copies: sample, all or off\n"
-    "                         (CUDATRACE_GPU_TIME)\n"
+    "  -g, --gpu-time=MODE    GPU time of kernels, copies and sets: auto (CUPTI's activity records,\n"
+    "                         exact, else timing events on a sample of calls), all (every call:\n"
+    "                         activity, else events), activity (CUPTI only), events (every call),\n"
+    "                         sample (events, a sample) or off (CUDATRACE_GPU_TIME)\n"
     "  -a, --apis=LIST        record only some driver functions: comma-separated names or globs,\n"
     "                         '-' in front to exclude (-cuCtxGetDevice,-cuPointerGetAttribute*);\n"
     "                         excluded ones are counted, not timed (CUDATRACE_APIS)\n"
@@ -359,7 +361,7 @@ static int cmd_run(int argc, char **argv)
         case 'g':
             env = "CUDATRACE_GPU_TIME";
             if (ct_parse_gpu_time(optarg, &m) != 0)
-                bad = "--gpu-time takes sample, all or off, not '%s'";
+                bad = "--gpu-time takes auto, all, activity, events, sample or off, not '%s'";
             break;
         case 'a':
             env = "CUDATRACE_APIS";

@@ -11,6 +11,9 @@
 #include "config.h"
 
 #include "preload/interpose.h"
+#if HAVE_CUPTI
+#include "gputime/cupti.h"
+#endif
 
 #include <dlfcn.h>
 #include <link.h>
@@ -107,6 +110,16 @@ NO_SANITIZE static void *find_next(void)
 
 static int hook_ours(void *handle, const char *name, const void *caller, void **out);
 
+static int in_cupti(const void *caller)
+{
+#if HAVE_CUPTI
+    return ct_in_cupti(caller);
+#else
+    (void)caller;
+    return 0;
+#endif
+}
+
 NO_SANITIZE int ct_dlsym_hook(void *handle, const char *name, const void *caller, void **out)
 {
     void *next = __atomic_load_n(&ct_dlsym_next, __ATOMIC_ACQUIRE);
@@ -118,7 +131,7 @@ NO_SANITIZE int ct_dlsym_hook(void *handle, const char *name, const void *caller
             return 1;
         }
     }
-    /* Every name we answer starts with "cu" (cuMemAlloc, cudaGetDriverEntryPoint).  Others go on before
+    /* Every name we answer starts with "cu" (cuMemAlloc, cudaGetDriverEntryPoint, cuptiSubscribe).  Others go on before
      * any call into libc: a sanitizer's runtime looks up its interceptors' targets through us before they
      * work, and an intercepted strcmp in ct_symbol_find would jump to NULL. */
     if (ct_guard || !name || name[0] != 'c' || name[1] != 'u')
@@ -130,10 +143,11 @@ static int hook_ours(void *handle, const char *name, const void *caller, void **
 {
     int id = ct_symbol_find(name);
     void *ours = id >= 0 ? ct_trampoline((unsigned)id) : ct_entry_point_export(name);
-    if (!ours)
+    if (!ours && !(ours = ct_cupti_export(name)))
         return 0;
-    /* The driver's look-ups of its own functions, and RTLD_NEXT from objects behind us, stay untouched. */
-    if (ct_in_driver(caller) || (handle == RTLD_NEXT && !precedes_us(caller)))
+    /* The driver's look-ups of its own functions, CUPTI's of the driver's (its own work is not the program's
+     * calls), and RTLD_NEXT from objects behind us, stay untouched. */
+    if (ct_in_driver(caller) || in_cupti(caller) || (handle == RTLD_NEXT && !precedes_us(caller)))
         return 0;
 
     ct_guard++;
@@ -142,7 +156,7 @@ static int hook_ours(void *handle, const char *name, const void *caller, void **
     ct_guard--;
     if (r && r != ours) {
         if (id < 0)
-            r = ours; /* a runtime's cudaGetDriverEntryPoint*: ours forwards to it */
+            r = ours; /* a runtime's cudaGetDriverEntryPoint*, or a CUPTI function: ours forwards to it */
         else if (ct_driver(0) && r == CT_REAL((unsigned)id))
             r = ours;
         else

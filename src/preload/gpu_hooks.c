@@ -5,6 +5,7 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "gputime/gputime.h"
 #include "preload/hooks.h"
@@ -52,7 +53,18 @@ static void install(void)
     atexit(at_exit);
 }
 
-const struct ct_gpu_host ct_gpu_host = {.find_driver = find_driver, .install = install};
+/* The variants GPU time times, as the generator picks them (gen-wrappers.py, gpu_exprs): launches and copies
+ * (sets included), but a host function, which runs on the host. */
+static int makes_work(const char *name)
+{
+    const int id = ct_symbol_find(name);
+    if (id < 0)
+        return 0;
+    const struct ct_variant *v = &ct_variants[id];
+    return v->family == CT_FAM_COPY || (v->family == CT_FAM_LAUNCH && strcmp(v->name, "cuLaunchHostFunc") != 0);
+}
+
+const struct ct_gpu_host ct_gpu_host = {.find_driver = find_driver, .install = install, .makes_work = makes_work};
 
 /* ---- calls that may destroy a context ---- */
 

@@ -45,6 +45,10 @@ void *ct_wrap(void *p, const char *symbol, unsigned version, int per_thread);
 /* Does `addr` lie in the real driver's code?  (Finds an already loaded driver.) */
 int ct_in_driver(const void *addr);
 
+/* Our export of CUPTI's function `name` (a call of it hands CUPTI over to the program), or NULL
+ * (cupti_hooks.c). */
+void *ct_cupti_export(const char *name);
+
 /* Our export of cudaGetDriverEntryPoint[ByVersion][_ptsz] named `symbol`, or NULL (entrypoint.c). */
 void *ct_entry_point_export(const char *symbol);
 

@@ -23,10 +23,11 @@ src_preload_libcudatrace_la_SOURCES = \
 	src/preload/capture.c src/preload/capture.h \
 	src/preload/nvtx.c src/preload/nvtx_names.c src/preload/nvtx_names.h \
 	src/preload/thread_names.c \
-	src/preload/gpu_hooks.c \
+	src/preload/gpu_hooks.c src/preload/cupti_hooks.c \
 	src/preload/driver_info.c
 nodist_src_preload_libcudatrace_la_SOURCES = src/preload/wrappers.c src/preload/wrappers.h
 # Incompatible pointers between a variant and its decoder would be a wrong decoder: an error, not a warning.
+src_preload_libcudatrace_la_CPPFLAGS = $(AM_CPPFLAGS) $(CUPTI_CPPFLAGS)
 src_preload_libcudatrace_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden \
 	-Werror=incompatible-pointer-types -Werror=int-conversion
 src_preload_libcudatrace_la_LDFLAGS = -avoid-version -shared -no-undefined -pthread

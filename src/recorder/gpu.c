@@ -7,6 +7,7 @@
 
 #include "format/record.h"
 #include "recorder/gpu.h"
+#include "recorder/clock.h"
 #include "recorder/hot.h"
 #include "recorder/meta_queue.h"
 #include "recorder/tracefile.h"
@@ -14,6 +15,9 @@
 
 unsigned ct_gpu_sample_n = 1;
 struct ct_gpu_counts ct_gpu_counts;
+/* What times calls, since when and why; what was asked for (CT_REC_GPU_INFO). */
+static _Atomic uint32_t source, why, request;
+static _Atomic uint64_t source_ns;
 
 static _Atomic int finished; /* ct_gpu_collect_last ran: the driver is not touched again */
 
@@ -43,20 +47,43 @@ static void put_info(struct ct_rec_gpu_info *gi, int final)
     gi->untimed_pool = atomic_load(&ct_gpu_counts.untimed_pool);
     gi->untimed_refused = atomic_load(&ct_gpu_counts.untimed_refused);
     gi->untimed_capture = atomic_load(&ct_gpu_counts.untimed_capture);
+    gi->source = atomic_load(&source);
+    gi->why = atomic_load(&why);
+    gi->request = atomic_load(&request);
+    gi->source_ns = atomic_load(&source_ns);
+    gi->no_call = atomic_load(&ct_gpu_counts.no_call);
+    gi->dropped = atomic_load(&ct_gpu_counts.dropped);
 }
 
-void ct_gpu_start(int mode, unsigned sample_n)
+void ct_gpu_start(int req, unsigned sample_n, const char *cupti)
 {
     const struct ct_rec_client *c = atomic_load(&ct_rec_client);
     struct ct_rec_gpu_info gi;
 
     ct_gpu_sample_n = sample_n ? sample_n : 1;
+    atomic_store(&request, (uint32_t)req);
     /* The recorder's own tests lend no GPU time: they have no driver to time with. */
-    ct_gpu_mode = c && c->gpu_start && c->gpu_collect && mode != CT_GPU_OFF ? c->gpu_start(mode, ct_gpu_sample_n)
-                                                                           : CT_GPU_OFF;
+    ct_gpu_mode = c && c->gpu_start && c->gpu_collect && req != CT_GPU_REQ_OFF
+                      ? c->gpu_start(req, ct_gpu_sample_n, cupti)
+                      : CT_GPU_OFF;
     put_info(&gi, 0);
     ct_meta_push(&gi, sizeof gi, 0);
 }
+
+void ct_gpu_set_source(unsigned src, unsigned reason, int now)
+{
+    struct ct_rec_gpu_info gi;
+
+    atomic_store(&source, src);
+    atomic_store(&why, reason);
+    atomic_store(&source_ns, now ? ct_now_ns() : 0);
+    if (!now)
+        return; /* at start: ct_gpu_start writes the record */
+    put_info(&gi, 0);
+    ct_meta_push(&gi, sizeof gi, 0);
+}
+
+void ct_gpu_set_mode(int mode) { ct_gpu_mode = mode; }
 
 int ct_gpu_queue(const struct ct_rec_gpu *g)
 {
@@ -129,4 +156,6 @@ void ct_gpu_after_fork_child(void)
     atomic_store(&ct_gpu_counts.untimed_pool, 0);
     atomic_store(&ct_gpu_counts.untimed_refused, 0);
     atomic_store(&ct_gpu_counts.untimed_capture, 0);
+    atomic_store(&ct_gpu_counts.no_call, 0);
+    atomic_store(&ct_gpu_counts.dropped, 0);
 }

@@ -24,12 +24,19 @@ extern unsigned ct_gpu_sample_n;
 
 /* What could not be timed, and what was (CT_REC_GPU_INFO). */
 struct ct_gpu_counts {
-    _Atomic uint64_t timed, not_completed, untimed_pool, untimed_refused, untimed_capture;
+    _Atomic uint64_t timed, not_completed, untimed_pool, untimed_refused, untimed_capture, no_call, dropped;
 };
 extern struct ct_gpu_counts ct_gpu_counts;
 
-/* lifecycle.c, at start: the settings in effect, and the opening CT_REC_GPU_INFO. */
-void ct_gpu_start(int mode, unsigned sample_n);
+/* lifecycle.c, at start: the settings in effect (CUDATRACE_GPU_TIME: enum ct_gpu_request; CUDATRACE_GPU_SAMPLE;
+ * CUDATRACE_CUPTI, "" for none), the client's GPU time started, and the opening CT_REC_GPU_INFO. */
+void ct_gpu_start(int request, unsigned sample_n, const char *cupti);
+/* GPU time (src/gputime): what times calls from now on (enum ct_gpu_source) and why (enum ct_gpu_why).  At
+ * start (now 0), inside the client's gpu_start; later (now 1: a CUPTI hand-over) with a CT_REC_GPU_INFO that
+ * says when. */
+void ct_gpu_set_source(unsigned source, unsigned why, int now);
+/* GPU time, when its source changes: which calls are timed from now on (enum ct_gpu_time_mode). */
+void ct_gpu_set_mode(int mode);
 /* Queue one span (any thread, not in a signal handler).  -1 when out of memory (counted not completed). */
 int ct_gpu_queue(const struct ct_rec_gpu *g);
 /* drain.c, before the rings: collect (outside signal handlers) and take the queued spans, whose calls are

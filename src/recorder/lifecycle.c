@@ -53,7 +53,7 @@ static int start(void)
         ct_pystack_start(cfg.stack_depth);
     if (ct_tf_open(&cfg, CT_FEAT_TIME_MONO | ranges | stacks) < 0)
         return -1;
-    ct_gpu_start(cfg.gpu_time, cfg.gpu_sample);
+    ct_gpu_start(cfg.gpu_time, cfg.gpu_sample, cfg.cupti);
     install();
     if (ct_writer_start(cfg.flush_ms) < 0)
         ct_warn("cannot start the writer thread; records are written at exit only");

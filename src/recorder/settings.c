@@ -133,8 +133,10 @@ int ct_parse_capture(const char *s, struct ct_capture_spec *out)
 
 int ct_parse_gpu_time(const char *s, int *out)
 {
-    static const char *const names[] = {[CT_GPU_OFF] = "off", [CT_GPU_SAMPLE] = "sample", [CT_GPU_ALL] = "all"};
-    return parse_name(s, names, CT_GPU_ALL + 1, out);
+    static const char *const names[] = {[CT_GPU_REQ_OFF] = "off",       [CT_GPU_REQ_SAMPLE] = "sample",
+                                        [CT_GPU_REQ_EVENTS] = "events", [CT_GPU_REQ_AUTO] = "auto",
+                                        [CT_GPU_REQ_ALL] = "all",       [CT_GPU_REQ_ACTIVITY] = "activity"};
+    return parse_name(s, names, CT_GPU_REQ_ACTIVITY + 1, out);
 }
 
 static int name_char(char c)
@@ -244,7 +246,7 @@ static void load_gpu(struct ct_settings *s)
         if (ct_parse_gpu_time(v, &m) == 0)
             s->gpu_time = m;
         else
-            ct_warn("CUDATRACE_GPU_TIME=\"%.64s\" is not sample, all or off; using sample", v);
+            ct_warn("CUDATRACE_GPU_TIME=\"%.64s\" is not auto, all, activity, events, sample or off; using auto", v);
     }
     if ((v = getenv("CUDATRACE_GPU_SAMPLE")) != NULL) {
         if (ct_parse_uint(v, &u) == 0 && u >= 1 && u <= CT_MAX_GPU_SAMPLE)
@@ -252,6 +254,12 @@ static void load_gpu(struct ct_settings *s)
         else
             ct_warn("CUDATRACE_GPU_SAMPLE=\"%.64s\" is not a number from 1 to %u; using %u", v, CT_MAX_GPU_SAMPLE,
                     CT_DEFAULT_GPU_SAMPLE);
+    }
+    if ((v = getenv("CUDATRACE_CUPTI")) != NULL) {
+        if (*v == '/' && strlen(v) < sizeof s->cupti)
+            strcpy(s->cupti, v);
+        else
+            ct_warn("CUDATRACE_CUPTI=\"%.64s\" is not an absolute file name; libcupti is looked for as usual", v);
     }
 }
 
@@ -270,7 +278,7 @@ void ct_settings_load(struct ct_settings *s)
     s->stacks = CT_DEFAULT_STACKS;
     s->stack_depth = CT_DEFAULT_STACK_DEPTH;
     s->python_stacks = 1;
-    s->gpu_time = CT_GPU_SAMPLE;
+    s->gpu_time = CT_GPU_REQ_AUTO;
     s->gpu_sample = CT_DEFAULT_GPU_SAMPLE;
 
     if ((v = getenv("CUDATRACE_OUTPUT")) != NULL) {

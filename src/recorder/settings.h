@@ -52,8 +52,9 @@ struct ct_settings {
     int stacks;         /* CUDATRACE_STACKS: enum ct_stack_mode in effect (none when built without libunwind) */
     unsigned stack_depth; /* CUDATRACE_STACK_DEPTH: frames kept per stack, 1..CT_MAX_STACK_DEPTH */
     int python_stacks;  /* CUDATRACE_PYTHON_STACKS: 1 auto (Python frames in stacks of a CPython process), 0 off */
-    int gpu_time;       /* CUDATRACE_GPU_TIME: enum ct_gpu_time_mode (format.h) */
+    int gpu_time;       /* CUDATRACE_GPU_TIME: enum ct_gpu_request (format.h) */
     unsigned gpu_sample; /* CUDATRACE_GPU_SAMPLE: 1 call in N is timed once a kind has its first timings */
+    char cupti[1024];   /* CUDATRACE_CUPTI: the libcupti to load, an absolute file name ("" look for one) */
     char file_list[1024]; /* CUDATRACE_FILE_LIST: append each trace file's absolute name here ("" none) */
 };
 
@@ -77,7 +78,8 @@ int ct_parse_stacks(const char *s, int *out);        /* none, alloc, all (any ca
 int ct_parse_python_stacks(const char *s, int *out); /* auto (1), off (0) (any case) */
 int ct_parse_capture(const char *s, struct ct_capture_spec *out); /* all, profiler or cudaProfilerApi (any
                                                                      * case), nvtx:RANGE[@DOMAIN] */
-int ct_parse_gpu_time(const char *s, int *out);      /* off, sample, all (any case) */
+int ct_parse_gpu_time(const char *s, int *out); /* enum ct_gpu_request: off, sample, events, auto, all, activity
+                                                 * (any case) */
 int ct_parse_apis(const char *s, struct ct_apis_spec *out); /* "-cuCtxGetDevice,-cuPointerGetAttribute*";
                                                               * "" is no filter */
 

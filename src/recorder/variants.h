@@ -24,9 +24,9 @@ struct ct_rec_client {
     uint8_t *api_skip;            /* nvariants bytes: 1 where the variant is excluded (apis.c fills it) */
     _Atomic uint64_t *api_counted; /* nvariants counts of excluded calls (the layer above adds to them) */
     /* GPU time (recorder/gpu.h), both NULL where nothing can be timed: start timing with the settings in
-     * effect, returning the mode it could take; collect what completed (the drain holder, never in a signal
-     * handler; `final`: the last time). */
-    int (*gpu_start)(int mode, unsigned sample_n);
+     * effect (recorder/gpu.h, ct_gpu_start), returning the enum ct_gpu_time_mode it could take; collect what
+     * completed (the drain holder, never in a signal handler; `final`: the last time). */
+    int (*gpu_start)(int request, unsigned sample_n, const char *cupti);
     void (*gpu_collect)(int final);
 };
 /* The client attached (lifecycle.c, ct_rec_attach); the recorder does not start before there is one. */

@@ -199,8 +199,8 @@ static void dump_record(const struct ct_rec_hdr *h, const struct ct_names *n)
         const struct ct_api_info *api = ct_names_api(n, g.api_id);
         printf("gpu seq=%" PRIu64 " tid=%u name=", g.seq, g.tid);
         put_str(api ? api->name : "?");
-        printf(" start=%" PRIu64 " dur=%" PRIu64 " device=%d stream=0x%" PRIx64, g.start_ns, g.end_ns - g.start_ns,
-               g.device, g.stream);
+        printf(" start=%" PRIu64 " dur=%" PRIu64 " device=%d stream=0x%" PRIx64 " span=%s", g.start_ns,
+               g.end_ns - g.start_ns, g.device, g.stream, ct_format_gpu_span_flags(buf, sizeof buf, g.flags, ','));
         if (g.family == CT_FAM_LAUNCH) {
             fputs(" launch kernel=", stdout);
             put_str(string_or(n, g.name_id, "?"));
@@ -217,9 +217,11 @@ static void dump_record(const struct ct_rec_hdr *h, const struct ct_names *n)
         struct ct_gpu_info g;
         ct_decode_gpu_info(h, &g);
         printf("gpu-info mode=%s n=%u k=%u final=%d timed=%" PRIu64 " not_completed=%" PRIu64 " untimed_pool=%" PRIu64
-               " untimed_refused=%" PRIu64 " untimed_capture=%" PRIu64 "\n",
+               " untimed_refused=%" PRIu64 " untimed_capture=%" PRIu64 " source=%s why=%s request=%s source_ns=%" PRIu64
+               " no_call=%" PRIu64 " dropped=%" PRIu64 "\n",
                ct_name_gpu_mode(g.mode), g.sample_n, g.sample_k, g.final, g.timed, g.not_completed, g.untimed_pool,
-               g.untimed_refused, g.untimed_capture);
+               g.untimed_refused, g.untimed_capture, ct_name_gpu_source(g.source), ct_name_gpu_why(g.why),
+               ct_name_gpu_request(g.request), g.source_ns, g.no_call, g.dropped);
         break;
     }
     case CT_REC_NVTX: {

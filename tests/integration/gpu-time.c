@@ -74,6 +74,40 @@ static int steady(void)
     return 0;
 }
 
+/* n launches of a 50 us spin, each after the stream drained: every launch finds its stream idle, and with
+ * SIM_LAUNCH_LATENCY_NS its kernel starts that long after the call (a timing event recorded before it does
+ * not wait: the span of events includes the latency, CUPTI's record does not). */
+static int idle(int n)
+{
+    CUcontext ctx;
+    CUstream s;
+    primary(&ctx);
+    CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    for (int i = 0; i < n; i++) {
+        CHECK(cuStreamSynchronize(s));
+        CHECK(spin(s, 50000));
+    }
+    CHECK(cuStreamSynchronize(s));
+    return 0;
+}
+
+/* One kind of launch whose first 8 calls are slow (100 us: warm-up) and the next 312 fast (10 us), on a busy
+ * stream: 3,920 us of GPU time in all, 12.25 us a call.  Sampled, the first 8 are timed for themselves and 1
+ * in 32 of the rest for 32 calls each; an estimate that weighed them alike would read 4 times too much. */
+static int warmup(void)
+{
+    CUcontext ctx;
+    CUstream s;
+    primary(&ctx);
+    CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    CHECK(spin(s, 5000000)); /* not counted: a kind of its own (other shape) below */
+    for (int i = 0; i < 320; i++)
+        CHECK(cuLaunchKernel(spin_fn, 2, 1, 1, 1, 1, 1, 0, s,
+                             (void *[]){&(unsigned long long){i < 8 ? 100000ull : 10000ull}}, NULL));
+    CHECK(cuStreamSynchronize(s));
+    return 0;
+}
+
 /* A per-thread launch on stream 0, one that fails, then two that succeed. */
 static int variants(void)
 {
@@ -240,6 +274,10 @@ int main(int argc, char **argv)
         return steady();
     if (strcmp(s, "variants") == 0)
         return variants();
+    if (strcmp(s, "idle") == 0 && argc > 2)
+        return idle(atoi(argv[2]));
+    if (strcmp(s, "warmup") == 0)
+        return warmup();
     if (strcmp(s, "capture") == 0)
         return capture();
     if (strcmp(s, "global") == 0)
@@ -254,6 +292,7 @@ int main(int argc, char **argv)
         return exhaust(atoi(argv[2]));
     if (strcmp(s, "kinds") == 0 && argc > 3)
         return kinds(atoi(argv[2]), atoi(argv[3]));
-    fprintf(stderr, "usage: gpu-time steady|variants|capture|global|destroy|exit|fork|exhaust N|kinds N ROUNDS\n");
+    fprintf(stderr, "usage: gpu-time steady|variants|idle N|warmup|capture|global|destroy|exit|fork|exhaust N|"
+                    "kinds N ROUNDS\n");
     return 2;
 }

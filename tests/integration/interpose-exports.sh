@@ -1,5 +1,6 @@
 #!/bin/sh
-# libcudatrace.so exports the interposed names and nothing else, and links neither libcuda nor libcudart.
+# libcudatrace.so exports the interposed names and nothing else, and links neither libcuda, libcudart nor
+# libcupti.
 set -u
 lib=$CT_PRELOAD
 command -v nm >/dev/null && command -v readelf >/dev/null || exit 77
@@ -14,11 +15,13 @@ for name in cuGetProcAddress cuGetProcAddress_v2 dlsym cudaGetDriverEntryPoint c
     cuMemcpyHtoD_v2_ptds cuMemAlloc cuMemAlloc_v2 cuCtxCreate_v4 cuInit cuGetExportTable; do
     grep -qx "$name" "$tmp/exports" || fail "$name is not exported"
 done
-# Every other export is a driver variant, one of the recorder's exec hooks, the NVTX injection entry point or
-# a thread-rename hook.
+# Every other export is a driver variant, one of the recorder's exec hooks, the NVTX injection entry point,
+# a thread-rename hook, or one of the CUPTI functions whose first call by the program hands CUPTI over to it.
 others=$(grep -v -x -e 'cu[A-Z][A-Za-z0-9_]*' -e 'cudaGetDriverEntryPoint\(ByVersion\)\?\(_ptsz\)\?' -e dlsym \
     -e 'exec[lv]p\?e\?' -e execvpe -e fexecve -e 'posix_spawnp\?' -e InitializeInjectionNvtx2 \
-    -e pthread_setname_np -e prctl "$tmp/exports")
+    -e pthread_setname_np -e prctl -e cuptiSubscribe -e cuptiSubscribe_v2 -e cuptiActivityRegisterCallbacks \
+    -e cuptiActivityEnable -e cuptiActivityEnableContext -e cuptiActivityEnableAndDump -e cuptiActivityFlushAll \
+    -e cuptiFinalize "$tmp/exports")
 [ -z "$others" ] || fail "unexpected exports: $others"
 # One export per variant of the generated table.
 # shellcheck disable=SC2086
@@ -35,5 +38,10 @@ for api in GL:cuGraphicsGLRegisterBuffer EGL:cuEGLStreamConsumerConnect VDPAU:cu
     *"/cuda${api%%:*}Typedefs.h "*) grep -qx "${api#*:}" "$tmp/exports" || fail "${api#*:} is not exported" ;;
     esac
 done
-readelf -d "$lib" | grep NEEDED | grep -E 'libcuda|libcudart' && fail "links the driver or the runtime"
+if grep -q '^#define HAVE_CUPTI 1' "$CT_TOP_BUILDDIR/config.h"; then
+    for name in cuptiSubscribe cuptiActivityRegisterCallbacks cuptiActivityEnable cuptiFinalize; do
+        grep -qx "$name" "$tmp/exports" || fail "$name is not exported"
+    done
+fi
+readelf -d "$lib" | grep NEEDED | grep -E 'libcuda|libcudart|libcupti' && fail "links the driver, the runtime or CUPTI"
 exit 0

@@ -4,7 +4,7 @@
 TESTS += tests/integration/interpose-exports.sh tests/integration/interpose-loader.sh \
 	tests/integration/interpose-dlsym.sh tests/integration/interpose-entrypoint.sh \
 	tests/integration/interpose-drv.sh tests/integration/interpose-repeats.sh tests/integration/capture.sh \
-	tests/integration/interpose-signals.sh tests/integration/gpu-time.sh \
+	tests/integration/interpose-signals.sh tests/integration/gpu-time.sh tests/integration/gpu-activity.sh \
 	tests/integration/nvtx.sh tests/integration/ranks.sh tests/integration/launcher.sh \
 	tests/integration/multi-gpu.sh tests/integration/apis.sh
 EXTRA_DIST += tests/integration/nvtx.sh tests/integration/ranks.sh tests/integration/launcher.sh \
@@ -13,7 +13,7 @@ EXTRA_DIST += tests/integration/interpose-lib.sh tests/integration/interpose-exp
 	tests/integration/interpose-loader.sh tests/integration/interpose-dlsym.sh \
 	tests/integration/interpose-entrypoint.sh tests/integration/interpose-drv.sh \
 	tests/integration/interpose-repeats.sh tests/integration/capture.sh tests/integration/interpose-signals.sh \
-	tests/integration/gpu-time.sh
+	tests/integration/gpu-time.sh tests/integration/gpu-activity.sh
 
 # -no-install: real executables, no libtool wrapper script (which would run a shell under the preload).
 CT_INTERPOSE_LINK = -no-install
@@ -71,11 +71,21 @@ tests_integration_interpose_signals_SOURCES = tests/integration/interpose-signal
 tests_integration_interpose_signals_LDFLAGS = $(CT_INTERPOSE_LINK) -L$(CUDA_STUBS_DIR)
 tests_integration_interpose_signals_LDADD = -lcuda
 
-# GPU time's timing events on the simulated driver's device timeline (gpu-time.sh).
+# GPU time on the simulated driver's device timeline: timing events (gpu-time.sh), CUPTI's activity records
+# (gpu-activity.sh).
 check_PROGRAMS += tests/integration/gpu-time
 tests_integration_gpu_time_SOURCES = tests/integration/gpu-time.c
 tests_integration_gpu_time_LDFLAGS = $(CT_INTERPOSE_LINK) -L$(CUDA_STUBS_DIR)
 tests_integration_gpu_time_LDADD = -lcuda
+
+# A program that uses CUPTI itself (gpu-activity.sh), linked with the simulated libcupti.
+if HAVE_CUPTI
+check_PROGRAMS += tests/integration/cupti-user
+tests_integration_cupti_user_SOURCES = tests/integration/cupti-user.c
+tests_integration_cupti_user_CPPFLAGS = $(AM_CPPFLAGS) $(CUPTI_CPPFLAGS)
+tests_integration_cupti_user_LDFLAGS = $(CT_INTERPOSE_LINK) -L$(CUDA_STUBS_DIR)
+tests_integration_cupti_user_LDADD = tests/simdriver/libcupti.la -lcuda
+endif
 
 # A user's own NVTX injection library, which the tracer must call on to (nvtx.sh).
 check_LTLIBRARIES += tests/integration/libnvtxcount.la

@@ -23,6 +23,9 @@
  *                               sets, with known GPU durations; spans out of sequence order, a worker
  *                               thread's too; gpu-info records at start and end (report-gpu.sh)
  *   report-gen gpuoff FILE      a format-5 trace whose GPU time was off: one launch, a gpu-info record
+ *   report-gen gpuact FILE      GPU time (format 8) from CUPTI's activity records, then from events after
+ *                               the program took CUPTI: a graph's kernels each a span, a span without a
+ *                               call, a launch whose record was lost (report-gpu.sh)
  *   report-gen gpubig N FILE    N launches of 4 kernels on one thread, every one timed (GPU time all):
  *                               the join's cost
  */
@@ -402,14 +405,19 @@ static void rank(unsigned r)
     put(&end, sizeof end);
 }
 
-/* ---- GPU time (format 5) ---- */
+/* ---- GPU time (format 5; its source, format 8) ---- */
 
+/* A gpu-info record of timing events (or none, mode off) as the request asked for them. */
 static void gpu_info(uint32_t mode, uint32_t n, uint32_t k, uint32_t final, uint64_t timed, uint64_t not_completed,
                      uint64_t pool, uint64_t refused, uint64_t capture)
 {
     struct ct_rec_gpu_info r = {.mode = mode, .sample_n = n, .sample_k = k, .final = final, .timed = timed,
                                 .not_completed = not_completed, .untimed_pool = pool, .untimed_refused = refused,
-                                .untimed_capture = capture};
+                                .untimed_capture = capture,
+                                .source = mode == CT_GPU_OFF ? CT_GPU_SRC_NONE : CT_GPU_SRC_EVENTS,
+                                .request = mode == CT_GPU_SAMPLE ? CT_GPU_REQ_SAMPLE
+                                           : mode == CT_GPU_ALL  ? CT_GPU_REQ_EVENTS
+                                                                 : CT_GPU_REQ_OFF};
     ct_put_hdr(&r.h, CT_REC_GPU_INFO, sizeof r, 0);
     put(&r, sizeof r);
 }
@@ -425,16 +433,23 @@ static struct ct_rec_gpu gpu_span(uint32_t tid, uint64_t s, uint16_t api_id, int
     return r;
 }
 
-static void gpu_launch(uint32_t tid, uint64_t s, uint16_t api_id, int64_t start, int64_t dur, uint64_t stream,
-                       uint32_t name_id, unsigned kind, uint32_t gx, uint32_t bx)
+static void gpu_launch_flags(uint32_t tid, uint64_t s, uint16_t api_id, int64_t start, int64_t dur, uint64_t stream,
+                             uint32_t name_id, unsigned kind, uint32_t gx, uint32_t bx, uint8_t flags)
 {
     struct ct_rec_gpu r = gpu_span(tid, s, api_id, start, dur, stream, 0);
+    r.flags = flags;
     r.family = CT_FAM_LAUNCH;
     r.name_id = name_id;
     r.launch_kind = kind;
     r.grid[0] = gx, r.grid[1] = r.grid[2] = 1;
     r.block[0] = bx, r.block[1] = r.block[2] = 1;
     put(&r, sizeof r);
+}
+
+static void gpu_launch(uint32_t tid, uint64_t s, uint16_t api_id, int64_t start, int64_t dur, uint64_t stream,
+                       uint32_t name_id, unsigned kind, uint32_t gx, uint32_t bx)
+{
+    gpu_launch_flags(tid, s, api_id, start, dur, stream, name_id, kind, gx, bx, 0);
 }
 
 static void gpu_copy(uint32_t tid, uint64_t s, uint16_t api_id, int64_t start, int64_t dur, int32_t device,
@@ -494,11 +509,12 @@ static void gpu(void)
     gpu_copy(M, 1, A_HTOD, 1200, 500, 0, 1000000, CT_MEM_HOST, CT_MEM_DEVICE, 0);
     gpu_launch(M, 5, A_LAUNCH, 6100, 1200, 0x10, GS_A, CT_LAUNCH_KERNEL, 8, 256);
     gpu_launch(M, 4, A_LAUNCH, 4100, 1000, 0x10, GS_A, CT_LAUNCH_KERNEL, 8, 256);
-    gpu_launch(M, 9, A_LAUNCH, 11100, 1400, 0x10, GS_A, CT_LAUNCH_KERNEL, 8, 256);
+    /* Timed as the sample of 4 calls (its kind's first 2 were timed for themselves): weighs 4. */
+    gpu_launch_flags(M, 9, A_LAUNCH, 11100, 1400, 0x10, GS_A, CT_LAUNCH_KERNEL, 8, 256, CT_GPU_SPAN_SAMPLED);
     gpu_launch(M, 10, A_LAUNCH, 13100, 3000, 0x10, GS_A, CT_LAUNCH_KERNEL, 16, 128);
     gpu_launch(M, 11, A_LAUNCH, 17100, 5000, 0x10, GS_A, CT_LAUNCH_KERNEL, 16, 128);
     gpu_launch(M, 13, A_LAUNCH_PTSZ, 24100, 100, 0x2, GS_B, CT_LAUNCH_KERNEL, 4, 32);
-    gpu_launch(M, 15, A_LAUNCH_PTSZ, 26100, 300, 0x2, GS_B, CT_LAUNCH_KERNEL, 4, 32);
+    gpu_launch_flags(M, 15, A_LAUNCH_PTSZ, 26100, 300, 0x2, GS_B, CT_LAUNCH_KERNEL, 4, 32, CT_GPU_SPAN_SAMPLED);
     gpu_launch(M, 14, A_LAUNCH_PTSZ, 25100, 200, 0x2, GS_B, CT_LAUNCH_KERNEL, 4, 32);
     gpu_copy(M, 20, A_MEMSET, 31100, 20, 0, 8192, CT_MEM_UNKNOWN, CT_MEM_DEVICE, CT_COPY_SET);
 
@@ -520,10 +536,80 @@ static void gpuoff(void)
     process("gpuhost", cmd, sizeof cmd);
     api(0, "cuLaunchKernel", "cuLaunchKernel", 0, CT_FAM_LAUNCH);
     string(0, 1, CT_STR_KERNEL, "kernelA");
-    gpu_info(CT_GPU_OFF, 0, 0, 0, 0, 0, 0, 0, 0);
+    /* As format 5 to 7 wrote them: the record ends after untimed_capture. */
+    struct ct_rec_gpu_info r = {.mode = CT_GPU_OFF};
+    ct_put_hdr(&r.h, CT_REC_GPU_INFO, CT_REC_GPU_INFO_V5_SIZE, 0);
+    put(&r, CT_REC_GPU_INFO_V5_SIZE);
     seq = 0;
     launch(6100, 0, 1000, 100, 1, 8, 256, 0);
-    gpu_info(CT_GPU_OFF, 0, 0, 1, 0, 0, 0, 0, 0);
+    r.final = 1;
+    put(&r, CT_REC_GPU_INFO_V5_SIZE);
+}
+
+/* A gpu-info record of CUPTI's activity (format 8), and one of events after the program took CUPTI. */
+static void gpu_info_source(uint32_t source, uint32_t why, uint32_t mode, uint64_t source_ns, uint32_t final,
+                            uint64_t timed, uint64_t no_call, uint64_t dropped)
+{
+    struct ct_rec_gpu_info r = {.mode = mode, .sample_n = 4, .sample_k = 2, .final = final, .timed = timed,
+                                .source = source, .why = why, .request = CT_GPU_REQ_AUTO,
+                                .source_ns = source_ns ? (uint64_t)(START_MONO + (int64_t)source_ns) : 0,
+                                .no_call = no_call, .dropped = dropped};
+    ct_put_hdr(&r.h, CT_REC_GPU_INFO, sizeof r, 0);
+    put(&r, sizeof r);
+}
+
+/* An activity span (CUPTI's record): of call s, or of no call (s 0); a graph's kernel says what it ran. */
+static void act_launch(uint64_t s, int64_t start, int64_t dur, uint32_t name_id, uint32_t gx, uint32_t bx,
+                       uint8_t flags)
+{
+    gpu_launch_flags(s ? 6200 : 0, s, s ? A_LAUNCH : 0, start, dur, s ? 0x10 : 7, name_id, CT_LAUNCH_KERNEL, gx, bx,
+                     (uint8_t)(CT_GPU_SPAN_ACTIVITY | flags));
+}
+
+/* GPU time from CUPTI's activity records until the program took CUPTI at 20 us, then from timing events
+ * (sampled).  Calls: 1, 2 kernelA timed (1000, 1100); 3 a graph launch that ran kernelB (300) and kernelC
+ * (200); 4 kernelA with no record (lost: not counted, as CUPTI times every call); 5 a copy (50); then 6
+ * kernelA timed by events (900), 7 not timed (counted).  One span of kernelB (400) has no call. */
+static void gpuact(void)
+{
+    static const char cmd[] = "./gpuact";
+    header(6200, 1, START_MONO);
+    process("gpuhost", cmd, sizeof cmd);
+    copy_launch_apis();
+    api(A_GRAPH, "cuGraphLaunch", "cuGraphLaunch", 0, CT_FAM_LAUNCH);
+    string(0, GS_A, CT_STR_KERNEL, "kernelA");
+    string(0, GS_B, CT_STR_KERNEL, "kernelB");
+    string(0, GS_C, CT_STR_KERNEL, "kernelC");
+    gpu_info_source(CT_GPU_SRC_ACTIVITY, CT_GPU_WHY_CHOSEN, CT_GPU_ALL, 0, 0, 0, 0, 0);
+    seq = 0;
+    const uint32_t M = 6200;
+    launch(M, A_LAUNCH, 1000, 100, GS_A, 8, 256, 0);
+    launch(M, A_LAUNCH, 2000, 100, GS_A, 8, 256, 0);
+    launch_of(M, A_GRAPH, 0, 3000, 100, 0, CT_LAUNCH_GRAPH, GRAPH_EXEC, 0, 0, 0);
+    launch(M, A_LAUNCH, 4000, 100, GS_A, 8, 256, 0);
+    copy(M, A_HTOD, 5000, 100, 4096, CT_MEM_HOST, CT_MEM_DEVICE, 0);
+    launch(M, A_LAUNCH, 21000, 100, GS_A, 8, 256, 0);
+    launch(M, A_LAUNCH, 22000, 100, GS_A, 8, 256, 0);
+    act_launch(1, 1100, 1000, GS_A, 8, 256, 0);
+    act_launch(2, 2100, 1100, GS_A, 8, 256, 0);
+    struct ct_rec_gpu g = gpu_span(M, 3, A_GRAPH, 3100, 300, 0x10, 0); /* the graph's two kernels */
+    g.family = CT_FAM_LAUNCH, g.name_id = GS_B, g.launch_kind = CT_LAUNCH_KERNEL;
+    g.grid[0] = 4, g.grid[1] = g.grid[2] = 1, g.block[0] = 32, g.block[1] = g.block[2] = 1;
+    g.flags = CT_GPU_SPAN_ACTIVITY | CT_GPU_SPAN_GRAPH;
+    put(&g, sizeof g);
+    g.start_ns += 300, g.end_ns += 200, g.name_id = GS_C, g.grid[0] = 1, g.block[0] = 1;
+    put(&g, sizeof g);
+    struct ct_rec_gpu c = gpu_span(M, 5, A_HTOD, 5100, 50, 0x10, 0);
+    c.family = CT_FAM_COPY, c.bytes = 4096, c.src_kind = CT_MEM_HOST, c.dst_kind = CT_MEM_DEVICE;
+    c.flags = CT_GPU_SPAN_ACTIVITY;
+    put(&c, sizeof c);
+    act_launch(0, 9000, 400, GS_B, 4, 32, CT_GPU_SPAN_NO_CALL);
+    gpu_info_source(CT_GPU_SRC_EVENTS, CT_GPU_WHY_PROGRAM, CT_GPU_SAMPLE, 20000, 0, 5, 1, 0);
+    gpu_launch(M, 6, A_LAUNCH, 21100, 900, 0x10, GS_A, CT_LAUNCH_KERNEL, 8, 256);
+    gpu_info_source(CT_GPU_SRC_EVENTS, CT_GPU_WHY_PROGRAM, CT_GPU_SAMPLE, 20000, 1, 7, 1, 3);
+    struct ct_rec_end end = {.calls = 7, .end_mono_ns = START_MONO + 30000};
+    ct_put_hdr(&end.h, CT_REC_END, sizeof end, 0);
+    put(&end, sizeof end);
 }
 
 /* n launches of one thread, each with its span (GPU time all): what joining spans to calls costs. */
@@ -589,11 +675,11 @@ int main(int argc, char **argv)
     const char *what = argc > 1 ? argv[1] : "";
     int want = !strcmp(what, "stacks")                                                   ? 6
                : !strcmp(what, "parent") || !strcmp(what, "child") || !strcmp(what, "gpu") ||
-                       !strcmp(what, "gpuoff")
+                       !strcmp(what, "gpuoff") || !strcmp(what, "gpuact")
                    ? 3
                    : 4;
     if (argc != want) {
-        fprintf(stderr, "usage: report-gen parent|child|gpu|gpuoff FILE | report-gen big|threads|gpubig N FILE | "
+        fprintf(stderr, "usage: report-gen parent|child|gpu|gpuoff|gpuact FILE | report-gen big|threads|gpubig N FILE | "
                         "report-gen stacks MODULES STACKS FRAMES FILE | report-gen files N DIR\n");
         return 1;
     }
@@ -612,6 +698,8 @@ int main(int argc, char **argv)
         gpu();
     else if (!strcmp(what, "gpuoff"))
         gpuoff();
+    else if (!strcmp(what, "gpuact"))
+        gpuact();
     else if (!strcmp(what, "gpubig"))
         gpubig(strtoull(argv[2], NULL, 10));
     else if (!strcmp(what, "threads"))

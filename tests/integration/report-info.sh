@@ -7,7 +7,7 @@ py '
 import json, sys
 d = json.load(open(sys.argv[1]))
 f = d["file"]
-assert f["Format version"] == 7 and f["Pid"] == 1000 and f["Parent pid"] == 1 and f["Header size"] == 64, f
+assert f["Format version"] == 8 and f["Pid"] == 1000 and f["Parent pid"] == 1 and f["Header size"] == 64, f
 assert f["Host"] == "testhost" and f["Driver version"] == 13000 and f["Complete"] == "yes", f
 rec = {r["Type"]: r["Count"] for r in d["records"]}
 assert rec == {"process": 1, "string": 5, "api": 11, "call": 19, "launch-short": 1, "lost": 1, "driver": 1,

@@ -78,7 +78,7 @@ expect_eq "memory usage" '2|1|2100|4096
 19|1|31070|8192
 21|2|60100|1024
 23|2|62080|0' "$(sql 'SELECT * FROM memory_usage')"
-expect_eq "indexes" 'allocations_address api_calls_function api_calls_thread frees_allocation launches_kernel' \
+expect_eq "indexes" 'allocations_address api_calls_function api_calls_thread frees_allocation gpu_spans_call launches_kernel' \
     "$(sql "SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%' ORDER BY name" | tr '\n' ' ' | sed 's/ $//')"
 
 # GPU spans: joined to their calls by seq; a graph and copies named as the GPU tables name them

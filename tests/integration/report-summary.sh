@@ -121,5 +121,5 @@ assert r["leak_summary"]["bytes"] == 8192 + 1048576 and r["leak_summary"]["alloc
 run_report 0 help summary
 grep -q -- '--timeunit' "$TMP/out" || fail "help summary"
 run_report 0 --version
-grep -q 'trace format version 7 (reads versions 1 to 7)' "$TMP/out" || fail "--version"
+grep -q 'trace format version 8 (reads versions 1 to 8)' "$TMP/out" || fail "--version"
 finish

@@ -5,7 +5,7 @@
 GPU_CU_SAMPLES = tests/samples/rt_vectoradd.cu tests/samples/rt_threads.cu tests/samples/rt_graph.cu \
 	tests/samples/rt_entry_points.cu tests/samples/rt_interop.cu tests/samples/rt_profiler_range.cu \
 	tests/samples/rt_gpu_spin.cu tests/samples/rt_gpu_streams.cu tests/samples/rt_gpu_capture.cu \
-	tests/samples/gpu_timer.cuh
+	tests/samples/rt_gpu_exact.cu tests/samples/gpu_timer.cuh
 GPU_PY_SAMPLES = \
 	tests/samples/py_cuda_bindings.py \
 	tests/samples/py_torch.py \
@@ -19,6 +19,7 @@ GPU_PY_SAMPLES = \
 	tests/samples/py_numba.py \
 	tests/samples/py_torch_graph.py \
 	tests/samples/py_torch_gputime.py \
+	tests/samples/py_torch_profiler.py \
 	tests/samples/py_torchrun.py \
 	tests/samples/py_torchrun_nccl.py
 EXTRA_DIST += $(GPU_CU_SAMPLES) $(GPU_PY_SAMPLES)
@@ -34,7 +35,8 @@ GPU_SAMPLES = \
 	tests/samples/rt_interop \
 	tests/samples/rt_gpu_spin \
 	tests/samples/rt_gpu_streams \
-	tests/samples/rt_gpu_capture
+	tests/samples/rt_gpu_capture \
+	tests/samples/rt_gpu_exact
 CLEANFILES += $(GPU_SAMPLES)
 
 # Hopper code plus its PTX (the driver JIT-compiles that for newer GPUs).  Override for another GPU, e.g.
@@ -82,3 +84,5 @@ tests/samples/rt_gpu_streams: $(srcdir)/tests/samples/rt_gpu_streams.cu $(srcdir
 	$(nvcc_sample) -o $@ $(srcdir)/tests/samples/rt_gpu_streams.cu
 tests/samples/rt_gpu_capture: $(srcdir)/tests/samples/rt_gpu_capture.cu
 	$(nvcc_sample) -o $@ $(srcdir)/tests/samples/rt_gpu_capture.cu
+tests/samples/rt_gpu_exact: $(srcdir)/tests/samples/rt_gpu_exact.cu $(srcdir)/tests/samples/gpu_timer.cuh
+	$(nvcc_sample) -o $@ $(srcdir)/tests/samples/rt_gpu_exact.cu

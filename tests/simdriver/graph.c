@@ -170,6 +170,7 @@ static CUresult launch(CUgraphExec e, CUstream stream)
     if (!sim_obj_live(e, SIM_GRAPH_EXEC))
         return CUDA_ERROR_INVALID_VALUE;
     CUcontext ctx;
+    const uint32_t corr = sim_tool_enter(SIM_WORK_KERNEL, true);
     sim_lock();
     struct sim_queue *q = sim_stream_queue(stream, &ctx);
     r = sim_capture_legacy_use(stream, ctx, true);
@@ -178,6 +179,7 @@ static CUresult launch(CUgraphExec e, CUstream stream)
     sim_unlock();
     for (size_t i = 0; r == CUDA_SUCCESS && i < e->count; i++)
         sim_work_run(q, ctx, e->works[i]);
+    sim_tool_exit(SIM_WORK_KERNEL, true, corr);
     return r;
 }
 

@@ -112,7 +112,7 @@ static CUresult launch(const struct launch_request *rq)
             args[i] = buffer + (offsets[i] = e->params[i].offset);
         struct sim_work w = {.kind = SIM_WORK_KERNEL,
                              .ns = k && k->duration ? k->duration(args) : sim_config()->kernel_ns,
-                             .u.kernel = {k, rq->geometry, e->nparams, offsets, buffer, e->param_bytes}};
+                             .u.kernel = {k, e->name, rq->geometry, e->nparams, offsets, buffer, e->param_bytes}};
         r = sim_enqueue(rq->stream, &w, false);
     }
     if (buffer != local)

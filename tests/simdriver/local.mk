@@ -29,7 +29,20 @@ tests_simdriver_libcuda_la_SOURCES = \
 	tests/simdriver/module.c \
 	tests/simdriver/link.c \
 	tests/simdriver/launch.c \
-	tests/simdriver/procaddr.c
+	tests/simdriver/procaddr.c \
+	tests/simdriver/tools.c tests/simdriver/tool.h
 tests_simdriver_libcuda_la_LDFLAGS = -rpath $(abs_builddir)/tests/simdriver -version-info 1:0:0 -no-undefined \
 	-export-symbols-regex '^cu[A-Z]' -Wl,-Bsymbolic-functions $(PTHREAD_FLAGS)
 EXTRA_DIST += tests/simdriver/README.md
+
+# The simulated libcupti.so.13 (cupti.c), beside the simulated libcuda.so.1 so that the tracer finds it there
+# as it finds a real one beside a real driver: CUPTI's activity records from the simulated timeline (tool.h).
+if HAVE_CUPTI
+check_LTLIBRARIES += tests/simdriver/libcupti.la
+tests_simdriver_libcupti_la_SOURCES = tests/simdriver/cupti.c tests/simdriver/tool.h
+tests_simdriver_libcupti_la_CPPFLAGS = $(AM_CPPFLAGS) $(CUPTI_CPPFLAGS)
+tests_simdriver_libcupti_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
+tests_simdriver_libcupti_la_LDFLAGS = -rpath $(abs_builddir)/tests/simdriver -version-info 13:0:0 -no-undefined \
+	-export-symbols-regex '^cupti' $(PTHREAD_FLAGS)
+tests_simdriver_libcupti_la_LIBADD = $(DL_LIBS)
+endif

@@ -75,6 +75,7 @@ struct sim_config {
     bool strict_handles;       /* SIM_STRICT_HANDLES=1: using a destroyed event aborts */
     uint64_t launch_ns;        /* SIM_LAUNCH_NS: how long a launch call takes the host (default 0) */
     int devices;               /* SIM_DEVICES: how many of the SIM_DEVICE_COUNT devices exist (default all) */
+    uint64_t launch_latency_ns; /* SIM_LAUNCH_LATENCY_NS: from a launch call to its kernel's start (default 0) */
 };
 
 const struct sim_config *sim_config(void);
@@ -280,6 +281,7 @@ struct sim_work {
     union {
         struct {
             const struct sim_kernel *kernel; /* NULL: a no-op */
+            const char *name;                /* the entry's (a profiling tool reports it) */
             struct sim_launch geometry;
             unsigned int nparams;
             const size_t *offsets;       /* of each parameter in params */
@@ -313,6 +315,15 @@ uint64_t sim_work_run(struct sim_queue *q, CUcontext ctx, const struct sim_work 
 /* A copy that owns its kernel parameters (for a graph node), or NULL. */
 struct sim_work *sim_work_dup(const struct sim_work *w);
 void sim_work_free(struct sim_work *w);
+
+/* ---- what a profiling tool sees (tools.c, tool.h) ---- */
+
+/* A call that makes work of `kind` (a graph launch: graph) starts: its correlation id, 0 when no tool is
+ * attached or a call of this thread is already in progress; then sim_tool_exit with that id. */
+uint32_t sim_tool_enter(enum sim_work_kind kind, bool graph);
+void sim_tool_exit(enum sim_work_kind kind, bool graph, uint32_t corr);
+/* Work w of the calling thread's call ran on stream_id of ctx from start to end (CLOCK_MONOTONIC ns). */
+void sim_tool_ran(CUcontext ctx, unsigned long long stream_id, const struct sim_work *w, uint64_t start, uint64_t end);
 
 /* ---- stream capture (capture.c) and graphs (graph.c) ---- */
 

@@ -58,7 +58,10 @@ uint64_t sim_work_run(struct sim_queue *q, CUcontext ctx, const struct sim_work 
     }
     sim_lock();
     uint64_t now = sim_now_ns();
-    uint64_t start = q->tail > now ? q->tail : now;
+    /* A kernel starts once its launch has reached the device (SIM_LAUNCH_LATENCY_NS); an event is stamped
+     * when the queue reaches it: on an idle stream, timing events around a kernel also time that latency. */
+    uint64_t arrive = w->kind == SIM_WORK_KERNEL ? now + sim_config()->launch_latency_ns : now;
+    uint64_t start = q->tail > arrive ? q->tail : arrive;
     uint64_t end = start + w->ns;
     if (w->kind == SIM_WORK_EVENT) {
         /* a record stamps the event with the end of the work before it; a graph's event may be gone */
@@ -70,6 +73,7 @@ uint64_t sim_work_run(struct sim_queue *q, CUcontext ctx, const struct sim_work 
         q->tail = end;
         if (ctx && ctx->busy_until < end)
             ctx->busy_until = end;
+        sim_tool_ran(ctx, (unsigned long long)(uintptr_t)q, w, start, end);
     }
     sim_unlock();
     return end;
@@ -78,6 +82,7 @@ uint64_t sim_work_run(struct sim_queue *q, CUcontext ctx, const struct sim_work 
 CUresult sim_enqueue(CUstream stream, const struct sim_work *w, bool wait)
 {
     CUcontext ctx;
+    const uint32_t corr = sim_tool_enter(w->kind, false);
     sim_lock();
     struct sim_queue *q = sim_stream_queue(stream, &ctx);
     CUresult r = sim_capture_legacy_use(stream, ctx, true);
@@ -85,12 +90,13 @@ CUresult sim_enqueue(CUstream stream, const struct sim_work *w, bool wait)
         r = wait ? sim_capture_refuse(q) : sim_capture_add(q->capture, w);
     bool run = r == CUDA_SUCCESS && !q->capture;
     sim_unlock();
-    if (!run)
-        return r;
-    uint64_t end = sim_work_run(q, ctx, w);
-    if (wait)
-        sim_sleep_until(end);
-    return CUDA_SUCCESS;
+    if (run) {
+        uint64_t end = sim_work_run(q, ctx, w);
+        if (wait)
+            sim_sleep_until(end);
+    }
+    sim_tool_exit(w->kind, false, corr);
+    return r;
 }
 
 struct sim_work *sim_work_dup(const struct sim_work *w)

@@ -12,7 +12,7 @@
 
 static void test_constants(void)
 {
-    CU_ASSERT_EQUAL(CT_FORMAT_VERSION, 7);
+    CU_ASSERT_EQUAL(CT_FORMAT_VERSION, 8);
     CU_ASSERT_EQUAL(CT_FORMAT_VERSION_MIN, 1);
     CU_ASSERT_EQUAL(CT_MAGIC_LEN, 8);
     CU_ASSERT_EQUAL(sizeof CT_MAGIC - 1, 8);
@@ -77,6 +77,7 @@ static void test_records(void)
     PIN(ct_rec_gpu, stream, 32);
     PIN(ct_rec_gpu, api_id, 40);
     PIN(ct_rec_gpu, family, 42);
+    PIN(ct_rec_gpu, flags, 43);
     PIN(ct_rec_gpu, device, 44);
     PIN(ct_rec_gpu, name_id, 48);
     PIN(ct_rec_gpu, launch_kind, 52);
@@ -87,7 +88,8 @@ static void test_records(void)
     PIN(ct_rec_gpu, src_kind, 92);
     PIN(ct_rec_gpu, dst_kind, 94);
 
-    SIZE(ct_rec_gpu_info, 64);
+    SIZE(ct_rec_gpu_info, 104);
+    CU_ASSERT_EQUAL(CT_REC_GPU_INFO_V5_SIZE, 64);
     PIN(ct_rec_gpu_info, mode, 8);
     PIN(ct_rec_gpu_info, sample_n, 12);
     PIN(ct_rec_gpu_info, sample_k, 16);
@@ -97,6 +99,12 @@ static void test_records(void)
     PIN(ct_rec_gpu_info, untimed_pool, 40);
     PIN(ct_rec_gpu_info, untimed_refused, 48);
     PIN(ct_rec_gpu_info, untimed_capture, 56);
+    PIN(ct_rec_gpu_info, source, 64);
+    PIN(ct_rec_gpu_info, why, 68);
+    PIN(ct_rec_gpu_info, request, 72);
+    PIN(ct_rec_gpu_info, source_ns, 80);
+    PIN(ct_rec_gpu_info, no_call, 88);
+    PIN(ct_rec_gpu_info, dropped, 96);
 
     SIZE(ct_rec_nvtx, 40);
     PIN(ct_rec_nvtx, kind, 8);

@@ -89,14 +89,21 @@ static void test_parse_others(void)
     CU_ASSERT_EQUAL(ct_parse_capture("nvtx:@dom", &c), -1);
     b = -1;
     CU_ASSERT_EQUAL(ct_parse_gpu_time("ALL", &b), 0);
-    CU_ASSERT_EQUAL(b, CT_GPU_ALL);
+    CU_ASSERT_EQUAL(b, CT_GPU_REQ_ALL);
+    CU_ASSERT_EQUAL(ct_parse_gpu_time("auto", &b), 0);
+    CU_ASSERT_EQUAL(b, CT_GPU_REQ_AUTO);
+    CU_ASSERT_EQUAL(ct_parse_gpu_time("Activity", &b), 0);
+    CU_ASSERT_EQUAL(b, CT_GPU_REQ_ACTIVITY);
+    CU_ASSERT_EQUAL(ct_parse_gpu_time("events", &b), 0);
+    CU_ASSERT_EQUAL(b, CT_GPU_REQ_EVENTS);
     CU_ASSERT_EQUAL(ct_parse_gpu_time("sample", &b), 0);
-    CU_ASSERT_EQUAL(b, CT_GPU_SAMPLE);
+    CU_ASSERT_EQUAL(b, CT_GPU_REQ_SAMPLE);
     CU_ASSERT_EQUAL(ct_parse_gpu_time("off", &b), 0);
-    CU_ASSERT_EQUAL(b, CT_GPU_OFF);
+    CU_ASSERT_EQUAL(b, CT_GPU_REQ_OFF);
     CU_ASSERT_EQUAL(ct_parse_gpu_time("1", &b), -1);
+    CU_ASSERT_EQUAL(ct_parse_gpu_time("cupti", &b), -1);
     CU_ASSERT_EQUAL(ct_parse_gpu_time(NULL, &b), -1);
-    CU_ASSERT_EQUAL(b, CT_GPU_OFF); /* untouched */
+    CU_ASSERT_EQUAL(b, CT_GPU_REQ_OFF); /* untouched */
 }
 
 /* Run ct_settings_load with stderr captured; returns the number of warning lines. */
@@ -136,6 +143,7 @@ static void unset_all(void)
     unsetenv("CUDATRACE_CAPTURE");
     unsetenv("CUDATRACE_GPU_TIME");
     unsetenv("CUDATRACE_GPU_SAMPLE");
+    unsetenv("CUDATRACE_CUPTI");
     unsetenv("CUDATRACE_FILE_LIST");
 }
 
@@ -149,8 +157,9 @@ static void test_settings_defaults(void)
     CU_ASSERT_EQUAL(s.flush_ms, 100);
     CU_ASSERT_EQUAL(s.quiet, 0);
     CU_ASSERT_EQUAL(s.file_mode, 0600);
-    CU_ASSERT_EQUAL(s.gpu_time, CT_GPU_SAMPLE);
+    CU_ASSERT_EQUAL(s.gpu_time, CT_GPU_REQ_AUTO);
     CU_ASSERT_EQUAL(s.gpu_sample, 32);
+    CU_ASSERT_STRING_EQUAL(s.cupti, "");
 }
 
 static void test_settings_values(void)
@@ -164,9 +173,11 @@ static void test_settings_values(void)
     setenv("CUDATRACE_FILE_MODE", "0640", 1);
     setenv("CUDATRACE_GPU_TIME", "all", 1);
     setenv("CUDATRACE_GPU_SAMPLE", "1", 1);
+    setenv("CUDATRACE_CUPTI", "/opt/cupti/libcupti.so.13", 1);
     CU_ASSERT_EQUAL(load(&s), 0);
-    CU_ASSERT_EQUAL(s.gpu_time, CT_GPU_ALL);
+    CU_ASSERT_EQUAL(s.gpu_time, CT_GPU_REQ_ALL);
     CU_ASSERT_EQUAL(s.gpu_sample, 1);
+    CU_ASSERT_STRING_EQUAL(s.cupti, "/opt/cupti/libcupti.so.13");
     CU_ASSERT_STRING_EQUAL(s.output, "/tmp/x-%h-%p.ctrace");
     CU_ASSERT_EQUAL(s.buffer_size, 128u << 10);
     CU_ASSERT_EQUAL(s.flush_ms, 250);
@@ -188,9 +199,11 @@ static void test_settings_bad_values(void)
     setenv("CUDATRACE_CAPTURE", "sometimes", 1);
     setenv("CUDATRACE_GPU_TIME", "always", 1);
     setenv("CUDATRACE_GPU_SAMPLE", "0", 1);
-    CU_ASSERT_EQUAL(load(&s), 8); /* one line per bad variable */
-    CU_ASSERT_EQUAL(s.gpu_time, CT_GPU_SAMPLE);
+    setenv("CUDATRACE_CUPTI", "libcupti.so.13", 1); /* not absolute */
+    CU_ASSERT_EQUAL(load(&s), 9); /* one line per bad variable */
+    CU_ASSERT_EQUAL(s.gpu_time, CT_GPU_REQ_AUTO);
     CU_ASSERT_EQUAL(s.gpu_sample, 32);
+    CU_ASSERT_STRING_EQUAL(s.cupti, "");
     ct_settings_capture(&c);
     CU_ASSERT_EQUAL(c.mode, CT_CAPTURE_ALL); /* silent: the warning is load's */
     CU_ASSERT_STRING_EQUAL(s.output, "cudatrace-%p.ctrace");
@@ -205,6 +218,7 @@ static void test_settings_bad_values(void)
     unsetenv("CUDATRACE_FILE_MODE");
     unsetenv("CUDATRACE_GPU_TIME");
     unsetenv("CUDATRACE_GPU_SAMPLE");
+    unsetenv("CUDATRACE_CUPTI");
     setenv("CUDATRACE_CAPTURE", "PROFILER", 1);
     CU_ASSERT_EQUAL(load(&s), 2);
     ct_settings_capture(&c);

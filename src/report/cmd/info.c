@@ -145,18 +145,24 @@ static void gpu_table(struct out *o, const struct rp_file *f)
     if (rp_table_init_kv(&t, "gpu", "GPU time") < 0)
         return;
     const struct ct_gpu_info *g = &f->gpu_info;
-    char mode[128], n[9][24];
+    const int has = f->has_gpu_info;
+    char mode[256], n[12][24];
     const char *rows[][2] = {
-        {"GPU time", f->has_gpu_info ? rp_gpu_mode_text(g, mode, sizeof mode) : "unknown (no gpu-info record)"},
+        {"GPU time", has ? rp_gpu_mode_text(g, (uint64_t)f->hdr.start_mono_ns, mode, sizeof mode)
+                         : "unknown (no gpu-info record)"},
+        {"Source", has ? ct_name_gpu_source(g->source) : NULL},
+        {"Asked for (CUDATRACE_GPU_TIME)", has ? ct_name_gpu_request(g->request) : NULL},
         {"GPU spans#", rp_u64s(n[0], f->gpu.n)},
-        {"Sample 1 in N#", f->has_gpu_info ? rp_u64s(n[1], g->sample_n) : NULL},
-        {"Sample first K#", f->has_gpu_info ? rp_u64s(n[2], g->sample_k) : NULL},
+        {"Sample 1 in N#", has && g->mode == CT_GPU_SAMPLE ? rp_u64s(n[1], g->sample_n) : NULL},
+        {"Sample first K#", has && g->mode == CT_GPU_SAMPLE ? rp_u64s(n[2], g->sample_k) : NULL},
         {"Final counts", f->has_gpu_info ? (g->final ? "yes" : "no (the process ended before writing them)") : NULL},
         {"Timed (writer's count)#", f->has_gpu_info ? rp_u64s(n[3], g->timed) : NULL},
         {"Not completed#", f->has_gpu_info ? rp_u64s(n[4], g->not_completed) : NULL},
         {"Untimed: no free event#", f->has_gpu_info ? rp_u64s(n[5], g->untimed_pool) : NULL},
         {"Untimed: event refused#", f->has_gpu_info ? rp_u64s(n[6], g->untimed_refused) : NULL},
         {"Untimed: stream capture#", f->has_gpu_info ? rp_u64s(n[7], g->untimed_capture) : NULL},
+        {"Spans without a call#", has ? rp_u64s(n[8], g->no_call) : NULL},
+        {"Records CUPTI dropped#", has ? rp_u64s(n[9], g->dropped) : NULL},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
         if (rows[i][1])

@@ -566,21 +566,26 @@ static int parse_sections(const char *arg, unsigned *mask)
     return rc < 0 || !*mask ? -1 : 0;
 }
 
-/* Pass 2 over the calls of `tr` (all files, or one group's with --by), those inside --range's ranges only. */
-static int aggregate(struct rp_trace *tr, struct agg *a, const struct rp_range_filter *rf)
+/* Pass 2 over the calls of `tr` (all files, or one group's with --by), those inside --range's ranges only;
+ * the GPU tables of device `device` only (RP_GPU_ALL_DEVICES: all).  The GPU spans no call made count too,
+ * but under --range, which they cannot be placed in. */
+static int aggregate(struct rp_trace *tr, struct agg *a, const struct rp_range_filter *rf, int device)
 {
     struct rp_merge *m = NULL;
     memset(a, 0, sizeof *a);
-    if (!(a->api_of_file = calloc(tr->nfiles, sizeof *a->api_of_file)) || !(a->gpu = rp_gpu_agg_new(tr)) ||
+    if (!(a->api_of_file = calloc(tr->nfiles, sizeof *a->api_of_file)) || !(a->gpu = rp_gpu_agg_new(tr, device)) ||
         !(m = rp_merge_begin(tr)))
         return RP_EXIT_FAILED;
     int rc = RP_EXIT_OK;
     for (const struct rp_call *c; (c = rp_merge_next(m));)
         if ((!rf || rp_range_filter_keep(rf, c)) && add_call(a, c) < 0) {
-            fprintf(stderr, RP_PROG ": out of memory\n");
             rc = RP_EXIT_FAILED;
             break;
         }
+    if (rc == RP_EXIT_OK && !rf && rp_gpu_agg_no_call(a->gpu, tr) < 0)
+        rc = RP_EXIT_FAILED;
+    if (rc == RP_EXIT_FAILED)
+        fprintf(stderr, RP_PROG ": out of memory\n");
     if (rc == RP_EXIT_OK && rp_merge_failed(m))
         rc = RP_EXIT_UNREADABLE;
     rp_merge_end(m);
@@ -622,7 +627,7 @@ static int print_by_group(struct rp_sum_out *o, struct rp_trace *tr, enum rp_gro
         struct agg a;
         sub.files = g.v[i].files;
         sub.nfiles = g.v[i].nfiles;
-        rc = aggregate(&sub, &a, NULL);
+        rc = aggregate(&sub, &a, NULL, RP_GPU_ALL_DEVICES);
         if (rc == RP_EXIT_OK) {
             for (size_t k = 0; k < a.napi; k++)
                 rc |= rp_spread_add(&sp, "api", a.api[k].name, i, a.api[k].st.total);
@@ -640,6 +645,39 @@ static int print_by_group(struct rp_sum_out *o, struct rp_trace *tr, enum rp_gro
         rp_spread_print(o, &sp, &g);
     rp_spread_free(&sp);
     rp_groups_free(&g);
+    return rc;
+}
+
+/* --by device: the GPU tables of each device's spans, and the spread of their kernels' GPU time. */
+static int print_by_device(struct rp_sum_out *o, struct rp_trace *tr, unsigned sections)
+{
+    size_t n = 0;
+    int *dev = rp_gpu_devices(tr, &n), rc = RP_EXIT_OK;
+    struct rp_groups g = {calloc(n ? n : 1, sizeof *g.v), n};
+    struct rp_spread sp;
+    if (!g.v || rp_spread_init(&sp, n) < 0) {
+        fprintf(stderr, RP_PROG ": out of memory\n");
+        free(dev);
+        free(g.v);
+        return RP_EXIT_FAILED;
+    }
+    for (size_t i = 0; i < n && rc == RP_EXIT_OK; i++) {
+        struct agg a;
+        rp_gpu_device_label(dev[i], g.v[i].label, sizeof g.v[i].label);
+        rc = aggregate(tr, &a, NULL, dev[i]);
+        if (rc == RP_EXIT_OK) {
+            rc = rp_gpu_spread(a.gpu, &sp, i) < 0 ? RP_EXIT_FAILED : RP_EXIT_OK;
+            o->group = g.v[i].label;
+            print_tables(o, &a, sections & (SEC_GPU_KERNELS | SEC_GPU_COPIES_TIME | SEC_GPU_COPIES_SIZE));
+            o->group = NULL;
+        }
+        agg_free(&a, tr->nfiles);
+    }
+    if (rc == RP_EXIT_OK && n > 1)
+        rp_spread_print(o, &sp, &g);
+    rp_spread_free(&sp);
+    free(g.v);
+    free(dev);
     return rc;
 }
 
@@ -675,7 +713,7 @@ static int run(int argc, char **argv)
         case 'r': range = optarg; break;
         case 'b':
             if ((by = rp_group_by_parse(optarg)) < 0)
-                return rp_usage_error(&rp_cmd_summary, "--by takes rank, pid or host, not '%s'", optarg);
+                return rp_usage_error(&rp_cmd_summary, "--by takes rank, pid, host or device, not '%s'", optarg);
             break;
         default: return rp_usage_hint(&rp_cmd_summary);
         }
@@ -696,7 +734,7 @@ static int run(int argc, char **argv)
     }
     if (range && rf.ranges == 0)
         fprintf(stderr, RP_PROG ": warning: no NVTX range '%s' in the trace: no call is summarized\n", range);
-    int arc = by >= 0 ? RP_EXIT_OK : aggregate(&tr, &a, range ? &rf : NULL);
+    int arc = by >= 0 ? RP_EXIT_OK : aggregate(&tr, &a, range ? &rf : NULL, RP_GPU_ALL_DEVICES);
     if (arc != RP_EXIT_OK) {
         rc = arc;
         goto out;
@@ -713,7 +751,9 @@ static int run(int argc, char **argv)
         print_header(&o, &tr);
     if (sections & SEC_NVTX)
         rp_nvtx_print(&o, &tr);
-    if (by >= 0)
+    if (by == RP_BY_DEVICE)
+        arc = print_by_device(&o, &tr, sections);
+    else if (by >= 0)
         arc = print_by_group(&o, &tr, (enum rp_group_by)by, sections);
     else
         print_tables(&o, &a, sections);
@@ -739,9 +779,11 @@ const struct rp_command rp_cmd_summary = {
     "Sections (all by default):\n"
     "  header   files, command line, pids, ranks, hosts, start, duration, driver, devices,\n"
     "           calls recorded, calls counted, not timed (CUDATRACE_APIS), calls lost,\n"
-    "           pointers handed back untraced, how GPU time was\n"
-    "           taken (off, all, or sampled: the first K calls of each kind, then 1 in N),\n"
-    "           GPU spans, calls left untimed by cause, spans not completed\n"
+    "           pointers handed back untraced, how GPU time was taken (CUPTI activity\n"
+    "           records: every kernel, copy and set; timing events: every call, or the\n"
+    "           first K calls of each kind, then 1 in N; off; and why, when CUPTI could not\n"
+    "           serve), GPU spans, calls left untimed by cause, spans not completed, spans\n"
+    "           without a call, records CUPTI dropped\n"
     "  nvtx     NVTX ranges, as nsys nvtx_sum: Time (%), Total Time, Instances, Avg, Med, Min,\n"
     "           Max, StdDev, Style (PushPop, StartEnd), Range (DOMAIN:MESSAGE; :MESSAGE in the\n"
     "           default domain)\n"
@@ -757,8 +799,9 @@ const struct rp_command rp_cmd_summary = {
     "  copies   per operation ([CUDA memcpy Host-to-Device], [CUDA memset], ...): count,\n"
     "           bytes, host time of the calls\n"
     "  gpu_kernels      GPU time per kernel, as nsys cuda_gpu_kern_sum: Time (%), Total Time,\n"
-    "           Instances, Avg, Med, Min, Max, StdDev, Name; a graph launch counts as one\n"
-    "           row per graph, [CUDA graph 0xHANDLE]\n"
+    "           Instances, Avg, Med, Min, Max, StdDev, Name; a graph launch timed by events\n"
+    "           counts as one row per graph, [CUDA graph 0xHANDLE]; timed by CUPTI, each of\n"
+    "           its kernels in its kernel's row\n"
     "  gpu_copies_time  GPU time per copy operation, as cuda_gpu_mem_time_sum: Time (%),\n"
     "           Total Time, Count, Avg, Med, Min, Max, StdDev, Operation\n"
     "  gpu_copies_size  bytes per copy operation, as cuda_gpu_mem_size_sum: Total, Count, Avg,\n"
@@ -769,11 +812,14 @@ const struct rp_command rp_cmd_summary = {
     "every call.  The GPU tables need a trace with GPU time (CUDATRACE_GPU_TIME, format 5);\n"
     "without one they are empty.  When not every launch or copy was timed (sampling, or calls\n"
     "left untimed), Instances and Count still count every call, a Timed column after them\n"
-    "counts the timed ones, Avg to StdDev are over the timed calls, and the total becomes\n"
-    "\"Total Time (ns, est.)\": per group (a kernel's grid and block; an operation's\n"
-    "power-of-two size class) the mean GPU time of its timed calls times its calls, a group\n"
-    "with none timed taking its row's mean; Time (%) is of these estimates.  A row with no\n"
-    "timed call leaves its times empty.\n"
+    "counts the timed ones, and the total becomes \"Total Time (ns, est.)\": per group (a\n"
+    "kernel's grid and block; an operation's power-of-two size class) the mean GPU time of\n"
+    "its timed calls times its calls, a group with none timed taking its row's mean, where a\n"
+    "call timed as one of N sampled calls weighs N (the first timings of each kind, which\n"
+    "pay for warm-up, do not outweigh the rest); Time (%) is of these estimates, Avg is the\n"
+    "estimate over the calls, Med to StdDev are over the timed calls.  A row with no timed\n"
+    "call leaves its times empty.  Work that CUPTI timed but no recorded call made counts\n"
+    "too (not under --range).\n"
     "\n"
     "Options:\n"
     "  -f, --format=FMT     table, csv, tsv or json (default: table on a terminal, else csv);\n"
@@ -797,14 +843,17 @@ const struct rp_command rp_cmd_summary = {
     "                       host (keys and titles name it: api[rank 0 (HOST, PID)]), then the\n"
     "                       table spread: per API function and kernel, the least, median and most\n"
     "                       total time of a group, Max/Min and the slowest group, by Max - Min\n"
+    "      --by=device      the GPU tables of each device (gpu_kernels[GPU 0]), from the spans on\n"
+    "                       it (calls not timed, whose device is unknown, are left out), then the\n"
+    "                       spread of the kernels' GPU time across devices\n"
     "  -o, --output=FILE    write to FILE instead of standard output\n"
     "  -h, --help           this help\n"
     "\n"
     "Medians are exact for rows of up to 1024 calls; above that they come from a log-bucketed\n"
     "histogram and are within 0.39% (1/256) of the exact median.  StdDev is the sample standard\n"
     "deviation.  Memory use is bounded by the distinct names and shapes, plus the allocations\n"
-    "live at one time and the GPU spans (40 bytes each, joined to their calls by sequence\n"
-    "number).\n"
+    "live at one time and the GPU spans (48 bytes each, joined to their calls by sequence\n"
+    "number; 48 more for each kernel of a graph timed by CUPTI).\n"
     "\n"
     "Exit status: 0 ok, 1 usage, 2 a file is missing, unreadable, not a trace or of an\n"
     "unsupported format version (nothing printed), 3 a file is truncated or corrupt (the records\n"

@@ -165,29 +165,31 @@ static uint32_t gpu_track(FILE *out, struct gpu_tracks *g, const struct rp_trace
     return tid;
 }
 
-/* The span of a timed call: its slice on its stream's track and the flow from the call to it.  -1 when out
- * of memory. */
-static int gpu_slice(FILE *out, struct gpu_tracks *g, const struct rp_trace *t, const struct rp_call *c,
+/* Span i of a timed call: its slice on its stream's track and the flow from the call to it.  -1 when out of
+ * memory. */
+static int gpu_slice(FILE *out, struct gpu_tracks *g, const struct rp_trace *t, const struct rp_call *c, size_t i,
                      struct rp_kernel_names *k)
 {
     const uint32_t tid = gpu_track(out, g, t, c);
     char buf[64];
-    const char *name = rp_gpu_work_name(k, c, buf, sizeof buf);
+    const char *name = rp_gpu_span_name(k, c, i, buf, sizeof buf);
     if (!tid || !name)
         return -1;
-    const enum rp_gpu_work kind = rp_gpu_work_kind(c);
+    const enum rp_gpu_work kind = rp_gpu_span_kind(c, i);
     const struct ct_pl_launch *l = &c->call->pl.launch;
     const uint32_t pid = gpu_pid(c->gpu->device);
+    const int64_t t0 = c->ngpu > 1 ? (int64_t)c->gpu[i].start_ns + c->file->clock_offset : c->gpu_t0;
+    const int64_t t1 = c->ngpu > 1 ? (int64_t)c->gpu[i].end_ns + c->file->clock_offset : c->gpu_t1;
     fprintf(out, ",\n{\"ph\":\"X\",\"cat\":\"gpu_%s\",\"name\":", rp_gpu_work_kinds[kind]);
     rp_json_string(out, name);
     fputs(",\"ts\":", out);
-    put_us(out, c->gpu_t0 - t->start_ns);
+    put_us(out, t0 - t->start_ns);
     fputs(",\"dur\":", out);
-    put_us(out, c->gpu_t1 - c->gpu_t0);
+    put_us(out, t1 - t0);
     fprintf(out, ",\"pid\":%" PRIu32 ",\"tid\":%" PRIu32 ",\"args\":{\"seq\":%" PRIu64 ",\"pid\":%" PRIu32
                  ",\"tid\":%" PRIu32,
             pid, tid, c->call->c.seq, c->file->hdr.pid, c->call->c.h.tid);
-    if (kind == RP_GPU_GRAPH) {
+    if (kind == RP_GPU_GRAPH || c->ngpu > 1) {
         fprintf(out, ",\"graph\":\"0x%" PRIx64 "\"}}", l->function);
     } else if (kind == RP_GPU_KERNEL) {
         fprintf(out, ",\"grid\":\"%u,%u,%u\",\"block\":\"%u,%u,%u\"}}", l->grid[0], l->grid[1], l->grid[2], l->block[0],
@@ -204,7 +206,7 @@ static int gpu_slice(FILE *out, struct gpu_tracks *g, const struct rp_trace *t, 
     fprintf(out, "},\n{\"ph\":\"f\",\"bp\":\"e\",\"cat\":\"gpu\",\"name\":\"gpu\",\"id\":%" PRIu64 ",\"pid\":%" PRIu32
                  ",\"tid\":%" PRIu32 ",\"ts\":",
             id, pid, tid);
-    put_us(out, c->gpu_t0 - t->start_ns);
+    put_us(out, t0 - t->start_ns);
     putc('}', out);
     return 0;
 }
@@ -239,8 +241,9 @@ int rp_export_chrome(FILE *out, struct rp_trace *t)
         rp_args_json(out, c, &k);
         stack_arg(out, c);
         fputs("}}", out);
-        if (c->gpu && gpu_slice(out, &gpu, t, c, &k) < 0)
-            rc = -1;
+        for (size_t i = 0; c->gpu && i < c->ngpu; i++)
+            if (gpu_slice(out, &gpu, t, c, i, &k) < 0)
+                rc = -1;
         struct rp_memtrack *mt = &mem[c->file_index];
         if (rp_memtrack_call(mt, c)) {
             fprintf(out, ",\n{\"ph\":\"C\",\"name\":\"device memory\",\"pid\":%" PRIu32 ",\"ts\":", c->file->hdr.pid);

@@ -315,12 +315,15 @@ static uint64_t gpu_track(struct px *x, const struct rp_call *c)
     return uuid;
 }
 
-/* A span's slice on its stream's track, ending the flow `flow` from its call.  -1 when out of memory. */
-static int gpu_slice(struct px *x, const struct rp_call *c, uint64_t flow)
+/* Span i of a call: its slice on its stream's track, ending the flow `flow` from its call.  -1 when out of
+ * memory. */
+static int gpu_slice(struct px *x, const struct rp_call *c, size_t i, uint64_t flow)
 {
     struct seq *s = &x->seqs[0];
     char buf[64];
-    const char *name = rp_gpu_work_name(&x->k, c, buf, sizeof buf);
+    const char *name = rp_gpu_span_name(&x->k, c, i, buf, sizeof buf);
+    const int64_t t0 = c->ngpu > 1 ? (int64_t)c->gpu[i].start_ns + c->file->clock_offset : c->gpu_t0;
+    const int64_t t1 = c->ngpu > 1 ? (int64_t)c->gpu[i].end_ns + c->file->clock_offset : c->gpu_t1;
     const uint64_t uuid = gpu_track(x, c);
     if (!name || !uuid)
         return -1;
@@ -333,14 +336,15 @@ static int gpu_slice(struct px *x, const struct rp_call *c, uint64_t flow)
         n.name_iid = iid + 1;
     }
     size_t te;
-    event_begin(x, s, c->gpu_t0 - x->t->start_ns, SLICE_BEGIN, &te);
+    event_begin(x, s, t0 - x->t->start_ns, SLICE_BEGIN, &te);
     pb_uint(&x->b, PF_TrackEvent_track_uuid, uuid);
     pb_uint(&x->b, PF_TrackEvent_name_iid, iid + 1);
-    cat(x, s, &n, CAT_GPU_KERNEL + rp_gpu_work_kind(c));
+    cat(x, s, &n, CAT_GPU_KERNEL + rp_gpu_span_kind(c, i));
     arg_uint(x, s, &n, ARG_SEQ, c->call->c.seq);
-    pb_fixed64(&x->b, PF_TrackEvent_terminating_flow_ids, flow);
+    if (i == 0)
+        pb_fixed64(&x->b, PF_TrackEvent_terminating_flow_ids, flow);
     event_end(x, te, &n);
-    event_begin(x, s, c->gpu_t1 - x->t->start_ns, SLICE_END, &te);
+    event_begin(x, s, t1 - x->t->start_ns, SLICE_END, &te);
     pb_uint(&x->b, PF_TrackEvent_track_uuid, uuid);
     event_end(x, te, NULL);
     return 0;
@@ -389,7 +393,10 @@ static int call_slice(struct px *x, const struct rp_call *c, struct rp_memtrack 
         pb_int(&x->b, PF_TrackEvent_extra_counter_values, (int64_t)mt->device.live_bytes);
     }
     event_end(x, te, NULL);
-    return flow ? gpu_slice(x, c, flow) : 0;
+    int rc = 0;
+    for (size_t i = 0; flow && i < c->ngpu; i++) /* a graph's kernels, copies and sets: each its slice */
+        rc |= gpu_slice(x, c, i, flow);
+    return rc;
 }
 
 int rp_export_perfetto(FILE *out, struct rp_trace *t)

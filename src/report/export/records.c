@@ -148,6 +148,11 @@ static void json_file(FILE *out, const struct rp_trace *t, size_t i)
                      ",\"untimed_capture\":%" PRIu64,
                 ct_name_gpu_mode(g->mode), g->sample_n, g->sample_k, g->final ? "true" : "false", g->timed,
                 g->not_completed, g->untimed_pool, g->untimed_refused, g->untimed_capture);
+    if (f->has_gpu_info) /* format 8: what timed them (before: events, as the decoder says) */
+        fprintf(out, ",\"source\":\"%s\",\"reason\":\"%s\",\"requested\":\"%s\",\"source_start_ns\":%" PRIu64
+                     ",\"no_call\":%" PRIu64 ",\"dropped\":%" PRIu64,
+                ct_name_gpu_source(g->source), ct_name_gpu_why(g->why), ct_name_gpu_request(g->request), g->source_ns,
+                g->no_call, g->dropped);
     fputs("}}\n", out);
 }
 

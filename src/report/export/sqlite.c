@@ -51,10 +51,12 @@ static const char schema[] =
     "CREATE TABLE frees (call_id INTEGER PRIMARY KEY, address INT, kind TEXT, stream INT,"
     " allocation_call_id INT);"
     "CREATE TABLE memory_usage (call_id INTEGER PRIMARY KEY, process_id INT, time INT, device_bytes INT);"
-    "CREATE TABLE gpu_spans (call_id INTEGER PRIMARY KEY, start INT, end INT, duration INT, device INT,"
-    " stream INT, kind TEXT, name_id INT);"
+    "CREATE TABLE gpu_spans (call_id INT, start INT, end INT, duration INT, device INT,"
+    " stream INT, kind TEXT, name_id INT, weight INT);"
+    "CREATE INDEX gpu_spans_call ON gpu_spans (call_id);"
     "CREATE TABLE gpu_info (process_id INTEGER PRIMARY KEY, mode TEXT, sample_n INT, sample_k INT,"
-    " final INT, timed INT, not_completed INT, untimed_pool INT, untimed_refused INT, untimed_capture INT);"
+    " final INT, timed INT, not_completed INT, untimed_pool INT, untimed_refused INT, untimed_capture INT,"
+    " source TEXT, reason TEXT, requested TEXT, source_start INT, no_call INT, dropped INT);"
     "CREATE TABLE stacks (process_id INT, stack_id INT, frames INT, PRIMARY KEY (process_id, stack_id));"
     "CREATE TABLE frames (process_id INT, stack_id INT, level INT, address INT, function TEXT, offset INT,"
     " module TEXT, file TEXT, line INT, inlined INT, text TEXT, PRIMARY KEY (process_id, stack_id, level));"
@@ -81,13 +83,13 @@ static const char *const inserts[NINSERTS] = {
     [I_ALLOC] = "INSERT INTO allocations VALUES (?,?,?,?,?,?,?)",
     [I_FREE] = "INSERT INTO frees VALUES (?,?,?,?,?)",
     [I_MEM] = "INSERT INTO memory_usage VALUES (?,?,?,?)",
-    [I_GPU] = "INSERT INTO gpu_spans VALUES (?,?,?,?,?,?,?,?)",
+    [I_GPU] = "INSERT INTO gpu_spans VALUES (?,?,?,?,?,?,?,?,?)",
     [I_STRING] = "INSERT INTO strings VALUES (?,?)",
     [I_RESULT] = "INSERT INTO results VALUES (?,?)",
     [I_PROCESS] = "INSERT INTO processes VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
     [I_DEVICE] = "INSERT INTO devices VALUES (?,?,?,?,?)",
     [I_THREAD] = "INSERT INTO threads VALUES (?,?,?,?)",
-    [I_GPU_INFO] = "INSERT INTO gpu_info VALUES (?,?,?,?,?,?,?,?,?,?)",
+    [I_GPU_INFO] = "INSERT INTO gpu_info VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
     [I_STACK] = "INSERT INTO stacks VALUES (?,?,?)",
     [I_FRAME] = "INSERT INTO frames VALUES (?,?,?,?,?,?,?,?,?,?,?)",
 };
@@ -180,9 +182,11 @@ static void process_rows(struct db *d, const struct rp_trace *t)
                 f->threads[j].calls);
         if (f->has_gpu_info) {
             const struct ct_gpu_info *g = &f->gpu_info;
-            row(d, I_GPU_INFO, "ituuiuuuuu", pid, ct_name_gpu_mode(g->mode), (uint64_t)g->sample_n,
+            row(d, I_GPU_INFO, "ituuiuuuuutttiuu", pid, ct_name_gpu_mode(g->mode), (uint64_t)g->sample_n,
                 (uint64_t)g->sample_k, (int64_t)g->final, g->timed, g->not_completed, g->untimed_pool,
-                g->untimed_refused, g->untimed_capture);
+                g->untimed_refused, g->untimed_capture, ct_name_gpu_source(g->source), ct_name_gpu_why(g->why),
+                ct_name_gpu_request(g->request),
+                g->source_ns ? (int64_t)g->source_ns + f->clock_offset - t->start_ns : 0, g->no_call, g->dropped);
         }
     }
 }
@@ -300,13 +304,17 @@ static void payload_row(struct db *d, const struct rp_call *c, int64_t id)
     }
 }
 
-static void gpu_row(struct db *d, const struct rp_call *c, int64_t id, int64_t start)
+/* Span i of call id: a row each (a graph timed by CUPTI has one per kernel, copy and set); weight: the calls
+ * it stands for (a sampled one, CT_GPU_SPAN_SAMPLED: the file's sample_n; else 1). */
+static void gpu_row(struct db *d, const struct rp_call *c, size_t i, int64_t id, int64_t start)
 {
     char buf[64];
-    const char *name = rp_gpu_work_name(&d->k, c, buf, sizeof buf);
-    row(d, I_GPU, "iiiiiuti", id, c->gpu_t0 - start, c->gpu_t1 - start, c->gpu_t1 - c->gpu_t0,
-        (int64_t)c->gpu->device, c->gpu->stream, rp_gpu_work_kinds[rp_gpu_work_kind(c)],
-        name ? string_id(d, name) : 0);
+    const struct rp_gpu_span *sp = &c->gpu[i];
+    const char *name = rp_gpu_span_name(&d->k, c, i, buf, sizeof buf);
+    const int64_t t0 = (int64_t)sp->start_ns + c->file->clock_offset, t1 = (int64_t)sp->end_ns + c->file->clock_offset;
+    const uint64_t weight = sp->flags & CT_GPU_SPAN_SAMPLED && c->file->has_gpu_info ? c->file->gpu_info.sample_n : 1;
+    row(d, I_GPU, "iiiiiutiu", id, t0 - start, t1 - start, t1 - t0, (int64_t)sp->device, sp->stream,
+        rp_gpu_work_kinds[rp_gpu_span_kind(c, i)], name ? string_id(d, name) : 0, weight);
 }
 
 static int exec(struct db *d, const char *sql)
@@ -340,8 +348,8 @@ static int fill(struct db *d, struct rp_trace *t)
     for (const struct rp_call *c; rc == 0 && !d->failed && (c = rp_merge_next(m));) {
         call_row(d, c, ++id, t->start_ns);
         payload_row(d, c, id);
-        if (c->gpu)
-            gpu_row(d, c, id, t->start_ns);
+        for (size_t i = 0; c->gpu && i < c->ngpu; i++)
+            gpu_row(d, c, i, id, t->start_ns);
         struct rp_memtrack *mt = &mem[c->file_index];
         if (rp_memtrack_call(mt, c))
             row(d, I_MEM, "iiiu", id, (int64_t)c->file_index + 1, c->t1 - t->start_ns, mt->device.live_bytes);

@@ -12,14 +12,18 @@
 
 const char *rp_kernel_name(struct rp_kernel_names *k, const struct rp_call *c)
 {
-    uint32_t id = c->call->pl.launch.name_id;
-    struct rp_u64map_entry *e = rp_u64map_get(&k->ids, id, c->file_index);
+    return rp_kernel_name_of(k, c->file, c->file_index, c->call->pl.launch.name_id, c->call->pl.launch.kind);
+}
+
+const char *rp_kernel_name_of(struct rp_kernel_names *k, const struct rp_file *f, size_t fi, uint32_t id,
+                              unsigned kind)
+{
+    struct rp_u64map_entry *e = rp_u64map_get(&k->ids, id, fi);
     if (e)
         return k->names[e->v1];
-    const char *raw = rp_file_string(c->file, id);
+    const char *raw = rp_file_string(f, id);
     char fallback[32];
     if (!raw) {
-        unsigned kind = c->call->pl.launch.kind;
         snprintf(fallback, sizeof fallback, "[%s]",
                  kind == CT_LAUNCH_KERNEL || kind == CT_LAUNCH_COOPERATIVE ? "unknown kernel" : rp_launch_kind_name(kind));
         raw = fallback;
@@ -33,7 +37,7 @@ const char *rp_kernel_name(struct rp_kernel_names *k, const struct rp_call *c)
         k->cap = cap;
     }
     char *name = rp_demangle(raw);
-    if (!name || !rp_u64map_put(&k->ids, id, c->file_index, k->n, 0)) {
+    if (!name || !rp_u64map_put(&k->ids, id, fi, k->n, 0)) {
         free(name);
         return NULL;
     }
@@ -59,19 +63,40 @@ enum rp_gpu_work rp_gpu_work_kind(const struct rp_call *c)
     return c->call->pl.launch.kind == CT_LAUNCH_GRAPH ? RP_GPU_GRAPH : RP_GPU_KERNEL;
 }
 
+const char *rp_gpu_span_name(struct rp_kernel_names *k, const struct rp_call *c, size_t i, char *buf, size_t size)
+{
+    const struct rp_gpu_ran *own = rp_gpu_span_own(&c->file->gpu, &c->gpu[i]);
+    if (!own)
+        return rp_gpu_work_name(k, c, buf, size);
+    if (own->family == CT_FAM_COPY)
+        return rp_copy_operation(own->copy_flags, own->src_kind, own->dst_kind);
+    return rp_launch_work_name(k, c->file, c->file_index, own->name_id, own->launch_kind, 0, buf, size);
+}
+
+enum rp_gpu_work rp_gpu_span_kind(const struct rp_call *c, size_t i)
+{
+    const struct rp_gpu_ran *own = rp_gpu_span_own(&c->file->gpu, &c->gpu[i]);
+    return own ? (own->family == CT_FAM_COPY ? RP_GPU_COPY : RP_GPU_KERNEL) : rp_gpu_work_kind(c);
+}
+
 const char *rp_gpu_work_name(struct rp_kernel_names *k, const struct rp_call *c, char *buf, size_t size)
 {
-    switch (rp_gpu_work_kind(c)) {
-    case RP_GPU_COPY: {
+    if (rp_gpu_work_kind(c) == RP_GPU_COPY) {
         const struct ct_pl_copy *p = &c->call->pl.copy;
         return rp_copy_operation(p->flags, p->src_kind, p->dst_kind);
     }
-    case RP_GPU_GRAPH:
-        snprintf(buf, size, "[CUDA graph 0x%" PRIx64 "]", c->call->pl.launch.function);
+    const struct ct_pl_launch *l = &c->call->pl.launch;
+    return rp_launch_work_name(k, c->file, c->file_index, l->name_id, l->kind, l->function, buf, size);
+}
+
+const char *rp_launch_work_name(struct rp_kernel_names *k, const struct rp_file *f, size_t fi, uint32_t name_id,
+                                unsigned kind, uint64_t graph, char *buf, size_t size)
+{
+    if (kind == CT_LAUNCH_GRAPH) {
+        snprintf(buf, size, "[CUDA graph 0x%" PRIx64 "]", graph);
         return buf;
-    default:
-        return rp_kernel_name(k, c);
     }
+    return rp_kernel_name_of(k, f, fi, name_id, kind);
 }
 
 const char *rp_gpu_device_label(int32_t device, char *buf, size_t size)

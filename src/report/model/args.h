@@ -17,16 +17,26 @@ struct rp_kernel_names {
 };
 /* The demangled kernel name of a launch ("[graph]" and the like when it has none); NULL if out of memory. */
 const char *rp_kernel_name(struct rp_kernel_names *k, const struct rp_call *c);
+/* The same of kernel name `id` of launch kind `kind` in file f (index fi). */
+const char *rp_kernel_name_of(struct rp_kernel_names *k, const struct rp_file *f, size_t fi, uint32_t id,
+                              unsigned kind);
 void rp_kernel_names_free(struct rp_kernel_names *k);
 /* What a launch or copy has the GPU do, as the GPU tables and the timeline name it: the kernel's name
  * (rp_kernel_name), "[CUDA graph 0xHANDLE]" for a graph launch (each graph its own row: graphs differ as
  * much as kernels do), or the copy's operation (rp_copy_operation).  NULL if out of memory. */
 const char *rp_gpu_work_name(struct rp_kernel_names *k, const struct rp_call *c, char *buf, size_t size);
+/* The same of a launch's kernel name id and kind (a graph launch: "[CUDA graph 0xHANDLE]"). */
+const char *rp_launch_work_name(struct rp_kernel_names *k, const struct rp_file *f, size_t fi, uint32_t name_id,
+                                unsigned kind, uint64_t graph, char *buf, size_t size);
 /* The kind of that work, as the exports' categories name it: rp_gpu_work_kinds[kind] is "kernel", "graph" or
  * "copy". */
 enum rp_gpu_work { RP_GPU_KERNEL, RP_GPU_GRAPH, RP_GPU_COPY };
 enum rp_gpu_work rp_gpu_work_kind(const struct rp_call *c);
 extern const char *const rp_gpu_work_kinds[];
+/* The same of span i of a timed call: what the call has the GPU do, or, for a span that keeps what it ran (a
+ * kernel, copy or set of a graph timed by CUPTI, gpu_spans.h), that. */
+const char *rp_gpu_span_name(struct rp_kernel_names *k, const struct rp_call *c, size_t i, char *buf, size_t size);
+enum rp_gpu_work rp_gpu_span_kind(const struct rp_call *c, size_t i);
 /* The timeline's names of a timed call's device ("GPU 0", "GPU ?" when not known) and stream
  * ("stream 0x7f00..", with " (pid P)" when several files are merged: stream handles are per process), shared
  * by the Chrome and Perfetto exports; buf of 64 bytes. */

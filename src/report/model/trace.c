@@ -463,12 +463,19 @@ const struct rp_call *rp_merge_next(struct rp_merge *m)
         return NULL;
     }
     const struct rp_file *f = &m->trace->files[c->file];
-    m->out = (struct rp_call){&c->call, c->t0, c->t1, c->file, f, &f->threads[f->thread_of_run[c->thread]], NULL, 0, 0};
+    m->out = (struct rp_call){&c->call, c->t0, c->t1, c->file, f, &f->threads[f->thread_of_run[c->thread]], NULL, 0, 0, 0};
     /* Only launches and copies are timed: the others need no look-up. */
     if (f->gpu.n && (c->call.family == CT_FAM_LAUNCH || c->call.family == CT_FAM_COPY) &&
-        (m->out.gpu = rp_gpu_spans_find(&f->gpu, c->call.c.seq, &m->gpu_hint[c->file]))) {
-        m->out.gpu_t0 = (int64_t)m->out.gpu->start_ns + f->clock_offset;
-        m->out.gpu_t1 = (int64_t)m->out.gpu->end_ns + f->clock_offset;
+        (m->out.gpu = rp_gpu_spans_find(&f->gpu, c->call.c.seq, &m->gpu_hint[c->file], &m->out.ngpu))) {
+        uint64_t start = m->out.gpu->start_ns, end = m->out.gpu->end_ns;
+        for (size_t i = 1; i < m->out.ngpu; i++) { /* a graph's: from its first work's start to its last's end */
+            if (m->out.gpu[i].start_ns < start)
+                start = m->out.gpu[i].start_ns;
+            if (m->out.gpu[i].end_ns > end)
+                end = m->out.gpu[i].end_ns;
+        }
+        m->out.gpu_t0 = (int64_t)start + f->clock_offset;
+        m->out.gpu_t1 = (int64_t)end + f->clock_offset;
     }
     return &m->out;
 }

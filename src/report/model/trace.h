@@ -135,15 +135,17 @@ const char *rp_file_label(const struct rp_file *f, char *buf, size_t size);
 size_t rp_warn_incomplete(const struct rp_trace *t);
 
 /* A call of pass 2: the decoded call (format/decoder.h), its times on the report clock, its file and thread,
- * and its GPU span when it was timed. */
+ * and its GPU spans when it was timed. */
 struct rp_call {
     const struct ct_call *call; /* call->c (times as in the file), call->pl, call->family */
     int64_t t0, t1;             /* report clock */
     size_t file_index;
     const struct rp_file *file;
     const struct rp_thread *thread;
-    const struct rp_gpu_span *gpu; /* NULL: not timed on the GPU */
-    int64_t gpu_t0, gpu_t1;        /* the span on the report clock, when gpu */
+    const struct rp_gpu_span *gpu; /* NULL: not timed on the GPU; else its first span of ngpu (a graph's
+                                    * several, rp_gpu_span_own says what each ran) */
+    size_t ngpu;
+    int64_t gpu_t0, gpu_t1;        /* its spans' extent on the report clock, when gpu */
 };
 
 struct rp_merge;

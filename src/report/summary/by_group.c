@@ -10,8 +10,8 @@
 
 int rp_group_by_parse(const char *s)
 {
-    static const char *const n[] = {"rank", "pid", "host"};
-    for (int i = 0; i < 3; i++)
+    static const char *const n[] = {"rank", "pid", "host", "device"};
+    for (int i = 0; i < 4; i++)
         if (strcmp(s, n[i]) == 0)
             return i;
     return -1;

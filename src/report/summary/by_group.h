@@ -11,8 +11,9 @@
 #include "report/summary/parts.h"
 #include "report/model/trace.h"
 
-enum rp_group_by { RP_BY_RANK = 0, RP_BY_PID = 1, RP_BY_HOST = 2 };
-/* rank, pid, host: the enum, or -1. */
+/* By device, the GPU tables only: a group is the spans on one device (summary.c), not files. */
+enum rp_group_by { RP_BY_RANK = 0, RP_BY_PID = 1, RP_BY_HOST = 2, RP_BY_DEVICE = 3 };
+/* rank, pid, host, device: the enum, or -1. */
 int rp_group_by_parse(const char *s);
 
 struct rp_group {

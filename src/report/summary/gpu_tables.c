@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/grow.h"
 #include "report/model/args.h"
 #include "report/model/display_names.h"
 #include "report/model/map.h"
@@ -15,7 +16,8 @@
 /* What gpu_kernels and gpu_copies_time rows share, first in both. */
 struct timed_row {
     struct rp_named_stats ns; /* GPU time of the timed calls */
-    uint64_t count;           /* every successful call */
+    uint64_t count;           /* every successful call (a graph's: every kernel, copy and set it ran) */
+    double weight, weighed_ns; /* the timed calls' weighed GPU time (rp_timed_count): the row's mean */
     double est;               /* estimated total GPU time of them all (set before printing) */
 };
 
@@ -34,6 +36,7 @@ struct gpu_copy {
 
 struct rp_gpu_agg {
     int enabled, sample_mode;
+    int device; /* RP_GPU_ALL_DEVICES, or the one device whose spans count */
     struct gpu_kernel *kern;
     size_t nkern, ckern;
     struct rp_strmap kern_by_name;
@@ -44,11 +47,12 @@ struct rp_gpu_agg {
     struct rp_strmap copy_by_op;
 };
 
-struct rp_gpu_agg *rp_gpu_agg_new(const struct rp_trace *tr)
+struct rp_gpu_agg *rp_gpu_agg_new(const struct rp_trace *tr, int device)
 {
     struct rp_gpu_agg *g = calloc(1, sizeof *g);
     if (!g)
         return NULL;
+    g->device = device;
     for (size_t i = 0; i < tr->nfiles; i++) {
         const struct rp_file *f = &tr->files[i];
         g->enabled |= f->gpu.n > 0 || (f->has_gpu_info && f->gpu_info.mode != CT_GPU_OFF);
@@ -78,16 +82,17 @@ void rp_gpu_agg_free(struct rp_gpu_agg *g)
     free(g);
 }
 
-static size_t kernel_row(struct rp_gpu_agg *g, const struct rp_call *c)
+/* The row of a kernel (name_id in file fi) or of a graph launch (graph: its handle), by display name. */
+static size_t kernel_row(struct rp_gpu_agg *g, const struct rp_file *f, size_t fi, uint32_t name_id, unsigned kind,
+                         uint64_t graph)
 {
-    const struct ct_pl_launch *l = &c->call->pl.launch;
-    const int graph = l->kind == CT_LAUNCH_GRAPH;
-    const uint64_t k1 = graph ? l->function : l->name_id, k2 = (uint64_t)c->file_index * 2 + (uint64_t)graph;
+    const int is_graph = kind == CT_LAUNCH_GRAPH;
+    const uint64_t k1 = is_graph ? graph : name_id, k2 = (uint64_t)fi * 2 + (uint64_t)is_graph;
     struct rp_u64map_entry *e = rp_u64map_get(&g->kern_of, k1, k2);
     if (e)
         return e->v1;
     char buf[64];
-    const char *name = rp_gpu_work_name(&g->knames, c, buf, sizeof buf);
+    const char *name = rp_launch_work_name(&g->knames, f, fi, name_id, kind, graph, buf, sizeof buf);
     size_t row = name ? rp_named_row((void **)&g->kern, &g->nkern, &g->ckern, sizeof *g->kern, &g->kern_by_name, name)
                       : (size_t)-1;
     if (row != (size_t)-1 && !rp_u64map_put(&g->kern_of, k1, k2, row, 0))
@@ -95,58 +100,130 @@ static size_t kernel_row(struct rp_gpu_agg *g, const struct rp_call *c)
     return row;
 }
 
-/* Count a call in its row and group; a timed one adds its GPU time. */
-static int count(struct timed_row *r, struct rp_timed_count *group, const struct rp_call *c)
+/* Count one call (or one piece of work of a graph launch) of file f in its row and group; sp, its span, adds
+ * its GPU time, weighed. */
+static int count(struct timed_row *r, struct rp_timed_count *group, const struct rp_file *f,
+                 const struct rp_gpu_span *sp)
 {
     r->count++;
     group->n++;
-    if (!c->gpu)
+    if (!sp)
         return 0;
-    const uint64_t ns = (uint64_t)(c->gpu_t1 - c->gpu_t0);
+    const uint64_t ns = sp->end_ns - sp->start_ns;
+    const double w = sp->flags & CT_GPU_SPAN_SAMPLED && f->has_gpu_info ? (double)f->gpu_info.sample_n : 1.0;
     group->timed++;
     group->timed_ns += ns;
+    group->weight += w;
+    group->weighed_ns += w * (double)ns;
+    r->weight += w;
+    r->weighed_ns += w * (double)ns;
     return rp_stats_add(&r->ns.st, ns);
 }
 
-static int add_launch(struct rp_gpu_agg *g, const struct rp_call *c)
+static int add_kernel(struct rp_gpu_agg *g, const struct rp_file *f, size_t fi, uint32_t name_id, unsigned kind,
+                      uint64_t graph, const uint32_t grid[3], const uint32_t block[3], const struct rp_gpu_span *sp)
 {
-    const struct ct_pl_launch *l = &c->call->pl.launch;
-    if (l->kind == CT_LAUNCH_HOST_FUNC) /* runs on the host: never timed */
-        return 0;
-    size_t i = kernel_row(g, c);
+    size_t i = kernel_row(g, f, fi, name_id, kind, graph);
     if (i == (size_t)-1)
         return -1;
-    struct rp_shape *s = rp_shape_set_get(&g->kern[i].shapes, l->grid, l->block);
-    return s ? count(&g->kern[i].r, &s->c, c) : -1;
+    struct rp_shape *s = rp_shape_set_get(&g->kern[i].shapes, grid, block);
+    return s ? count(&g->kern[i].r, &s->c, f, sp) : -1;
 }
 
-static int add_copy(struct rp_gpu_agg *g, const struct rp_call *c)
+static int add_copy(struct rp_gpu_agg *g, const struct rp_file *f, uint32_t flags, uint16_t src, uint16_t dst,
+                    uint64_t bytes, const struct rp_gpu_span *sp)
 {
-    const struct ct_pl_copy *p = &c->call->pl.copy;
     size_t i = rp_named_row((void **)&g->copy, &g->ncopy, &g->ccopy, sizeof *g->copy, &g->copy_by_op,
-                            rp_copy_operation(p->flags, p->src_kind, p->dst_kind));
+                            rp_copy_operation(flags, src, dst));
     if (i == (size_t)-1)
         return -1;
     struct gpu_copy *r = &g->copy[i];
-    unsigned cls = p->bytes ? 64u - (unsigned)__builtin_clzll(p->bytes) : 0;
-    return count(&r->r, &r->size_class[cls], c) | rp_stats_add(&r->bytes, p->bytes);
+    unsigned cls = bytes ? 64u - (unsigned)__builtin_clzll(bytes) : 0;
+    return count(&r->r, &r->size_class[cls], f, sp) | rp_stats_add(&r->bytes, bytes);
+}
+
+/* A span's own work (a graph's kernel, copy or set; a span without a call). */
+static int add_own(struct rp_gpu_agg *g, const struct rp_file *f, size_t fi, const struct rp_gpu_ran *w,
+                   const struct rp_gpu_span *sp)
+{
+    if (w->family == CT_FAM_LAUNCH)
+        return add_kernel(g, f, fi, w->name_id, w->launch_kind, 0, w->grid, w->block, sp);
+    return add_copy(g, f, w->copy_flags, w->src_kind, w->dst_kind, w->bytes, sp);
 }
 
 int rp_gpu_agg_call(struct rp_gpu_agg *g, const struct rp_call *c)
 {
-    if (!g->enabled)
+    if (!g->enabled || (c->call->family != CT_FAM_LAUNCH && c->call->family != CT_FAM_COPY))
         return 0;
-    switch (c->call->family) {
-    case CT_FAM_LAUNCH: return add_launch(g, c);
-    case CT_FAM_COPY: return add_copy(g, c);
-    default: return 0;
+    if (g->device != RP_GPU_ALL_DEVICES && (!c->gpu || c->gpu->device != g->device))
+        return 0; /* a call's spans are all on its stream's device */
+    const struct rp_file *f = c->file;
+    if (c->gpu && rp_gpu_span_own(&f->gpu, c->gpu)) { /* a graph launch's work, each piece on its own */
+        int rc = 0;
+        for (size_t i = 0; i < c->ngpu; i++)
+            rc |= add_own(g, f, c->file_index, rp_gpu_span_own(&f->gpu, &c->gpu[i]), &c->gpu[i]);
+        return rc;
     }
+    /* CUPTI's records time every call's work: a call without one ran nothing that was seen. */
+    if (!c->gpu && f->has_gpu_info && rp_gpu_by_activity(&f->gpu_info, c->call->c.t0_ns))
+        return 0;
+    if (c->call->family == CT_FAM_COPY) {
+        const struct ct_pl_copy *p = &c->call->pl.copy;
+        return add_copy(g, f, p->flags, p->src_kind, p->dst_kind, p->bytes, c->gpu);
+    }
+    const struct ct_pl_launch *l = &c->call->pl.launch;
+    if (l->kind == CT_LAUNCH_HOST_FUNC) /* runs on the host: never timed */
+        return 0;
+    return add_kernel(g, f, c->file_index, l->name_id, l->kind, l->function, l->grid, l->block, c->gpu);
 }
 
-static double row_mean(const struct timed_row *r)
+int rp_gpu_agg_no_call(struct rp_gpu_agg *g, const struct rp_trace *tr)
 {
-    return r->ns.st.n ? (double)r->ns.st.total / (double)r->ns.st.n : 0.0;
+    int rc = 0;
+    for (size_t fi = 0; g->enabled && fi < tr->nfiles; fi++) {
+        const struct rp_file *f = &tr->files[fi];
+        for (size_t i = 0; i < f->gpu.n && f->gpu.v[i].seq == 0; i++) /* sorted by call: 0 first */
+            if (f->gpu.v[i].flags & CT_GPU_SPAN_NO_CALL &&
+                (g->device == RP_GPU_ALL_DEVICES || f->gpu.v[i].device == g->device))
+                rc |= add_own(g, f, fi, rp_gpu_span_own(&f->gpu, &f->gpu.v[i]), &f->gpu.v[i]);
+    }
+    return rc;
 }
+
+static int cmp_int(const void *a, const void *b)
+{
+    const int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+int *rp_gpu_devices(const struct rp_trace *tr, size_t *n)
+{
+    int *v = NULL;
+    size_t cap = 0;
+    *n = 0;
+    for (size_t fi = 0; fi < tr->nfiles; fi++)
+        for (size_t i = 0; i < tr->files[fi].gpu.n; i++) {
+            const int d = tr->files[fi].gpu.v[i].device;
+            size_t k = 0;
+            while (k < *n && v[k] != d)
+                k++;
+            if (k < *n)
+                continue;
+            int *w = ct_grow(v, &cap, *n + 1, sizeof *v);
+            if (!w) {
+                free(v);
+                *n = 0;
+                return NULL;
+            }
+            v = w;
+            v[(*n)++] = d;
+        }
+    if (*n)
+        rp_sort(v, *n, sizeof *v, cmp_int);
+    return v;
+}
+
+static double row_mean(const struct timed_row *r) { return r->weight > 0 ? r->weighed_ns / r->weight : 0.0; }
 
 static int cmp_est(const void *x, const void *y)
 {
@@ -181,6 +258,8 @@ static void print_timed(struct rp_sum_out *o, const struct rp_gpu_agg *g, const 
         rp_stats_cells(cells, &r->ns.st, 0, o->unit);
         snprintf(pct, sizeof pct, "%.1f", sum > 0 ? 100.0 * r->est / sum : 0.0);
         rp_fmt_time(cells[1], sizeof cells[1], r->est, o->unit, 0);
+        if (r->ns.st.n < r->count) /* sampled: the estimate's mean, not the timed calls' */
+            rp_fmt_time(cells[3], sizeof cells[3], r->est / (double)r->count, o->unit, 1);
         rp_u64s(cells[2], r->count);
         rp_u64s(timed_n, r->ns.st.n);
         if (!r->ns.st.n) { /* nothing measured: no time to show */
@@ -260,8 +339,8 @@ void rp_gpu_print_copies_size(struct rp_sum_out *o, struct rp_gpu_agg *g)
 
 void rp_gpu_header_rows(struct rp_table *t, const struct rp_trace *tr)
 {
-    char modes[512] = "", buf[128], n[5][24];
-    uint64_t spans = 0, pool = 0, refused = 0, capture = 0, incomplete = 0;
+    char modes[768] = "", buf[256], n[7][24];
+    uint64_t spans = 0, pool = 0, refused = 0, capture = 0, incomplete = 0, no_call = 0, dropped = 0;
     int on = 0, partial = 0, without_info = 0;
     for (size_t i = 0; i < tr->nfiles; i++) {
         const struct rp_file *f = &tr->files[i];
@@ -271,13 +350,15 @@ void rp_gpu_header_rows(struct rp_table *t, const struct rp_trace *tr)
             without_info |= f->gpu.n > 0;
             continue;
         }
-        rp_list_add(modes, sizeof modes, rp_gpu_mode_text(gi, buf, sizeof buf));
+        rp_list_add(modes, sizeof modes, rp_gpu_mode_text(gi, (uint64_t)f->hdr.start_mono_ns, buf, sizeof buf));
         on |= gi->mode != CT_GPU_OFF;
         partial |= !gi->final;
         pool += gi->untimed_pool;
         refused += gi->untimed_refused;
         capture += gi->untimed_capture;
         incomplete += gi->not_completed;
+        no_call += gi->no_call;
+        dropped += gi->dropped;
     }
     if (without_info)
         rp_list_add(modes, sizeof modes, "unknown (no gpu-info record)");
@@ -291,6 +372,8 @@ void rp_gpu_header_rows(struct rp_table *t, const struct rp_trace *tr)
         {"GPU untimed: event refused#", rp_u64s(n[2], refused)},
         {"GPU untimed: stream capture#", rp_u64s(n[3], capture)},
         {"GPU not completed#", rp_u64s(n[4], incomplete)},
+        {"GPU spans without a call#", no_call ? rp_u64s(n[5], no_call) : NULL},
+        {"GPU records CUPTI dropped#", dropped ? rp_u64s(n[6], dropped) : NULL},
         {"GPU counts", partial ? "partial: a process ended before its final gpu-info record" : NULL},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)

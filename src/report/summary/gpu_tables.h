@@ -1,5 +1,6 @@
 /* The summary's GPU tables, from the GPU spans (format 5) joined to their calls (gpu_spans.h):
- *   gpu_kernels      nsys cuda_gpu_kern_sum: GPU time per kernel (graph launches: a row per graph)
+ *   gpu_kernels      nsys cuda_gpu_kern_sum: GPU time per kernel (graph launches timed by events: a row per
+ *                    graph; by CUPTI's activity records, each kernel of the graph in its own row)
  *   gpu_copies_time  nsys cuda_gpu_mem_time_sum: GPU time per copy operation
  *   gpu_copies_size  nsys cuda_gpu_mem_size_sum: bytes per copy operation, in MB (10^6 bytes)
  * and the header's lines on how GPU time was taken.
@@ -7,10 +8,12 @@
  * Rows are keyed by the call (kernel name, graph handle, copy operation: the host tables' names), so they
  * count every successful launch or copy, timed or not.  When a table's calls were not all timed (sampling,
  * or calls left untimed), it adds a Timed column and estimates totals: per group (a kernel's grid and
- * block; an operation's power-of-two size class, as the recorder samples by kind) the mean GPU time of its
- * timed calls times its calls; a group with no timed call takes the mean of all its row's timed calls.
- * Statistics (Avg to StdDev) are over the timed calls only.  A row with no timed call at all shows its
- * count and leaves the times empty. */
+ * block; an operation's power-of-two size class, as the recorder samples by kind) the weighed mean GPU time
+ * of its timed calls (a span timed as one of N sampled calls weighs N: rp_timed_count) times its calls; a
+ * group with no timed call takes the weighed mean of all its row's timed calls.  Avg is then the estimate
+ * over the calls; Med, Min, Max and StdDev are over the timed calls only.  A row with no timed call at all
+ * shows its count and leaves the times empty.  Calls timed by CUPTI's activity records (every one) without a
+ * span are not counted: what they ran was not seen. */
 #ifndef CT_REPORT_SUMMARY_GPU_TABLES_H
 #define CT_REPORT_SUMMARY_GPU_TABLES_H
 
@@ -21,10 +24,18 @@
 struct rp_gpu_agg;
 
 /* NULL when out of memory.  Collects nothing for a trace without GPU timing (no span, no GPU info record
- * of a mode other than off): its tables are empty. */
-struct rp_gpu_agg *rp_gpu_agg_new(const struct rp_trace *tr);
+ * of a mode other than off): its tables are empty.  device >= -1: the spans of that device only (calls not
+ * timed, whose device is not known, are left out); RP_GPU_ALL_DEVICES: everything. */
+#define RP_GPU_ALL_DEVICES (-2)
+struct rp_gpu_agg *rp_gpu_agg_new(const struct rp_trace *tr, int device);
 /* A call that returned CUDA_SUCCESS, in any order.  0, or -1 when out of memory. */
 int rp_gpu_agg_call(struct rp_gpu_agg *g, const struct rp_call *c);
+/* The spans no recorded call made (CUPTI's activity records of calls made untraced: CT_GPU_SPAN_NO_CALL),
+ * once, after the calls.  0, or -1 when out of memory. */
+int rp_gpu_agg_no_call(struct rp_gpu_agg *g, const struct rp_trace *tr);
+/* The devices the files' spans ran on, ascending, into a malloc'ed array (*n of them); NULL when none or out of
+ * memory (*n 0). */
+int *rp_gpu_devices(const struct rp_trace *tr, size_t *n);
 void rp_gpu_agg_free(struct rp_gpu_agg *g);
 
 void rp_gpu_print_kernels(struct rp_sum_out *o, struct rp_gpu_agg *g);

@@ -40,5 +40,5 @@ double rp_timed_count_estimate(const struct rp_timed_count *c, double fallback_m
 {
     if (c->timed == c->n)
         return (double)c->timed_ns;
-    return (c->timed ? (double)c->timed_ns / (double)c->timed : fallback_mean) * (double)c->n;
+    return (c->weight > 0 ? c->weighed_ns / c->weight : fallback_mean) * (double)c->n;
 }

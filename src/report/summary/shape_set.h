@@ -8,8 +8,12 @@
 #include <stdint.h>
 
 /* Calls of one group: all of them, those timed on the GPU, and their GPU time. */
+/* A group's calls, those timed, their GPU time, and the same weighed: a span timed as one of N sampled calls
+ * (CT_GPU_SPAN_SAMPLED) weighs N, any other 1, so that the first timings of each kind, which every kind
+ * gets, do not outweigh the rest in a mean. */
 struct rp_timed_count {
     uint64_t n, timed, timed_ns;
+    double weight, weighed_ns;
 };
 
 struct rp_shape {
@@ -26,8 +30,8 @@ struct rp_shape_set {
 struct rp_shape *rp_shape_set_get(struct rp_shape_set *s, const uint32_t grid[3], const uint32_t block[3]);
 void rp_shape_set_free(struct rp_shape_set *s);
 
-/* A group's share of an estimated total: its GPU time when every call was timed, else the mean of its timed
- * calls (or, with none timed, `fallback_mean`) times its calls. */
+/* A group's share of an estimated total: its GPU time when every call was timed, else the weighed mean of
+ * its timed calls (or, with none timed, `fallback_mean`) times its calls. */
 double rp_timed_count_estimate(const struct rp_timed_count *c, double fallback_mean);
 
 #endif

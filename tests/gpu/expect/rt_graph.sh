@@ -10,3 +10,10 @@ expect_calls "1 device allocation of 32768 bytes" -eq 1 family=alloc kind=device
 expect_freed bytes=32768
 expect_calls "1 D2H copy of 32768 bytes" -eq 1 "$D2H" bytes=32768
 expect_no_failed_calls
+# GPU time as by default (CUPTI's activity records): the graph's kernels each timed by name, 3 for each of
+# the 10 launches, and no row for the graph as a whole.
+if gpu_table traced gpu_kernels; then
+    expect_value "gpu_kernels: graphStep timed 30 times (3 in each graph launch)" -eq 30 \
+        "$(table_value "$table" Instances 'graphStep*')"
+    expect_value "gpu_kernels: no row for a whole graph" -eq 0 "$(grep -c 'CUDA graph' "$table")"
+fi

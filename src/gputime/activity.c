@@ -1,0 +1,515 @@
+/* GPU time from CUPTI's activity records (doc/gpu-time.md): every kernel, copy and set the device ran, with
+ * the GPU's own start and end.  CONCURRENT_KERNEL, MEMCPY and MEMSET activity is on from start to exit.
+ *
+ * A record names the API call that made it by CUPTI's correlation id.  The tracer learns a call's id from a
+ * CUPTI callback enabled on the driver functions that make GPU work only (launches, copies, sets): at the
+ * call's exit it leaves the id in a thread-local, which the trampoline reads once the call has returned and
+ * files, with the call's thread and sequence number, in a table indexed by the id (links below).  The writer's
+ * collector reads CUPTI's completed buffers, finds each record's call there, and queues its span: a graph
+ * launch's records share its id, so each of its kernels becomes a span of that call.  A record whose call is
+ * not found (the call was made untraced, or its record was lost) is written all the same, marked
+ * CT_GPU_SPAN_NO_CALL.  Records carry CUPTI's clock (CLOCK_REALTIME on Linux), mapped to the trace's
+ * CLOCK_MONOTONIC by pairs of readings of both taken at each collection (clock_map below).
+ *
+ * The program's own use of CUPTI (torch.profiler, Kineto, ...) takes precedence: the interposition layer
+ * sees its first CUPTI call, and ct_gpu_activity_yield hands CUPTI over before that call goes on. */
+#include "config.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "format/record.h"
+#include "gputime/activity.h"
+#include "gputime/cupti.h"
+#include "gputime/backend.h"
+#include "recorder/clock.h"
+#include "recorder/gpu.h"
+#include "recorder/intern.h"
+#include "recorder/rings.h"
+
+#define BUFFER_BYTES (2u << 20) /* one activity buffer: about 9,700 kernel records */
+#define BUFFERS_MAX 32u         /* buffers CUPTI may hold or we may not have read yet: 64 MiB */
+
+enum { IDLE, RUNNING, YIELDED, FINISHED };
+static _Atomic int state = IDLE;
+static pid_t owner; /* the process that started CUPTI; a forked child never touches it */
+static struct ct_cupti cupti;
+static CUpti_SubscriberHandle subscriber;
+static const CUpti_ActivityKind kinds[] = {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
+                                           CUPTI_ACTIVITY_KIND_MEMSET};
+
+/* ---- links: correlation id -> call ---- */
+
+/* Filed by the calling thread after its call, read by the collector: corr last, so that a reader that sees
+ * the id sees the rest (and reads the id again after, for a slot refiled meanwhile by id + LINKS). */
+struct link {
+    _Atomic uint32_t corr;
+    _Atomic uint32_t tid;
+    _Atomic uint64_t seq;
+    _Atomic uint64_t stream;
+    _Atomic uint32_t api;
+};
+#define LINKS (1u << 17) /* ids in flight: a launch-bound program's ~0.3 s between collections */
+static struct link *links;
+
+static void link_put(uint32_t corr, uint32_t tid, uint64_t seq, uint64_t stream, uint16_t api)
+{
+    struct link *l = &links[corr & (LINKS - 1)];
+    atomic_store_explicit(&l->corr, 0, memory_order_relaxed);
+    atomic_thread_fence(memory_order_release);
+    atomic_store_explicit(&l->tid, tid, memory_order_relaxed);
+    atomic_store_explicit(&l->seq, seq, memory_order_relaxed);
+    atomic_store_explicit(&l->stream, stream, memory_order_relaxed);
+    atomic_store_explicit(&l->api, api, memory_order_relaxed);
+    atomic_store_explicit(&l->corr, corr, memory_order_release);
+}
+
+/* The call of id corr into the span: 1, or 0 when none is filed. */
+static int link_get(uint32_t corr, struct ct_rec_gpu *g)
+{
+    const struct link *l = &links[corr & (LINKS - 1)];
+    if (corr == 0 || atomic_load_explicit(&l->corr, memory_order_acquire) != corr)
+        return 0;
+    g->h.tid = atomic_load_explicit(&l->tid, memory_order_relaxed);
+    g->seq = atomic_load_explicit(&l->seq, memory_order_relaxed);
+    g->stream = atomic_load_explicit(&l->stream, memory_order_relaxed);
+    g->api_id = (uint16_t)atomic_load_explicit(&l->api, memory_order_relaxed);
+    atomic_thread_fence(memory_order_acquire);
+    return atomic_load_explicit(&l->corr, memory_order_relaxed) == corr;
+}
+
+/* ---- the program's threads ---- */
+
+/* The correlation id of the calling thread's last call that makes GPU work (CUPTI's callback sets it). */
+static __thread uint32_t last_corr __attribute__((tls_model("initial-exec")));
+
+struct act_call {
+    struct ct_gpu_call call;
+    uint64_t stream;
+    uint64_t seq_mark; /* the thread's next sequence number before the call: did its record get one? */
+    uint16_t api;
+};
+static __thread struct act_call current __attribute__((tls_model("initial-exec")));
+
+static void CUPTIAPI on_api(void *data, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void *info)
+{
+    const CUpti_CallbackData *cb = info;
+    (void)data, (void)domain, (void)id;
+    if (cb->callbackSite == CUPTI_API_EXIT)
+        last_corr = cb->correlationId;
+}
+
+extern const struct ct_gpu_backend ct_gpu_activity;
+
+static struct ct_gpu_call *begin(uint16_t api_id, CUstream stream, int pick)
+{
+    struct act_call *a = &current;
+    struct ct_ring *ring = ct_rec_ring;
+
+    (void)pick; /* every call: CUPTI records them all anyway */
+    ct_gpu_first_use();
+    last_corr = 0;
+    a->call.backend = &ct_gpu_activity;
+    a->stream = (uint64_t)(uintptr_t)stream;
+    a->api = api_id;
+    a->seq_mark = ring ? ring->seq_next : 0;
+    return &a->call;
+}
+
+static void returned(struct ct_gpu_call *c) { (void)c; }
+
+/* The call returned r; its record, if kept, is committed: file its id. */
+static void end(struct ct_gpu_call *c, CUresult r)
+{
+    const struct act_call *a = (const struct act_call *)c;
+    struct ct_ring *ring = ct_rec_ring;
+    const uint32_t corr = last_corr;
+
+    if (r == CUDA_SUCCESS && corr && ring && ring->seq_next != a->seq_mark && links)
+        link_put(corr, ring->tid, ring->seq_next - 1, a->stream, a->api);
+}
+
+static void end_launch(struct ct_gpu_call *c, CUresult r, const struct ct_pl_launch *pl)
+{
+    (void)pl; /* the record says what ran: a graph launch runs many kernels */
+    end(c, r);
+}
+
+static void end_copy(struct ct_gpu_call *c, CUresult r, const struct ct_pl_copy *pl)
+{
+    (void)pl;
+    end(c, r);
+}
+
+static void drop(struct ct_gpu_call *c) { (void)c; }
+
+/* ---- CUPTI's buffers ---- */
+
+struct buffer {
+    struct buffer *next;
+    uint8_t *data;
+    size_t valid;
+};
+static pthread_mutex_t buffers_mu = PTHREAD_MUTEX_INITIALIZER; /* the list, and `out` */
+static struct buffer *completed, **completed_tail = &completed;
+static unsigned out; /* buffers handed to CUPTI or completed and not read yet */
+
+static void CUPTIAPI requested(uint8_t **buf, size_t *size, size_t *max)
+{
+    *buf = NULL;
+    *size = 0;
+    *max = 0;
+    if (atomic_load(&state) != RUNNING)
+        return; /* CUPTI is the program's now: its records are not ours to take */
+    pthread_mutex_lock(&buffers_mu);
+    const int room = out < BUFFERS_MAX;
+    out += room;
+    pthread_mutex_unlock(&buffers_mu);
+    if (!room || !(*buf = aligned_alloc(8, BUFFER_BYTES))) {
+        if (room) {
+            pthread_mutex_lock(&buffers_mu);
+            out--;
+            pthread_mutex_unlock(&buffers_mu);
+        }
+        *buf = NULL; /* CUPTI drops the records, and counts them: dropped below */
+        return;
+    }
+    *size = BUFFER_BYTES;
+}
+
+static void CUPTIAPI done(CUcontext ctx, uint32_t stream, uint8_t *buf, size_t size, size_t valid)
+{
+    struct buffer *b = malloc(sizeof *b);
+    size_t lost = 0;
+
+    (void)size;
+    /* Asked outside our lock: CUPTI holds its own around this callback. */
+    if (cupti.dropped(ctx, stream, &lost) == CUPTI_SUCCESS && lost)
+        atomic_fetch_add(&ct_gpu_counts.dropped, lost);
+    pthread_mutex_lock(&buffers_mu);
+    if (b && buf) {
+        *b = (struct buffer){NULL, buf, valid};
+        *completed_tail = b;
+        completed_tail = &b->next;
+    } else {
+        free(buf);
+        free(b);
+        out -= out > 0;
+    }
+    pthread_mutex_unlock(&buffers_mu);
+}
+
+/* ---- CUPTI's clock to the trace's ---- */
+
+/* Pairs (CUPTI's time, CLOCK_MONOTONIC) read together, one per collection: a record's time is mapped by the
+ * newest pair read before it (CLOCK_REALTIME and CLOCK_MONOTONIC part only when the host clock is stepped
+ * or slewed). */
+#define PAIRS 64u
+static struct {
+    uint64_t cupti, mono, window;
+} pairs[PAIRS];
+static unsigned npairs; /* pairs read so far (the collector's) */
+
+static void read_pair(void)
+{
+    uint64_t c = 0, m0 = ct_now_ns();
+    if (cupti.timestamp(&c) != CUPTI_SUCCESS || !c)
+        return;
+    uint64_t m1 = ct_now_ns();
+    unsigned i = npairs++ % PAIRS;
+    pairs[i].cupti = c;
+    pairs[i].mono = m0 + (m1 - m0) / 2;
+    pairs[i].window = m1 - m0;
+}
+
+static uint64_t to_trace(uint64_t t)
+{
+    const unsigned n = npairs < PAIRS ? npairs : PAIRS, newest = (npairs - 1) % PAIRS;
+    unsigned best = (npairs - n) % PAIRS; /* the oldest kept: records older than it use it */
+    for (unsigned k = 0; k < n; k++) {
+        unsigned i = (newest + PAIRS - k) % PAIRS;
+        if (pairs[i].cupti <= t) {
+            best = i;
+            break;
+        }
+    }
+    const int64_t mono = (int64_t)t - (int64_t)pairs[best].cupti + (int64_t)pairs[best].mono;
+    return mono > 0 ? (uint64_t)mono : 0;
+}
+
+/* ---- records into spans ---- */
+
+static uint16_t mem_kind(unsigned k)
+{
+    switch (k) {
+    case CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE: return CT_MEM_HOST;
+    case CUPTI_ACTIVITY_MEMORY_KIND_PINNED: return CT_MEM_PINNED;
+    case CUPTI_ACTIVITY_MEMORY_KIND_DEVICE:
+    case CUPTI_ACTIVITY_MEMORY_KIND_DEVICE_STATIC: return CT_MEM_DEVICE;
+    case CUPTI_ACTIVITY_MEMORY_KIND_ARRAY: return CT_MEM_ARRAY;
+    case CUPTI_ACTIVITY_MEMORY_KIND_MANAGED:
+    case CUPTI_ACTIVITY_MEMORY_KIND_MANAGED_STATIC: return CT_MEM_MANAGED;
+    default: return CT_MEM_UNKNOWN;
+    }
+}
+
+/* Records whose call was not filed yet when they were read: a call's id is filed just after it returns, and
+ * its record can complete sooner than that.  They wait for one more collection. */
+static struct ct_rec_gpu *later;
+static size_t nlater, later_room;
+
+static void keep_for_later(const struct ct_rec_gpu *g)
+{
+    if (nlater == later_room) {
+        size_t n = later_room ? 2 * later_room : 64;
+        struct ct_rec_gpu *v = realloc(later, n * sizeof *v);
+        if (!v) {
+            atomic_fetch_add(&ct_gpu_counts.not_completed, 1);
+            return;
+        }
+        later = v;
+        later_room = n;
+    }
+    later[nlater++] = *g;
+}
+
+/* A span ready but for its call: linked and queued, kept for the next collection, or (last) queued
+ * without a call. */
+static void place(struct ct_rec_gpu *g, uint32_t corr, int last)
+{
+    if (link_get(corr, g)) {
+        ct_gpu_queue(g);
+        return;
+    }
+    if (!last) {
+        g->seq = corr; /* until it is found: the id */
+        keep_for_later(g);
+        return;
+    }
+    g->h.tid = 0;
+    g->seq = 0;
+    g->api_id = 0;
+    g->flags |= CT_GPU_SPAN_NO_CALL;
+    if (ct_gpu_queue(g) == 0)
+        atomic_fetch_add(&ct_gpu_counts.no_call, 1);
+}
+
+/* The span of a record's times, device and stream; 0 when its times are not usable (counted). */
+static int span_init(struct ct_rec_gpu *g, uint8_t family, uint64_t start, uint64_t end, uint32_t device,
+                     uint32_t stream, uint32_t graph)
+{
+    if (start == 0 || end < start) { /* CUPTI had no timestamps for it (no device memory for them) */
+        atomic_fetch_add(&ct_gpu_counts.not_completed, 1);
+        return 0;
+    }
+    memset(g, 0, sizeof *g);
+    ct_put_hdr(&g->h, CT_REC_GPU, sizeof *g, 0);
+    g->start_ns = to_trace(start);
+    g->end_ns = g->start_ns + (end - start);
+    g->device = (int32_t)device;
+    g->stream = stream; /* replaced by the call's stream once linked */
+    g->family = family;
+    g->flags = CT_GPU_SPAN_ACTIVITY | (graph ? CT_GPU_SPAN_GRAPH : 0);
+    return 1;
+}
+
+static void record(const CUpti_Activity *r, int last)
+{
+    struct ct_rec_gpu g;
+
+    switch (r->kind) {
+    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
+        const CUpti_ActivityKernel10 *k = (const void *)r;
+        if (!span_init(&g, CT_FAM_LAUNCH, k->start, k->end, k->deviceId, k->streamId, k->graphId))
+            return;
+        g.name_id = k->name ? ct_intern(CT_STR_KERNEL, k->name, 0) : 0;
+        g.launch_kind = k->launchType == CUPTI_ACTIVITY_LAUNCH_TYPE_REGULAR ? CT_LAUNCH_KERNEL : CT_LAUNCH_COOPERATIVE;
+        g.grid[0] = (uint32_t)k->gridX, g.grid[1] = (uint32_t)k->gridY, g.grid[2] = (uint32_t)k->gridZ;
+        g.block[0] = (uint32_t)k->blockX, g.block[1] = (uint32_t)k->blockY, g.block[2] = (uint32_t)k->blockZ;
+        place(&g, k->correlationId, last);
+        return;
+    }
+    case CUPTI_ACTIVITY_KIND_MEMCPY: {
+        const CUpti_ActivityMemcpy6 *m = (const void *)r;
+        if (!span_init(&g, CT_FAM_COPY, m->start, m->end, m->deviceId, m->streamId, m->graphId))
+            return;
+        g.bytes = m->bytes;
+        g.copy_flags = (m->flags & CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC ? CT_COPY_ASYNC : 0) |
+                       (m->copyKind == CUPTI_ACTIVITY_MEMCPY_KIND_PTOP ? CT_COPY_PEER : 0) |
+                       (m->copyCount > 1 ? CT_COPY_BATCH : 0);
+        g.src_kind = mem_kind(m->srcKind);
+        g.dst_kind = mem_kind(m->dstKind);
+        place(&g, m->correlationId, last);
+        return;
+    }
+    case CUPTI_ACTIVITY_KIND_MEMSET: {
+        const CUpti_ActivityMemset4 *s = (const void *)r;
+        if (!span_init(&g, CT_FAM_COPY, s->start, s->end, s->deviceId, s->streamId, s->graphId))
+            return;
+        g.bytes = s->bytes;
+        g.copy_flags = CT_COPY_SET | (s->flags & CUPTI_ACTIVITY_FLAG_MEMSET_ASYNC ? CT_COPY_ASYNC : 0);
+        g.dst_kind = mem_kind(s->memoryKind);
+        place(&g, s->correlationId, last);
+        return;
+    }
+    default:
+        return;
+    }
+}
+
+/* ---- the backend ---- */
+
+static int start(const char *path, char *why, size_t size)
+{
+    const char *inj = getenv("CUDA_INJECTION64_PATH");
+    CUptiResult r;
+
+    if (owner && owner != getpid()) {
+        snprintf(why, size, "this forked child's CUPTI is its parent's");
+        return CT_GPU_WHY_CHILD;
+    }
+    /* A tool loaded by the driver (nsys, ncu, a program's own collector) owns CUPTI: Kineto's rule. */
+    if (inj && *inj && strcmp(inj, "none") != 0) {
+        snprintf(why, size, "CUDA_INJECTION64_PATH names %.200s, which uses CUPTI", inj);
+        return CT_GPU_WHY_CUPTI_BUSY;
+    }
+    if (ct_cupti_load(&cupti, path, why, size) < 0)
+        return CT_GPU_WHY_NO_CUPTI;
+    if (!links && !(links = calloc(LINKS, sizeof *links))) {
+        snprintf(why, size, "out of memory");
+        return CT_GPU_WHY_CUPTI_ERROR;
+    }
+    if ((r = cupti.subscribe(&subscriber, on_api, NULL)) != CUPTI_SUCCESS) {
+        const int busy = r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED || r == CUPTI_ERROR_MAX_LIMIT_REACHED;
+        snprintf(why, size, "CUPTI %s (%s)", busy ? "is in use by another tool or by the program" : "refused a subscriber",
+                 ct_cupti_error(&cupti, r));
+        return busy ? CT_GPU_WHY_CUPTI_BUSY : CT_GPU_WHY_CUPTI_ERROR;
+    }
+    /* The callback on the functions that make GPU work, and no other: CUPTI calls it for those alone. */
+    unsigned enabled = 0;
+    for (CUpti_CallbackId id = 1; id < CUPTI_DRIVER_TRACE_CBID_SIZE; id++) {
+        const char *name = NULL;
+        if (cupti.callback_name(CUPTI_CB_DOMAIN_DRIVER_API, id, &name) == CUPTI_SUCCESS && name &&
+            ct_gpu_makes_work(name))
+            enabled += cupti.enable_callback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id) == CUPTI_SUCCESS;
+    }
+    r = enabled ? cupti.register_callbacks(requested, done) : CUPTI_ERROR_UNKNOWN;
+    atomic_store(&state, RUNNING); /* before the kinds: their first buffer requests come at once */
+    for (size_t i = 0; r == CUPTI_SUCCESS && i < sizeof kinds / sizeof kinds[0]; i++)
+        r = cupti.enable(kinds[i]);
+    if (r != CUPTI_SUCCESS) {
+        atomic_store(&state, IDLE);
+        for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+            cupti.disable(kinds[i]);
+        cupti.unsubscribe(subscriber);
+        snprintf(why, size, "CUPTI refused activity tracing (%s)",
+                 enabled ? ct_cupti_error(&cupti, r) : "no driver function to correlate");
+        return CT_GPU_WHY_CUPTI_ERROR;
+    }
+    owner = getpid();
+    read_pair();
+    return 0;
+}
+
+void ct_gpu_activity_yield(void)
+{
+    static _Atomic int yielding;
+    if (atomic_load(&state) != RUNNING || atomic_exchange(&yielding, 1))
+        return;
+    /* What CUPTI holds of ours comes back to `done` (buffers are still given while RUNNING), is read by the
+     * next collection, and CUPTI is left to the program as it was before the tracer subscribed. */
+    cupti.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    atomic_store(&state, YIELDED);
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        cupti.disable(kinds[i]);
+    cupti.unsubscribe(subscriber);
+}
+
+int ct_gpu_activity_running(void) { return atomic_load(&state) == RUNNING; }
+
+static void collect(int final)
+{
+    const int st = atomic_load(&state);
+    struct buffer *list, *next;
+
+    if (st == IDLE || st == FINISHED || owner != getpid())
+        return;
+    if (st == RUNNING) {
+        size_t lost = 0;
+        cupti.flush_all(final ? CUPTI_ACTIVITY_FLAG_FLUSH_FORCED : 0);
+        /* Dropped when no buffer was to be had: no buffer comes back to `done` to say so. */
+        if (cupti.dropped(NULL, 0, &lost) == CUPTI_SUCCESS && lost)
+            atomic_fetch_add(&ct_gpu_counts.dropped, lost);
+    }
+    read_pair();
+    pthread_mutex_lock(&buffers_mu);
+    list = completed;
+    completed = NULL;
+    completed_tail = &completed;
+    pthread_mutex_unlock(&buffers_mu);
+
+    /* Those kept from the last collection first: their calls are filed by now, or never will be. */
+    struct ct_rec_gpu *old = later;
+    size_t nold = nlater;
+    later = NULL;
+    nlater = later_room = 0;
+    for (size_t i = 0; i < nold; i++)
+        place(&old[i], (uint32_t)old[i].seq, 1);
+    free(old);
+    unsigned nbuf = 0;
+    for (; list; list = next, nbuf++) {
+        next = list->next;
+        CUpti_Activity *r = NULL;
+        while (cupti.next_record(list->data, list->valid, &r) == CUPTI_SUCCESS)
+            record(r, final);
+        free(list->data);
+        free(list);
+    }
+    pthread_mutex_lock(&buffers_mu);
+    out -= nbuf < out ? nbuf : out;
+    pthread_mutex_unlock(&buffers_mu);
+    if (final) {
+        for (size_t i = 0; i < nlater; i++) /* none: the last collection waits for nothing */
+            place(&later[i], (uint32_t)later[i].seq, 1);
+        nlater = 0;
+        atomic_store(&state, FINISHED);
+    }
+}
+
+/* CUPTI hands back a destroyed context's records itself (done); nothing of ours names a context. */
+static void ctx_closing(CUcontext ctx) { (void)ctx; }
+static void ctx_closed(CUcontext ctx, int gone) { (void)ctx, (void)gone; }
+
+static void fork_prepare(void) { pthread_mutex_lock(&buffers_mu); }
+static void fork_parent(void) { pthread_mutex_unlock(&buffers_mu); }
+
+/* CUPTI and its buffers are the parent's: the child never touches them (owner). */
+static void fork_child(void)
+{
+    pthread_mutex_init(&buffers_mu, NULL);
+    completed = NULL;
+    completed_tail = &completed;
+    out = 0;
+    later = NULL;
+    nlater = later_room = 0;
+}
+
+const struct ct_gpu_backend ct_gpu_activity = {
+    .name = "activity",
+    .start = start,
+    .begin = begin,
+    .returned = returned,
+    .end_launch = end_launch,
+    .end_copy = end_copy,
+    .drop = drop,
+    .collect = collect,
+    .ctx_closing = ctx_closing,
+    .ctx_closed = ctx_closed,
+    .fork_prepare = fork_prepare,
+    .fork_parent = fork_parent,
+    .fork_child = fork_child,
+};

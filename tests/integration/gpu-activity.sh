@@ -1,0 +1,137 @@
+#!/bin/sh
+# GPU time from CUPTI's activity records, on the simulated driver and its simulated libcupti (beside it in
+# tests/simdriver, found there as a real one is found beside a real driver): the default source.  Exact
+# durations where timing events read the launch's latency too, graph launches' kernels each a span of their
+# call, every span linked to its call, the fallback to timing events when CUPTI is taken (by a tool, or by
+# the program before or after the tracer started: the program still gets all its callbacks and records),
+# exit with work pending, fork, CUPTI's buffers running out, and what the report makes of it.
+. "$CT_TOP_SRCDIR/tests/integration/interpose-lib.sh"
+[ -x "$bin/cupti-user" ] || { echo "SKIP: built without CUPTI's headers"; exit 77; }
+[ -f "$CT_SIMDRIVER_DIR/libcupti.so.13" ] || { echo "SKIP: no simulated libcupti"; exit 77; }
+prog=$bin/gpu-time
+report=$CT_TOP_BUILDDIR/src/report/cudatrace-report
+export SIM_STRICT_HANDLES=1 SIM_COPY_BYTES_PER_NS=1
+unset CUDATRACE_GPU_TIME CUDATRACE_CUPTI CUDA_INJECTION64_PATH
+
+info() {
+    awk -v k="$2=" '$1 == "gpu-info" { for (i = 2; i <= NF; i++) if (index($i, k) == 1) v = substr($i, length(k) + 1) }
+        END { print v }' "$tmp/$1.dump"
+}
+expect_info() {
+    got=$(info "$1" "$2")
+    [ "$got" = "$3" ] || fail "$1: gpu-info $2=$got, expected $3"
+}
+# durations NAME REGEX: the dur= of the dump's gpu lines that match, one a line.
+durations() { grep -E "^gpu seq=.*$2" "$tmp/$1.dump" | sed 's/.* dur=\([0-9]*\) .*/\1/'; }
+# linked NAME: every span names a call of the trace (the same sequence number, thread and api).
+linked() {
+    "$ctdump" -t "$tmp/$1.ctrace" >"$tmp/$1.calls" || fail "$1: ctdump -t exit $?"
+    grep '^gpu seq=' "$tmp/$1.dump" | while read -r _ seq tid name _; do
+        grep -q "^file=0 call ${seq} ${tid} ${name} " "$tmp/$1.calls" || { echo "no call for $seq $tid $name"; break; }
+    done >"$tmp/$1.unlinked"
+    [ -s "$tmp/$1.unlinked" ] && fail "$1: $(cat "$tmp/$1.unlinked")"
+}
+# one_line NAME TEXT: the traced run's stderr has that line exactly once.
+one_line() {
+    [ "$(grep -c "$2" "$tmp/$1.traced.err")" = 1 ] || fail "$1: expected one '$2' on stderr, got: $(head -c 400 "$tmp/$1.traced.err")"
+}
+
+# The default: every launch and copy timed by CUPTI (101 launches, 10 copies), each span its call's, exact.
+run_pair steady "$prog" steady
+expect_info steady source activity
+expect_info steady request auto
+expect_info steady why chosen
+expect_info steady mode all
+expect_info steady timed 111
+expect_count steady 111 '^gpu seq=.* span=activity '
+expect_count steady 100 '^gpu seq=.* name=cuLaunchKernel start=[0-9]* dur=50000 '
+expect_count steady 10 '^gpu seq=.* name=cuMemcpyHtoDAsync start=[0-9]* dur=4096 .* copy bytes=4096 src_kind=host dst_kind=device'
+linked steady
+grep -q "GPU time" "$tmp/steady.traced.err" && fail "steady: stderr: $(head -c 300 "$tmp/steady.traced.err")"
+"$report" info -f csv "$tmp/steady.ctrace" >"$tmp/steady.info" || fail "steady: info exit $?"
+grep -q '^GPU time,"CUPTI activity records: every kernel, copy and set"$' "$tmp/steady.info" ||
+    fail "steady: info does not name the source: $(grep GPU "$tmp/steady.info")"
+"$report" summary -f csv --by device -s gpu_kernels "$tmp/steady.ctrace" >"$tmp/steady.bydev" || fail "steady: --by device exit $?"
+grep -q '^# gpu_kernels\[GPU 0\]' "$tmp/steady.bydev" && grep -q ',101,.*,spin$' "$tmp/steady.bydev" ||
+    fail "steady: summary --by device: $(head -c 400 "$tmp/steady.bydev")"
+
+# Each launch after its stream drained, its kernel starting 20 us after the call: CUPTI's spans are the
+# kernels' 50 us, the events' spans read the latency too.
+SIM_LAUNCH_LATENCY_NS=20000 run_pair idle "$prog" idle 20
+expect_count idle 20 '^gpu seq=.* name=cuLaunchKernel start=[0-9]* dur=50000 '
+SIM_LAUNCH_LATENCY_NS=20000 run_pair idle_events env CUDATRACE_GPU_TIME=events "$prog" idle 20
+short=$(durations idle_events 'name=cuLaunchKernel ' | awk '$1 < 65000' | wc -l)
+[ "$short" = 0 ] && [ "$(durations idle_events 'name=cuLaunchKernel ' | wc -l)" = 20 ] ||
+    fail "idle_events: expected 20 spans of at least 65 us (50 us and most of the 20 us latency), $short shorter"
+
+# A graph of two kernels (30 and 20 us) launched twice: four spans, each its kernel's own, each of its
+# cuGraphLaunch call.
+run_pair capture "$prog" capture
+expect_count capture 4 '^gpu seq=.* name=cuGraphLaunch .* span=graph,activity launch kernel=spin '
+expect_count capture 2 '^gpu seq=.* name=cuGraphLaunch start=[0-9]* dur=30000 '
+expect_count capture 2 '^gpu seq=.* name=cuGraphLaunch start=[0-9]* dur=20000 '
+linked capture
+"$report" summary -f csv -s gpu_kernels "$tmp/capture.ctrace" >"$tmp/capture.sum" || fail "capture: summary exit $?"
+grep -q ',5,.*,spin$' "$tmp/capture.sum" || fail "capture: gpu_kernels has not the 5 spins: $(cat "$tmp/capture.sum")"
+
+# The program takes CUPTI after 10 timed launches: it gets its 10 callbacks and records, the tracer says so
+# once and goes on with timing events.
+run_pair late "$bin/cupti-user" late
+expect_info late source events
+expect_info late why program
+expect_count late 10 '^gpu seq=.* span=activity '
+one_line late 'the program uses CUPTI'
+"$report" info -f csv "$tmp/late.ctrace" | grep -q '^GPU time,"timing events: .*(CUPTI activity until [0-9.]* m\?s into the trace: the program uses CUPTI)"$' ||
+    fail "late: info: $("$report" info -f csv "$tmp/late.ctrace" | grep '^GPU')"
+# ... before the tracer started: CUPTI is busy, timing events from the start.
+run_pair early "$bin/cupti-user" early
+expect_info early source events
+expect_info early why cupti-busy
+expect_count early 0 '^gpu seq=.* span=activity'
+one_line early 'GPU time: CUPTI is in use by another tool or by the program'
+# ... a tool injected by the driver owns it.
+CUDA_INJECTION64_PATH=/opt/tool/libinject.so run_pair injected "$prog" steady
+expect_info injected source events
+expect_info injected why cupti-busy
+one_line injected 'CUDA_INJECTION64_PATH names /opt/tool/libinject.so'
+# ... CUPTI only, and none can be loaded: no GPU time, said once.
+run_pair nocupti env CUDATRACE_GPU_TIME=activity CUDATRACE_CUPTI=/nonexistent/libcupti.so.13 "$prog" steady
+expect_info nocupti mode off
+expect_info nocupti source none
+expect_info nocupti why no-cupti
+expect_count nocupti 0 '^gpu '
+one_line nocupti 'CUDATRACE_CUPTI=/nonexistent/libcupti.so.13 does not load'
+
+# Exit with a 3 s kernel running: no wait, its record counted not completed.
+start=$(date +%s)
+run_pair exit "$prog" exit
+[ $(($(date +%s) - start)) -le 2 ] || fail "exit: the traced process waited for its kernel"
+expect_info exit not_completed 1
+expect_info exit final 1
+expect_count exit 0 '^gpu '
+
+# Contexts destroyed with a kernel running: what ran in a later context is timed.
+run_pair destroy "$prog" destroy
+expect_count destroy 1 '^gpu seq=.* dur=3000 '
+
+# fork: the parent's three spans are in its trace; the child's trace has none, and no warning.
+rm -f "$tmp"/fork-*.ctrace
+CUDATRACE_OUTPUT=$tmp/fork-%p.ctrace LD_LIBRARY_PATH=$CT_SIMDRIVER_DIR LD_PRELOAD=$CT_PRELOAD "$prog" fork \
+    2>"$tmp/fork.err" || fail "fork: exit $? ($(cat "$tmp/fork.err"))"
+set -- "$tmp"/fork-*.ctrace
+[ $# -eq 2 ] || fail "fork: $# trace files, expected 2"
+spans_seen=
+for f in "$@"; do
+    spans_seen="$spans_seen $("$ctdump" "$f" | grep -c '^gpu ')"
+done
+case $spans_seen in
+" 3 0" | " 0 3") ;;
+*) fail "fork: spans per file:$spans_seen, expected 3 and 0" ;;
+esac
+grep -q 'GPU time' "$tmp/fork.err" && fail "fork: $(cat "$tmp/fork.err")"
+
+# CUPTI's buffers run out (one record a buffer, the tracer's 32 buffers): the rest are dropped and counted.
+SIM_CUPTI_BUFFER_RECORDS=1 run_pair full "$prog" steady
+dropped=$(info full dropped) timed=$(info full timed)
+[ "$dropped" -gt 0 ] && [ $((dropped + timed)) -eq 111 ] || fail "full: $timed timed and $dropped dropped of 111"
+echo "gpu-activity: all scenarios passed"
