@@ -277,12 +277,33 @@ static void keep_for_later(const struct ct_rec_gpu *g)
     later[nlater++] = *g;
 }
 
+/* Spans linked and ready, queued together at the end of each collection (or when the batch is full): one
+ * lock of the recorder's queue per batch instead of per record. */
+#define BATCH 256u
+static struct ct_rec_gpu batch[BATCH];
+static unsigned nbatch, nbatch_no_call;
+
+static void flush(void)
+{
+    if (nbatch && ct_gpu_queue_many(batch, nbatch) == 0)
+        atomic_fetch_add(&ct_gpu_counts.no_call, nbatch_no_call);
+    nbatch = nbatch_no_call = 0;
+}
+
+static void queue_span(const struct ct_rec_gpu *g)
+{
+    batch[nbatch++] = *g;
+    nbatch_no_call += (g->flags & CT_GPU_SPAN_NO_CALL) != 0;
+    if (nbatch == BATCH)
+        flush();
+}
+
 /* A span ready but for its call: linked and queued, kept for the next collection, or (last) queued
  * without a call. */
 static void place(struct ct_rec_gpu *g, uint32_t corr, int last)
 {
     if (link_get(corr, g)) {
-        ct_gpu_queue(g);
+        queue_span(g);
         return;
     }
     if (!last) {
@@ -294,8 +315,35 @@ static void place(struct ct_rec_gpu *g, uint32_t corr, int last)
     g->seq = 0;
     g->api_id = 0;
     g->flags |= CT_GPU_SPAN_NO_CALL;
-    if (ct_gpu_queue(g) == 0)
-        atomic_fetch_add(&ct_gpu_counts.no_call, 1);
+    queue_span(g);
+}
+
+/* A kernel's name id.  CUPTI gives every record of a kernel the same name pointer: a table by pointer, each
+ * entry holding its own copy of the name (a pointer freed and reused for another name is not believed),
+ * spares the intern table's hash and lock on all but a kernel's first record. */
+#define NAMES 1024u
+static struct {
+    const char *ptr;
+    char *copy;
+    uint32_t id;
+} names[NAMES];
+
+static uint32_t name_id(const char *name)
+{
+    if (!name)
+        return 0;
+    const size_t i = ((uintptr_t)name >> 3) * 0x9E3779B97F4A7C15ull >> 54; /* 10 bits: NAMES */
+    if (names[i].ptr == name && strcmp(names[i].copy, name) == 0)
+        return names[i].id;
+    const uint32_t id = ct_intern(CT_STR_KERNEL, name, 0);
+    char *copy = id ? strdup(name) : NULL;
+    if (copy) {
+        free(names[i].copy);
+        names[i].ptr = name;
+        names[i].copy = copy;
+        names[i].id = id;
+    }
+    return id;
 }
 
 /* The span of a record's times, device and stream; 0 when its times are not usable (counted). */
@@ -326,7 +374,7 @@ static void record(const CUpti_Activity *r, int last)
         const CUpti_ActivityKernel10 *k = (const void *)r;
         if (!span_init(&g, CT_FAM_LAUNCH, k->start, k->end, k->deviceId, k->streamId, k->graphId))
             return;
-        g.name_id = k->name ? ct_intern(CT_STR_KERNEL, k->name, 0) : 0;
+        g.name_id = name_id(k->name);
         g.launch_kind = k->launchType == CUPTI_ACTIVITY_LAUNCH_TYPE_REGULAR ? CT_LAUNCH_KERNEL : CT_LAUNCH_COOPERATIVE;
         g.grid[0] = (uint32_t)k->gridX, g.grid[1] = (uint32_t)k->gridY, g.grid[2] = (uint32_t)k->gridZ;
         g.block[0] = (uint32_t)k->blockX, g.block[1] = (uint32_t)k->blockY, g.block[2] = (uint32_t)k->blockZ;
@@ -363,6 +411,38 @@ static void record(const CUpti_Activity *r, int last)
 
 /* ---- the backend ---- */
 
+/* The driver functions whose calls' correlation ids the callback keeps. */
+#define MAX_CBIDS 256u
+static CUpti_CallbackId cbids[MAX_CBIDS];
+static unsigned ncbids;
+
+/* Turn the callbacks of those functions on or off; how many CUPTI took. */
+static unsigned set_timing(int on)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < ncbids; i++)
+        n += cupti.enable_callback(on ? 1 : 0, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, cbids[i]) == CUPTI_SUCCESS;
+    return n;
+}
+
+/* Outside capture ranges (CUDATRACE_CAPTURE) no call is timed: CUPTI's kinds and callback go off, and its
+ * records of work launched before come back at the next collection.  What disabling leaves of CUPTI's cost
+ * is doc/gpu-time.md's ("Capture ranges"). */
+static pthread_mutex_t capture_mu = PTHREAD_MUTEX_INITIALIZER;
+static int paused;
+
+static void capture(int on)
+{
+    pthread_mutex_lock(&capture_mu);
+    if (atomic_load(&state) == RUNNING && paused == on) {
+        for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+            on ? cupti.enable(kinds[i]) : cupti.disable(kinds[i]);
+        set_timing(on);
+        paused = !on;
+    }
+    pthread_mutex_unlock(&capture_mu);
+}
+
 static int start(const char *path, char *why, size_t size)
 {
     const char *inj = getenv("CUDA_INJECTION64_PATH");
@@ -390,13 +470,13 @@ static int start(const char *path, char *why, size_t size)
         return busy ? CT_GPU_WHY_CUPTI_BUSY : CT_GPU_WHY_CUPTI_ERROR;
     }
     /* The callback on the functions that make GPU work, and no other: CUPTI calls it for those alone. */
-    unsigned enabled = 0;
-    for (CUpti_CallbackId id = 1; id < CUPTI_DRIVER_TRACE_CBID_SIZE; id++) {
+    for (CUpti_CallbackId id = 1; id < CUPTI_DRIVER_TRACE_CBID_SIZE && ncbids < MAX_CBIDS; id++) {
         const char *name = NULL;
         if (cupti.callback_name(CUPTI_CB_DOMAIN_DRIVER_API, id, &name) == CUPTI_SUCCESS && name &&
             ct_gpu_makes_work(name))
-            enabled += cupti.enable_callback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id) == CUPTI_SUCCESS;
+            cbids[ncbids++] = id;
     }
+    const unsigned enabled = set_timing(1);
     r = enabled ? cupti.register_callbacks(requested, done) : CUPTI_ERROR_UNKNOWN;
     atomic_store(&state, RUNNING); /* before the kinds: their first buffer requests come at once */
     for (size_t i = 0; r == CUPTI_SUCCESS && i < sizeof kinds / sizeof kinds[0]; i++)
@@ -469,6 +549,7 @@ static void collect(int final)
         free(list->data);
         free(list);
     }
+    flush();
     pthread_mutex_lock(&buffers_mu);
     out -= nbuf < out ? nbuf : out;
     pthread_mutex_unlock(&buffers_mu);
@@ -476,6 +557,7 @@ static void collect(int final)
         for (size_t i = 0; i < nlater; i++) /* none: the last collection waits for nothing */
             place(&later[i], (uint32_t)later[i].seq, 1);
         nlater = 0;
+        flush();
         atomic_store(&state, FINISHED);
     }
 }
@@ -491,6 +573,7 @@ static void fork_parent(void) { pthread_mutex_unlock(&buffers_mu); }
 static void fork_child(void)
 {
     pthread_mutex_init(&buffers_mu, NULL);
+    pthread_mutex_init(&capture_mu, NULL);
     completed = NULL;
     completed_tail = &completed;
     out = 0;
@@ -509,6 +592,7 @@ const struct ct_gpu_backend ct_gpu_activity = {
     .collect = collect,
     .ctx_closing = ctx_closing,
     .ctx_closed = ctx_closed,
+    .capture = capture,
     .fork_prepare = fork_prepare,
     .fork_parent = fork_parent,
     .fork_child = fork_child,

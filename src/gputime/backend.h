@@ -40,6 +40,9 @@ struct ct_gpu_backend {
      * nothing of a destroyed context is touched again. */
     void (*ctx_closing)(CUcontext ctx);
     void (*ctx_closed)(CUcontext ctx, int gone);
+    /* A capture range opened (on) or closed (CUDATRACE_CAPTURE): outside one, nothing is timed, and a source
+     * whose cost does not hang on the calls it times (CUPTI's) stops timing.  NULL: nothing to do. */
+    void (*capture)(int on);
     /* fork: prepare and parent in the parent, child in the child (which has none of its parent's work). */
     void (*fork_prepare)(void);
     void (*fork_parent)(void);
@@ -69,5 +72,7 @@ const struct ct_gpu_driver *ct_gpu_drv(void);
 void ct_gpu_first_use(void);
 /* Does the driver function of exported symbol `name` make GPU work (a kernel launch, a copy or a set)? */
 int ct_gpu_makes_work(const char *name);
+/* Is a capture range open (always, without CUDATRACE_CAPTURE)? */
+int ct_gpu_capturing(void);
 
 #endif

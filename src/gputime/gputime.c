@@ -45,6 +45,8 @@ int ct_gpu_timing_start(int req, unsigned sample_n, const char *cupti)
 #if HAVE_CUPTI
         if ((why = ct_gpu_activity.start(cupti, text, sizeof text)) == 0) {
             atomic_store(&ct_gpu_current, &ct_gpu_activity);
+            if (!ct_gpu_capturing()) /* started by a call outside a capture range (a kernel's name) */
+                ct_gpu_activity.capture(0);
             ct_gpu_set_source(CT_GPU_SRC_ACTIVITY, CT_GPU_WHY_CHOSEN, 0);
             return CT_GPU_ALL; /* CUPTI records every call's work anyway */
         }
@@ -92,6 +94,13 @@ void ct_gpu_program_uses_cupti(const char *fn)
 #else
     (void)fn;
 #endif
+}
+
+void ct_gpu_capture(int on)
+{
+    const struct ct_gpu_backend *b = atomic_load(&ct_gpu_current);
+    if (b && b->capture)
+        b->capture(on);
 }
 
 void ct_gpu_collect(int final)

@@ -28,6 +28,8 @@ struct ct_gpu_host {
     /* Does the driver function of exported symbol `name` make GPU work: a kernel launch, a copy or a set
      * (the variants GPU time times)?  CUPTI's correlation callback is enabled on those alone. */
     int (*makes_work)(const char *name);
+    /* Is a capture range open (always, without CUDATRACE_CAPTURE)?  Timing starts outside one stopped. */
+    int (*capturing)(void);
 };
 void ct_gpu_attach(const struct ct_gpu_host *host);
 
@@ -89,6 +91,8 @@ int ct_gpu_used(void);
  * green context's destroy); gone: it was destroyed. */
 void ct_gpu_ctx_closing(CUcontext ctx);
 void ct_gpu_ctx_closed(CUcontext ctx, int gone);
+/* A capture range opened or closed (the interposition layer's capture hooks, inside the guard). */
+void ct_gpu_capture(int on);
 /* fork (the interposition layer's pthread_atfork handlers). */
 void ct_gpu_fork_prepare(void);
 void ct_gpu_fork_parent(void);

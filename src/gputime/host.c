@@ -42,3 +42,5 @@ void ct_gpu_first_use(void)
 int ct_gpu_makes_work(const char *name) { return host && host->makes_work(name); }
 
 int ct_gpu_used(void) { return atomic_load(&used); }
+
+int ct_gpu_capturing(void) { return !host || host->capturing(); }

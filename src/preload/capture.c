@@ -43,15 +43,19 @@ __attribute__((constructor)) static void capture_ctor(void) { ct_capture_init();
 void ct_hook_cuProfilerStart(CUresult r)
 {
     (void)r;
-    if (spec.mode == CT_CAPTURE_PROFILER)
+    if (spec.mode == CT_CAPTURE_PROFILER) {
         __atomic_fetch_and(&ct_gate, ~CT_GATE_CAPTURE, __ATOMIC_RELAXED);
+        ct_gpu_capture(1);
+    }
 }
 
 void ct_hook_cuProfilerStop(CUresult r)
 {
     (void)r;
-    if (spec.mode == CT_CAPTURE_PROFILER)
+    if (spec.mode == CT_CAPTURE_PROFILER) {
         __atomic_fetch_or(&ct_gate, CT_GATE_CAPTURE, __ATOMIC_RELAXED);
+        ct_gpu_capture(0);
+    }
 }
 
 const struct ct_capture_spec *ct_capture_nvtx(void)
@@ -60,14 +64,26 @@ const struct ct_capture_spec *ct_capture_nvtx(void)
     return spec.mode == CT_CAPTURE_NVTX ? &spec : NULL;
 }
 
+/* GPU time follows the range (gputime.h); an NVTX callback is not inside the trampolines' guard. */
+static void gpu_capture(int on)
+{
+    ct_guard++;
+    ct_gpu_capture(on);
+    ct_guard--;
+}
+
 void ct_capture_nvtx_open(void)
 {
-    if (atomic_fetch_add(&nvtx_open, 1) == 0)
+    if (atomic_fetch_add(&nvtx_open, 1) == 0) {
         __atomic_fetch_and(&ct_gate, ~CT_GATE_CAPTURE, __ATOMIC_RELAXED);
+        gpu_capture(1);
+    }
 }
 
 void ct_capture_nvtx_close(void)
 {
-    if (atomic_fetch_sub(&nvtx_open, 1) == 1)
+    if (atomic_fetch_sub(&nvtx_open, 1) == 1) {
         __atomic_fetch_or(&ct_gate, CT_GATE_CAPTURE, __ATOMIC_RELAXED);
+        gpu_capture(0);
+    }
 }

@@ -64,7 +64,10 @@ static int makes_work(const char *name)
     return v->family == CT_FAM_COPY || (v->family == CT_FAM_LAUNCH && strcmp(v->name, "cuLaunchHostFunc") != 0);
 }
 
-const struct ct_gpu_host ct_gpu_host = {.find_driver = find_driver, .install = install, .makes_work = makes_work};
+static int capturing(void) { return !(__atomic_load_n(&ct_gate, __ATOMIC_RELAXED) & CT_GATE_CAPTURE); }
+
+const struct ct_gpu_host ct_gpu_host = {
+    .find_driver = find_driver, .install = install, .makes_work = makes_work, .capturing = capturing};
 
 /* ---- calls that may destroy a context ---- */
 

@@ -85,30 +85,35 @@ void ct_gpu_set_source(unsigned src, unsigned reason, int now)
 
 void ct_gpu_set_mode(int mode) { ct_gpu_mode = mode; }
 
-int ct_gpu_queue(const struct ct_rec_gpu *g)
+int ct_gpu_queue_many(const struct ct_rec_gpu *g, size_t n)
 {
     int rc = 0;
 
     pthread_mutex_lock(&queue_mu);
-    if (queued == room) {
-        size_t n = room ? room * 2 : 256;
-        struct ct_rec_gpu *q = realloc(queue, n * sizeof *q);
+    if (queued + n > room) {
+        size_t want = room ? room * 2 : 256;
+        while (want < queued + n)
+            want *= 2;
+        struct ct_rec_gpu *q = realloc(queue, want * sizeof *q);
         if (q) {
             queue = q;
-            room = n;
+            room = want;
         }
     }
-    if (queued < room)
-        queue[queued++] = *g;
-    else
+    if (queued + n <= room) {
+        memcpy(queue + queued, g, n * sizeof *g);
+        queued += n;
+    } else
         rc = -1;
     pthread_mutex_unlock(&queue_mu);
     if (rc == 0)
-        atomic_fetch_add(&ct_gpu_counts.timed, 1);
+        atomic_fetch_add(&ct_gpu_counts.timed, n);
     else
-        atomic_fetch_add(&ct_gpu_counts.not_completed, 1);
+        atomic_fetch_add(&ct_gpu_counts.not_completed, n);
     return rc;
 }
+
+int ct_gpu_queue(const struct ct_rec_gpu *g) { return ct_gpu_queue_many(g, 1); }
 
 void ct_gpu_take(struct ct_gpu_batch *b, int final, int in_signal)
 {

@@ -39,6 +39,8 @@ void ct_gpu_set_source(unsigned source, unsigned why, int now);
 void ct_gpu_set_mode(int mode);
 /* Queue one span (any thread, not in a signal handler).  -1 when out of memory (counted not completed). */
 int ct_gpu_queue(const struct ct_rec_gpu *g);
+/* Queue n spans under one lock: a collector's batch.  -1 when out of memory (all n counted not completed). */
+int ct_gpu_queue_many(const struct ct_rec_gpu *g, size_t n);
 /* drain.c, before the rings: collect (outside signal handlers) and take the queued spans, whose calls are
  * all in the rings by then; after the rings: write them, and when `final` the closing CT_REC_GPU_INFO. */
 struct ct_gpu_batch {

@@ -37,6 +37,9 @@ expect_count range 1 '^call .* name=cuProfilerStop '
 expect_count range 2 '^call .* name=cuCtxSynchronize ' # one through the pointer looked up outside
 expect_count range 1 '^call .* name=cuModuleUnload '
 expect_count range 0 '^call .* name=(cuInit|cuModuleLoadData|cuModuleGetFunction|cuGetProcAddress) '
+# GPU time (CUPTI's activity records, the default) only inside the ranges: CUPTI is off between them.
+expect_count range 16 '^gpu seq=.* name=cuLaunchKernel .* span=activity '
+expect_count range 16 '^gpu seq='
 grep -q 'cudatrace: wrote .*: 21 calls, 0 lost' "$tmp/range.traced.err" ||
     fail "exit summary: $(cat "$tmp/range.traced.err")"
 # The report reads the same.
