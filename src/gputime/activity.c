@@ -34,7 +34,7 @@
 #define BUFFER_BYTES (2u << 20) /* one activity buffer: about 9,700 kernel records */
 #define BUFFERS_MAX 32u         /* buffers CUPTI may hold or we may not have read yet: 64 MiB */
 
-enum { IDLE, RUNNING, YIELDED, FINISHED };
+enum { IDLE, RUNNING, YIELDED };
 static _Atomic int state = IDLE;
 static pid_t owner; /* the process that started CUPTI; a forked child never touches it */
 static struct ct_cupti cupti;
@@ -52,6 +52,7 @@ struct link {
     _Atomic uint64_t seq;
     _Atomic uint64_t stream;
     _Atomic uint32_t api;
+    _Atomic uint32_t seen; /* the collector found a record of it */
 };
 #define LINKS (1u << 17) /* ids in flight: a launch-bound program's ~0.3 s between collections */
 static struct link *links;
@@ -65,13 +66,14 @@ static void link_put(uint32_t corr, uint32_t tid, uint64_t seq, uint64_t stream,
     atomic_store_explicit(&l->seq, seq, memory_order_relaxed);
     atomic_store_explicit(&l->stream, stream, memory_order_relaxed);
     atomic_store_explicit(&l->api, api, memory_order_relaxed);
+    atomic_store_explicit(&l->seen, 0, memory_order_relaxed);
     atomic_store_explicit(&l->corr, corr, memory_order_release);
 }
 
 /* The call of id corr into the span: 1, or 0 when none is filed. */
 static int link_get(uint32_t corr, struct ct_rec_gpu *g)
 {
-    const struct link *l = &links[corr & (LINKS - 1)];
+    struct link *l = &links[corr & (LINKS - 1)];
     if (corr == 0 || atomic_load_explicit(&l->corr, memory_order_acquire) != corr)
         return 0;
     g->h.tid = atomic_load_explicit(&l->tid, memory_order_relaxed);
@@ -79,7 +81,21 @@ static int link_get(uint32_t corr, struct ct_rec_gpu *g)
     g->stream = atomic_load_explicit(&l->stream, memory_order_relaxed);
     g->api_id = (uint16_t)atomic_load_explicit(&l->api, memory_order_relaxed);
     atomic_thread_fence(memory_order_acquire);
-    return atomic_load_explicit(&l->corr, memory_order_relaxed) == corr;
+    if (atomic_load_explicit(&l->corr, memory_order_relaxed) != corr)
+        return 0;
+    atomic_store_explicit(&l->seen, 1, memory_order_relaxed);
+    return 1;
+}
+
+/* Calls filed whose records no collection has found: at most the spans a death before the last collection
+ * loses (a call whose record CUPTI dropped stays here too). */
+static uint64_t pending(void)
+{
+    uint64_t n = 0;
+    for (unsigned i = 0; links && atomic_load(&state) == RUNNING && i < LINKS; i++)
+        n += atomic_load_explicit(&links[i].corr, memory_order_relaxed) != 0 &&
+             !atomic_load_explicit(&links[i].seen, memory_order_relaxed);
+    return n;
 }
 
 /* ---- the program's threads ---- */
@@ -516,7 +532,7 @@ static void collect(int final)
     const int st = atomic_load(&state);
     struct buffer *list, *next;
 
-    if (st == IDLE || st == FINISHED || owner != getpid())
+    if (st == IDLE || owner != getpid())
         return;
     if (st == RUNNING) {
         size_t lost = 0;
@@ -553,21 +569,11 @@ static void collect(int final)
     pthread_mutex_lock(&buffers_mu);
     out -= nbuf < out ? nbuf : out;
     pthread_mutex_unlock(&buffers_mu);
-    if (final) {
-        for (size_t i = 0; i < nlater; i++) /* none: the last collection waits for nothing */
-            place(&later[i], (uint32_t)later[i].seq, 1);
-        nlater = 0;
-        flush();
-        atomic_store(&state, FINISHED);
-    }
 }
 
 /* CUPTI hands back a destroyed context's records itself (done); nothing of ours names a context. */
 static void ctx_closing(CUcontext ctx) { (void)ctx; }
 static void ctx_closed(CUcontext ctx, int gone) { (void)ctx, (void)gone; }
-
-static void fork_prepare(void) { pthread_mutex_lock(&buffers_mu); }
-static void fork_parent(void) { pthread_mutex_unlock(&buffers_mu); }
 
 /* CUPTI and its buffers are the parent's: the child never touches them (owner). */
 static void fork_child(void)
@@ -590,10 +596,9 @@ const struct ct_gpu_backend ct_gpu_activity = {
     .end_copy = end_copy,
     .drop = drop,
     .collect = collect,
+    .pending = pending,
     .ctx_closing = ctx_closing,
     .ctx_closed = ctx_closed,
     .capture = capture,
-    .fork_prepare = fork_prepare,
-    .fork_parent = fork_parent,
     .fork_child = fork_child,
 };

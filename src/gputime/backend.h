@@ -34,8 +34,10 @@ struct ct_gpu_backend {
     void (*end_copy)(struct ct_gpu_call *c, CUresult r, const struct ct_pl_copy *pl);
     void (*drop)(struct ct_gpu_call *c);
     /* The drain holder (the writer, the exit handler): queue the spans of what completed (recorder/gpu.h);
-     * with `final`, what has not completed is counted not completed and nothing is touched afterwards. */
+     * with `final` (exit, exec), what has not completed is counted not completed. */
     void (*collect)(int final);
+    /* Calls timed whose spans no collection has made (async-signal-safe: read where collecting cannot be). */
+    uint64_t (*pending)(void);
     /* Before and after a call that may destroy ctx (gone: it did): what completed is collected first, and
      * nothing of a destroyed context is touched again. */
     void (*ctx_closing)(CUcontext ctx);
@@ -43,9 +45,8 @@ struct ct_gpu_backend {
     /* A capture range opened (on) or closed (CUDATRACE_CAPTURE): outside one, nothing is timed, and a source
      * whose cost does not hang on the calls it times (CUPTI's) stops timing.  NULL: nothing to do. */
     void (*capture)(int on);
-    /* fork: prepare and parent in the parent, child in the child (which has none of its parent's work). */
-    void (*fork_prepare)(void);
-    void (*fork_parent)(void);
+    /* fork, in the child: it has none of its parent's work, and its locks are made anew (none is held
+     * across fork: the fork may come from a signal handler that interrupted their holder). */
     void (*fork_child)(void);
 };
 

@@ -193,6 +193,7 @@ static void finish(struct ct_gpu_pair *p, CUresult r)
     *pool->pend_tail = p;
     pool->pend_tail = &p->next;
     const unsigned n = ++pool->npend;
+    atomic_fetch_add_explicit(&pool->out, 1, memory_order_relaxed);
     pthread_mutex_unlock(&pool->mu);
     if (n % CT_GPU_NUDGE == 0)
         ct_writer_nudge(); /* read them before the pool runs dry */
@@ -235,9 +236,8 @@ const struct ct_gpu_backend ct_gpu_events = {
     .end_copy = end_copy,
     .drop = drop,
     .collect = ct_gpu_events_collect,
+    .pending = ct_gpu_events_pending,
     .ctx_closing = ct_gpu_events_closing,
     .ctx_closed = ct_gpu_events_closed,
-    .fork_prepare = ct_gpu_events_fork_prepare,
-    .fork_parent = ct_gpu_events_fork_parent,
     .fork_child = ct_gpu_events_fork_child,
 };

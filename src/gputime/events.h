@@ -51,6 +51,7 @@ struct ct_gpu_pool {
     struct ct_gpu_pair *free;
     struct ct_gpu_pair *pend, **pend_tail;
     unsigned pairs, npend;
+    _Atomic uint64_t out;     /* pairs filed (pend) and not yet made spans or counted */
     /* The collector's, under ct_gpu_collect_mu: */
     struct ct_gpu_pair *wait, **wait_tail;
     CUstream own_stream;
@@ -84,16 +85,15 @@ void ct_gpu_release(struct ct_gpu_pool *pool, struct ct_gpu_pair *list);
 /* events_collect.c: read one pool's completed pairs into spans (ct_gpu_collect_mu held); with `final`, what
  * has not completed is counted not completed. */
 void ct_gpu_collect_pool(struct ct_gpu_pool *pool, int final);
+/* events_collect.c: the backend's collect and pending (backend.h). */
+void ct_gpu_events_collect(int final);
+uint64_t ct_gpu_events_pending(void);
 /* events_contexts.c: retire a pool whose context is gone: its pairs counted not completed, its events never
  * touched again (ct_gpu_collect_mu held). */
 void ct_gpu_retire(struct ct_gpu_pool *pool);
 /* events_contexts.c: the backend's context and fork functions (backend.h). */
 void ct_gpu_events_closing(CUcontext ctx);
 void ct_gpu_events_closed(CUcontext ctx, int gone);
-void ct_gpu_events_fork_prepare(void);
-void ct_gpu_events_fork_parent(void);
 void ct_gpu_events_fork_child(void);
-/* events_collect.c: the backend's collector. */
-void ct_gpu_events_collect(int final);
 
 #endif

@@ -206,11 +206,21 @@ void ct_gpu_collect_pool(struct ct_gpu_pool *pool, int final)
             atomic_fetch_add(&ct_gpu_counts.not_completed, 1);
         p->next = done;
         done = p;
+        atomic_fetch_sub_explicit(&pool->out, 1, memory_order_relaxed);
     }
     *keep = NULL;
     pool->wait_tail = keep;
     free(v);
     ct_gpu_release(pool, done);
+}
+
+uint64_t ct_gpu_events_pending(void)
+{
+    uint64_t n = 0;
+    for (struct ct_gpu_pool *pool = atomic_load(&ct_gpu_pools); pool; pool = pool->next)
+        if (!atomic_load(&pool->dead))
+            n += atomic_load_explicit(&pool->out, memory_order_relaxed);
+    return n;
 }
 
 void ct_gpu_events_collect(int final)

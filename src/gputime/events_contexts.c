@@ -31,6 +31,7 @@ void ct_gpu_retire(struct ct_gpu_pool *pool)
     pool->pend_tail = &pool->pend;
     pool->wait_tail = &pool->wait;
     atomic_store_explicit(&pool->dead, 1, memory_order_release);
+    atomic_store_explicit(&pool->out, 0, memory_order_relaxed);
     pthread_mutex_unlock(&pool->mu);
     atomic_fetch_add(&ct_gpu_counts.not_completed, n);
 }
@@ -68,21 +69,9 @@ void ct_gpu_events_closed(CUcontext ctx, int gone)
 
 /* ---- fork ---- */
 
-/* Both locks are held across fork (in this order; nothing takes them the other way round), so that the child
- * never inherits one held by a thread it does not have. */
-void ct_gpu_events_fork_prepare(void)
-{
-    pthread_mutex_lock(&ct_gpu_collect_mu);
-    pthread_mutex_lock(&ct_gpu_pools_mu);
-}
-
-void ct_gpu_events_fork_parent(void)
-{
-    pthread_mutex_unlock(&ct_gpu_pools_mu);
-    pthread_mutex_unlock(&ct_gpu_collect_mu);
-}
-
-/* The child has no GPU context of its parent's: it forgets the pools (their events are the parent's). */
+/* The child has no GPU context of its parent's: it forgets the pools (their events are the parent's).  A pool
+ * is published whole (its next set before the list's head), so the list is whole whatever the parent's
+ * threads were doing at fork. */
 void ct_gpu_events_fork_child(void)
 {
     pthread_mutex_init(&ct_gpu_collect_mu, NULL);

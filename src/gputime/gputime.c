@@ -109,6 +109,14 @@ void ct_gpu_collect(int final)
         backends[i]->collect(final);
 }
 
+uint64_t ct_gpu_pending(void)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < NBACKENDS; i++)
+        n += backends[i]->pending();
+    return n;
+}
+
 void ct_gpu_ctx_closing(CUcontext ctx)
 {
     if (!ctx || !ct_gpu_used())
@@ -123,18 +131,6 @@ void ct_gpu_ctx_closed(CUcontext ctx, int gone)
         return;
     for (size_t i = 0; i < NBACKENDS; i++)
         backends[i]->ctx_closed(ctx, gone);
-}
-
-void ct_gpu_fork_prepare(void)
-{
-    for (size_t i = 0; i < NBACKENDS; i++)
-        backends[i]->fork_prepare();
-}
-
-void ct_gpu_fork_parent(void)
-{
-    for (size_t i = NBACKENDS; i-- > 0;)
-        backends[i]->fork_parent();
 }
 
 void ct_gpu_fork_child(void)

@@ -43,6 +43,8 @@ void ct_gpu_program_uses_cupti(const char *fn);
 /* The drain holder's collection (struct ct_rec_client): every source's completed work, as spans queued with
  * the recorder; with `final` the last (exit), after which nothing is touched. */
 void ct_gpu_collect(int final);
+/* Calls timed whose spans no collection has made yet (struct ct_rec_client; async-signal-safe). */
+uint64_t ct_gpu_pending(void);
 
 /* The source timing new calls (gputime.c switches it when CUPTI cannot serve, or the program takes CUPTI). */
 extern const struct ct_gpu_backend *_Atomic ct_gpu_current;
@@ -93,9 +95,8 @@ void ct_gpu_ctx_closing(CUcontext ctx);
 void ct_gpu_ctx_closed(CUcontext ctx, int gone);
 /* A capture range opened or closed (the interposition layer's capture hooks, inside the guard). */
 void ct_gpu_capture(int on);
-/* fork (the interposition layer's pthread_atfork handlers). */
-void ct_gpu_fork_prepare(void);
-void ct_gpu_fork_parent(void);
+/* fork, in the child (the interposition layer's pthread_atfork handler).  No lock is held across fork: the
+ * child keeps nothing of its parent's GPU work, and makes every lock anew. */
 void ct_gpu_fork_child(void);
 
 #endif

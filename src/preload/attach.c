@@ -18,6 +18,7 @@ static const struct ct_rec_client client = {
     .api_counted = ct_api_counted,
     .gpu_start = ct_gpu_timing_start,
     .gpu_collect = ct_gpu_collect,
+    .gpu_pending = ct_gpu_pending,
 };
 
 void ct_attach(void)

@@ -49,7 +49,7 @@ static void at_exit(void)
 
 static void install(void)
 {
-    pthread_atfork(ct_gpu_fork_prepare, ct_gpu_fork_parent, ct_gpu_fork_child);
+    pthread_atfork(NULL, NULL, ct_gpu_fork_child);
     atexit(at_exit);
 }
 

@@ -8,6 +8,7 @@
 #include "preload/decode.h"
 #include "preload/hooks.h"
 #include "preload/mem_map.h"
+#include "recorder/forklock.h"
 
 #define CAP (1u << 20) /* ranges: 24 MiB of address space, touched only where used; past it, not kept */
 #define TRIES 16       /* a reader that sees this many changes under way asks the driver instead */
@@ -98,10 +99,22 @@ static void drop(unsigned i, unsigned j)
     STORE(used, n - (j - i));
 }
 
-/* A fork while another thread changes the map: the child must find the mutex free. */
-static void lock_for_fork(void) { pthread_mutex_lock(&mu); }
-static void unlock_after_fork(void) { pthread_mutex_unlock(&mu); }
-static void register_fork(void) { pthread_atfork(lock_for_fork, unlock_after_fork, unlock_after_fork); }
+/* A fork while another thread changes the map: the child must find the mutex free.  Where the lock was out
+ * of reach (recorder/forklock.h: a fork from a signal handler), a change may have been cut short: the
+ * child's map is emptied, and says so (unsure). */
+static int fork_taken;
+static void lock_for_fork(void) { fork_taken = ct_fork_lock(&mu); }
+static void unlock_in_parent(void) { ct_fork_unlock(&mu, fork_taken); }
+static void unlock_in_child(void)
+{
+    pthread_mutex_init(&mu, NULL);
+    if (!fork_taken) {
+        STORE(used, 0);
+        STORE(seq, 0);
+        STORE(unsure, 1);
+    }
+}
+static void register_fork(void) { pthread_atfork(lock_for_fork, unlock_in_parent, unlock_in_child); }
 
 void ct_mem_map_add(uint64_t start, uint64_t bytes, enum ct_mem_kind kind, int32_t device)
 {

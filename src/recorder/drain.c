@@ -136,7 +136,7 @@ void ct_drain_all(int final, int in_signal)
     ct_apis_write();
     if (strings) /* the thread names' strings, now rather than at the next drain (this may be the last) */
         ct_meta_write(in_signal);
-    ct_gpu_write(&gpu, final);
+    ct_gpu_write(&gpu, final, in_signal);
     if (!in_signal)
         ct_rings_free_dead();
 }

@@ -21,13 +21,25 @@ static _Atomic uint64_t source_ns;
 
 static _Atomic int finished; /* ct_gpu_collect_last ran: the driver is not touched again */
 
-/* Read what completed through the client's collector, unless nothing is timed or the last collection ran. */
-static void collect(int final)
+/* Read what completed through the client's collector, unless nothing is timed or the last collection ran
+ * (`last`: this is it).  One collection at a time, and none under the drain but the last: a collection may
+ * wait on the driver (on a lock the thread a signal interrupted holds), and that signal's flush must still
+ * get the drain. */
+static pthread_mutex_t collect_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static void collect(int final, int last)
 {
     const struct ct_rec_client *c = atomic_load(&ct_rec_client);
-    if (c && c->gpu_collect && ct_gpu_mode != CT_GPU_OFF && !atomic_load(&finished))
+    pthread_mutex_lock(&collect_mu);
+    if (c && c->gpu_collect && ct_gpu_mode != CT_GPU_OFF && !atomic_load(&finished)) {
         c->gpu_collect(final);
+        if (last)
+            atomic_store(&finished, 1);
+    }
+    pthread_mutex_unlock(&collect_mu);
 }
+
+void ct_gpu_collect_soon(void) { collect(0, 0); }
 
 /* Spans made and not written yet: an array that grows, swapped out whole by the drain. */
 static pthread_mutex_t queue_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -115,13 +127,19 @@ int ct_gpu_queue_many(const struct ct_rec_gpu *g, size_t n)
 
 int ct_gpu_queue(const struct ct_rec_gpu *g) { return ct_gpu_queue_many(g, 1); }
 
-void ct_gpu_take(struct ct_gpu_batch *b, int final, int in_signal)
+/* The batch ct_gpu_hand left for a flush that cannot collect: ready is set once it is whole.  A batch such a
+ * flush wrote is freed by the next take or hand outside signal handlers (free is not async-signal-safe). */
+static struct ct_gpu_batch handed, written;
+static _Atomic int handed_ready, written_ready;
+
+static void free_written(void)
 {
-    b->spans = NULL;
-    b->n = 0;
-    if (in_signal)
-        return; /* the queue's lock may be held by the interrupted thread: the next drain writes them */
-    collect(final);
+    if (atomic_exchange(&written_ready, 0))
+        free(written.spans);
+}
+
+static void take_queue(struct ct_gpu_batch *b)
+{
     pthread_mutex_lock(&queue_mu);
     b->spans = queue;
     b->n = queued;
@@ -130,29 +148,75 @@ void ct_gpu_take(struct ct_gpu_batch *b, int final, int in_signal)
     pthread_mutex_unlock(&queue_mu);
 }
 
-void ct_gpu_write(struct ct_gpu_batch *b, int final)
+void ct_gpu_take(struct ct_gpu_batch *b, int final, int in_signal)
 {
-    if (b->n) /* one span of memory: the file takes at most a few iovecs at a time */
-        ct_tf_append(&(struct iovec){b->spans, b->n * sizeof *b->spans}, 1);
-    free(b->spans);
-    b->spans = NULL;
-    b->n = 0;
-    if (final && ct_gpu_mode != CT_GPU_OFF) {
-        struct ct_rec_gpu_info gi;
-        put_info(&gi, 1);
-        ct_tf_append(&(struct iovec){&gi, sizeof gi}, 1);
+    *b = (struct ct_gpu_batch){0};
+    if (in_signal) {
+        if (atomic_load_explicit(&handed_ready, memory_order_acquire)) {
+            *b = handed;
+            atomic_store(&handed_ready, 0);
+        }
+        return;
+    }
+    free_written();
+    if (final)
+        collect(1, 1);
+    take_queue(b);
+    if (atomic_exchange(&handed_ready, 0)) { /* handed over, but the flush gave up waiting: written now */
+        struct ct_rec_gpu *v = realloc(handed.spans, (handed.n + b->n) * sizeof *v);
+        if (!v && handed.n + b->n) {
+            atomic_fetch_add(&ct_gpu_counts.not_completed, handed.n);
+            atomic_fetch_sub(&ct_gpu_counts.timed, handed.n);
+            free(handed.spans);
+            return;
+        }
+        if (b->n)
+            memcpy(v + handed.n, b->spans, b->n * sizeof *v);
+        free(b->spans);
+        b->spans = v;
+        b->n += handed.n;
     }
 }
 
-void ct_gpu_collect_last(void)
+void ct_gpu_hand(int how)
 {
-    collect(1);
-    atomic_store(&finished, 1);
+    if (atomic_load(&handed_ready))
+        return; /* the last one is not taken yet: these wait with the queue */
+    free_written();
+    collect(how != CT_GPU_HAND_SOON, how == CT_GPU_HAND_LAST);
+    take_queue(&handed);
+    handed.counts = how != CT_GPU_HAND_SOON;
+    atomic_store_explicit(&handed_ready, 1, memory_order_release);
 }
+
+void ct_gpu_write(struct ct_gpu_batch *b, int final, int in_signal)
+{
+    if (b->n) /* one span of memory: the file takes at most a few iovecs at a time */
+        ct_tf_append(&(struct iovec){b->spans, b->n * sizeof *b->spans}, 1);
+    if (!in_signal)
+        free(b->spans);
+    else if (b->spans) {
+        written = *b;
+        atomic_store(&written_ready, 1);
+    }
+    if ((final || b->counts) && ct_gpu_mode != CT_GPU_OFF) {
+        struct ct_rec_gpu_info gi;
+        put_info(&gi, 1);
+        if (!atomic_load(&finished) && !b->counts) { /* no last collection: what it would have read is lost */
+            const struct ct_rec_client *c = atomic_load(&ct_rec_client);
+            gi.not_completed += c && c->gpu_pending ? c->gpu_pending() : 0;
+        }
+        ct_tf_append(&(struct iovec){&gi, sizeof gi}, 1);
+    }
+    *b = (struct ct_gpu_batch){0};
+}
+
+void ct_gpu_collect_last(void) { collect(1, 1); }
 
 void ct_gpu_after_fork_child(void)
 {
     pthread_mutex_init(&queue_mu, NULL);
+    pthread_mutex_init(&collect_mu, NULL);
     free(queue);
     queue = NULL;
     queued = room = 0;

@@ -41,14 +41,28 @@ void ct_gpu_set_mode(int mode);
 int ct_gpu_queue(const struct ct_rec_gpu *g);
 /* Queue n spans under one lock: a collector's batch.  -1 when out of memory (all n counted not completed). */
 int ct_gpu_queue_many(const struct ct_rec_gpu *g, size_t n);
-/* drain.c, before the rings: collect (outside signal handlers) and take the queued spans, whose calls are
- * all in the rings by then; after the rings: write them, and when `final` the closing CT_REC_GPU_INFO. */
+/* The writer's thread, before each drain: collect what completed into the queue. */
+void ct_gpu_collect_soon(void);
+/* drain.c, before the rings: take the queued spans (when `final`, after the last collection), whose calls
+ * are all in the rings by then; after the rings: write them, and when `final` the closing CT_REC_GPU_INFO.
+ * In a signal handler (and at exec) nothing is collected or locked: the spans taken are those the writer's
+ * thread handed over (ct_gpu_hand), and a final record counts what no collection reached as not completed. */
 struct ct_gpu_batch {
     struct ct_rec_gpu *spans;
     size_t n;
+    int counts; /* handed over by a collection that counted what had not completed: write the counts */
 };
 void ct_gpu_take(struct ct_gpu_batch *b, int final, int in_signal);
-void ct_gpu_write(struct ct_gpu_batch *b, int final);
+void ct_gpu_write(struct ct_gpu_batch *b, int final, int in_signal);
+/* The writer's thread, for a flush that cannot collect (writer.h, ct_writer_hand_gpu):
+ * collect, take the queue and leave it for that flush's ct_gpu_take. */
+enum ct_gpu_hand_how {
+    CT_GPU_HAND_SOON = 1, /* a signal the program handles: an ordinary collection */
+    CT_GPU_HAND_EXEC,     /* exec: as a last collection (what has not completed is counted), with the counts
+                           * written; if exec fails, collections go on */
+    CT_GPU_HAND_LAST,     /* the process dies next: the last collection */
+};
+void ct_gpu_hand(int how);
 /* The drain holder: the last collection (final), after which the drain collects nothing
  * (recorder.h, ct_rec_gpu_finish). */
 void ct_gpu_collect_last(void);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "format/record.h"
+#include "recorder/forklock.h"
 #include "recorder/intern.h"
 #include "recorder/meta_queue.h"
 
@@ -104,5 +105,12 @@ int ct_intern_thread(struct ct_rec_thread *t, uint32_t tid, const char *name)
     return (t->name_id = ct_intern(CT_STR_THREAD, name, tid)) != 0 ? 0 : -1;
 }
 
-void ct_intern_lock(void) { pthread_mutex_lock(&mu); }
-void ct_intern_unlock(void) { pthread_mutex_unlock(&mu); }
+int ct_intern_fork_lock(void) { return ct_fork_lock(&mu); }
+
+void ct_intern_fork_unlock(int taken, int child)
+{
+    if (child)
+        pthread_mutex_init(&mu, NULL);
+    else
+        ct_fork_unlock(&mu, taken);
+}

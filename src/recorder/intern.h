@@ -37,8 +37,9 @@ static inline size_t ct_utf8(uint32_t c, unsigned char b[4])
     b[0] = '?';
     return 1;
 }
-/* Held across fork so the child gets a consistent table. */
-void ct_intern_lock(void);
-void ct_intern_unlock(void);
+/* Fork: held across fork() where it can be (forklock.h), so that the child gets a consistent table; 1 when taken.  After
+ * fork: in the parent given back if taken, in the child made anew. */
+int ct_intern_fork_lock(void);
+void ct_intern_fork_unlock(int taken, int child);
 
 #endif

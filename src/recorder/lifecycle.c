@@ -9,9 +9,11 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "recorder/apis.h"
 #include "recorder/drain.h"
+#include "recorder/forklock.h"
 #include "recorder/gpu.h"
 #include "recorder/intern.h"
 #include "recorder/meta_queue.h"
@@ -80,9 +82,18 @@ void ct_rec_init(void)
     in_init = 0;
 }
 
+/* How long a flush that cannot collect GPU spans itself waits for the writer's thread to (ct_writer_hand_gpu):
+ * a collection takes milliseconds; one that takes longer is stuck behind a driver lock the interrupted
+ * thread holds, and what it would have read is counted not completed. */
+#define HAND_GPU_WAIT_MS 1000
+
 void ct_rec_flush(void)
 {
-    if (atomic_load(&ct_state) != CT_ST_ON || !ct_tf_mine() || !ct_drain_acquire(-1))
+    if (atomic_load(&ct_state) != CT_ST_ON || !ct_tf_mine())
+        return;
+    if (ct_gpu_mode != CT_GPU_OFF)
+        ct_writer_hand_gpu(CT_GPU_HAND_EXEC, HAND_GPU_WAIT_MS);
+    if (!ct_drain_acquire(-1))
         return;
     /* As in a signal handler (exec is async-signal-safe, and so may come from one): no free, no lock. */
     if (atomic_load(&ct_state) == CT_ST_ON)
@@ -145,6 +156,8 @@ static void signal_flush(int last)
 
     if (atomic_load(&ct_state) != CT_ST_ON)
         return;
+    if (ct_gpu_mode != CT_GPU_OFF)
+        ct_writer_hand_gpu(last ? CT_GPU_HAND_LAST : CT_GPU_HAND_SOON, HAND_GPU_WAIT_MS);
     if (!acquire_in_signal()) {
         /* The drainer is this very thread, or stuck: never wait on it.  Before the process dies, end the
          * file at its last whole record, with what was not written counted lost. */
@@ -166,33 +179,54 @@ static void signal_flush(int last)
 
 /* ---- fork ---- */
 
+/* The locks held across fork, where they can be (forklock.h): which were taken. */
+static struct {
+    int init, rings, pystack, intern, stack;
+} forked;
+
 static void fork_prepare(void)
 {
-    pthread_mutex_lock(&init_mu);
-    ct_rings_lock();
-    ct_pystack_lock();
-    ct_intern_lock();
-    ct_stack_lock();
+    forked.init = ct_fork_lock(&init_mu);
+    forked.rings = ct_rings_fork_lock();
+    forked.pystack = ct_pystack_fork_lock();
+    forked.intern = ct_intern_fork_lock();
+    forked.stack = ct_stack_fork_lock();
+}
+
+static void fork_unlock(int child)
+{
+    ct_stack_fork_unlock(forked.stack, child);
+    ct_intern_fork_unlock(forked.intern, child);
+    ct_pystack_fork_unlock(forked.pystack, child);
+    ct_rings_fork_unlock(forked.rings, child);
+    if (child)
+        pthread_mutex_init(&init_mu, NULL);
+    else
+        ct_fork_unlock(&init_mu, forked.init);
 }
 
 static void fork_parent(void)
 {
-    ct_stack_unlock();
-    ct_intern_unlock();
-    ct_pystack_unlock();
-    ct_rings_unlock();
-    pthread_mutex_unlock(&init_mu);
+    fork_unlock(0);
+    ct_fork_refused();
 }
 
 /* The child keeps none of the parent's records (the parent writes them), never touches the parent's file,
- * and starts its own file and writer at its first record. */
+ * and starts its own file and writer at its first record.  A child forked while a lock was out of reach
+ * (forklock.h: a fork from a signal handler) may hold tables half changed: it is not traced. */
 static void fork_child(void)
 {
-    ct_stack_unlock();
-    ct_intern_unlock();
-    ct_pystack_unlock();
-    ct_rings_unlock();
-    pthread_mutex_unlock(&init_mu);
+    const int refused = ct_fork_refused();
+    fork_unlock(1);
+    if (refused && atomic_load(&ct_state) != CT_ST_DONE) {
+        const int was_on = atomic_exchange(&ct_state, CT_ST_OFF) == CT_ST_ON;
+        if (was_on)
+            ct_tf_abandon();
+        ct_writer_after_fork_child();
+        ct_warn("this process (pid %d) was forked while the tracer was busy (from a signal handler?): "
+                "it is not traced", (int)getpid());
+        return;
+    }
     if (atomic_load(&ct_state) != CT_ST_ON)
         return;
     ct_tf_abandon();

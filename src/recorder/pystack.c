@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "format/record.h"
+#include "recorder/forklock.h"
 #include "recorder/intern.h"
 #include "recorder/meta_queue.h"
 #include "recorder/pystack.h"
@@ -266,5 +267,12 @@ void ct_pystack_start(unsigned depth)
     ct_py_on = 1;
 }
 
-void ct_pystack_lock(void) { pthread_mutex_lock(&mu); }
-void ct_pystack_unlock(void) { pthread_mutex_unlock(&mu); }
+int ct_pystack_fork_lock(void) { return ct_fork_lock(&mu); }
+
+void ct_pystack_fork_unlock(int taken, int child)
+{
+    if (child)
+        pthread_mutex_init(&mu, NULL);
+    else
+        ct_fork_unlock(&mu, taken);
+}

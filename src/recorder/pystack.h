@@ -40,8 +40,9 @@ int ct_pystack_write(uint32_t id, void *const *words, int nwords, const uint64_t
  * the most frames kept.  A no-op in any other process. */
 void ct_pystack_start(unsigned depth);
 
-/* Fork: hold the code-object cache's lock across fork(). */
-void ct_pystack_lock(void);
-void ct_pystack_unlock(void);
+/* Fork: held across fork() where it can be (forklock.h), so that the child gets a consistent code-object cache; 1 when taken.  After
+ * fork: in the parent given back if taken, in the child made anew. */
+int ct_pystack_fork_lock(void);
+void ct_pystack_fork_unlock(int taken, int child);
 
 #endif

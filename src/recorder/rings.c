@@ -6,6 +6,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include "recorder/forklock.h"
 #include "recorder/rings.h"
 #include "recorder/warn.h"
 
@@ -173,9 +174,15 @@ void ct_rings_free_dead(void)
     pthread_mutex_unlock(&rings_mu);
 }
 
-void ct_rings_lock(void) { pthread_mutex_lock(&rings_mu); }
+int ct_rings_fork_lock(void) { return ct_fork_lock(&rings_mu); }
 
-void ct_rings_unlock(void) { pthread_mutex_unlock(&rings_mu); }
+void ct_rings_fork_unlock(int taken, int child)
+{
+    if (child)
+        pthread_mutex_init(&rings_mu, NULL);
+    else
+        ct_fork_unlock(&rings_mu, taken);
+}
 
 /* The child keeps none of the parent's records (the parent writes them). */
 void ct_rings_after_fork_child(void)

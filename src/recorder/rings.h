@@ -51,10 +51,11 @@ uint64_t ct_rings_unwritten(void);
 /* The first of CT_SEQ_BLOCK call sequence numbers for the calling thread (recorder_hot.h). */
 uint64_t ct_rings_seq_block(void);
 
-/* Fork: the registry's lock is held across fork(); the child keeps only the calling thread's ring, emptied,
- * and numbers its calls from 1 again. */
-void ct_rings_lock(void);
-void ct_rings_unlock(void);
+/* Fork: the registry's lock is held across fork() where it can be (forklock.h; 1 when taken); after it, given
+ * back in the parent if taken, made anew in the child.  The child keeps only the calling thread's ring,
+ * emptied, and numbers its calls from 1 again. */
+int ct_rings_fork_lock(void);
+void ct_rings_fork_unlock(int taken, int child);
 void ct_rings_after_fork_child(void);
 
 #endif

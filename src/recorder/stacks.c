@@ -11,6 +11,7 @@
 #endif
 
 #include "format/record.h"
+#include "recorder/forklock.h"
 #include "recorder/hot.h"
 #include "recorder/meta_queue.h"
 #include "recorder/modules.h"
@@ -289,5 +290,12 @@ unsigned ct_stack_start(int mode, unsigned d)
     return CT_FEAT_STACKS;
 }
 
-void ct_stack_lock(void) { pthread_mutex_lock(&mu); }
-void ct_stack_unlock(void) { pthread_mutex_unlock(&mu); }
+int ct_stack_fork_lock(void) { return ct_fork_lock(&mu); }
+
+void ct_stack_fork_unlock(int taken, int child)
+{
+    if (child)
+        pthread_mutex_init(&mu, NULL);
+    else
+        ct_fork_unlock(&mu, taken);
+}

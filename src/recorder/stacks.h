@@ -34,8 +34,9 @@ static inline uint32_t ct_stack_id(unsigned family)
  * Returns the file header's feature bits for stacks (CT_FEAT_STACKS, or 0 when off or unavailable). */
 unsigned ct_stack_start(int mode, unsigned depth);
 
-/* Fork: hold the table's lock across fork() so the child never inherits it taken. */
-void ct_stack_lock(void);
-void ct_stack_unlock(void);
+/* Fork: held across fork() where it can be (forklock.h), so that the child gets a consistent stack table; 1 when taken.  After
+ * fork: in the parent given back if taken, in the child made anew. */
+int ct_stack_fork_lock(void);
+void ct_stack_fork_unlock(int taken, int child);
 
 #endif

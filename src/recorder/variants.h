@@ -28,6 +28,9 @@ struct ct_rec_client {
      * completed (the drain holder, never in a signal handler; `final`: the last time). */
     int (*gpu_start)(int request, unsigned sample_n, const char *cupti);
     void (*gpu_collect)(int final);
+    /* Calls timed whose spans no collection has made yet (async-signal-safe): what a death with no last
+     * collection counts not completed. */
+    uint64_t (*gpu_pending)(void);
 };
 /* The client attached (lifecycle.c, ct_rec_attach); the recorder does not start before there is one. */
 extern const struct ct_rec_client *_Atomic ct_rec_client;

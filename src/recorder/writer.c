@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "recorder/drain.h"
+#include "recorder/gpu.h"
 #include "recorder/state.h"
 #include "recorder/writer.h"
 #include "recorder/tracefile.h"
@@ -21,6 +22,10 @@ static _Atomic int stop;
 static pthread_t thread;
 static _Atomic int running; /* read by nudging threads */
 static unsigned interval_ms;
+/* A flush that can take no lock nor call the driver (a signal handler's, exec's) asks this thread to collect
+ * GPU spans for it (ct_writer_hand_gpu): an enum ct_gpu_hand_how, 0 for none. */
+static _Atomic int gpu_ask;
+static _Atomic uint32_t gpu_answered;
 
 static void *writer_main(void *arg)
 {
@@ -37,6 +42,15 @@ static void *writer_main(void *arg)
         seen = atomic_load(&wake_word);
         if (atomic_load(&stop))
             break;
+        const int ask = atomic_exchange(&gpu_ask, 0);
+        if (ask) {
+            if (atomic_load(&ct_state) == CT_ST_ON)
+                ct_gpu_hand(ask);
+            atomic_fetch_add(&gpu_answered, 1);
+            continue;
+        }
+        if (atomic_load(&ct_state) == CT_ST_ON)
+            ct_gpu_collect_soon(); /* outside the drain (gpu.h) */
         if (atomic_load(&ct_state) == CT_ST_ON && ct_drain_acquire(-1)) {
             if (atomic_load(&ct_state) == CT_ST_ON)
                 ct_drain_all(0, 0);
@@ -73,6 +87,21 @@ int ct_writer_start(unsigned flush_ms)
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     running = rc == 0;
     return rc == 0 ? 0 : -1;
+}
+
+int ct_writer_hand_gpu(int how, unsigned wait_ms)
+{
+    if (!running || pthread_equal(pthread_self(), thread))
+        return -1;
+    const uint32_t before = atomic_load(&gpu_answered);
+    atomic_store(&gpu_ask, how);
+    wake();
+    for (unsigned ms = 0; ms < wait_ms; ms++) {
+        if (atomic_load(&gpu_answered) != before)
+            return 0;
+        nanosleep(&(struct timespec){0, 1000000L}, NULL);
+    }
+    return -1;
 }
 
 void ct_writer_stop(void)

@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include <cuda.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -252,6 +253,29 @@ static int exhaust(int n)
     return 0;
 }
 
+/* n launches, then the process ends at once: `how` is exit (main returns), term (SIGTERM, its default
+ * action) or exec (/bin/true).  The launches have completed (synchronized), or with `busy` are all still
+ * queued behind a kernel of 3 s. */
+static int end_at_once(const char *how, int n, int busy)
+{
+    CUcontext ctx;
+    primary(&ctx);
+    if (busy)
+        CHECK(spin(NULL, 3000000000ull));
+    for (int i = 0; i < n; i++)
+        CHECK(spin(NULL, 1000));
+    if (!busy)
+        CHECK(cuCtxSynchronize());
+    if (strcmp(how, "term") == 0)
+        raise(SIGTERM);
+    else if (strcmp(how, "exec") == 0) {
+        execl("/bin/true", "true", (char *)NULL);
+        perror("gpu-time: exec /bin/true");
+        return 1;
+    }
+    return strcmp(how, "exit") == 0 ? 0 : 2;
+}
+
 /* n kinds of launch (grids 1..n) taken in turn, rounds times: in sample mode each kind is timed as often as if
  * it were the only one, however many share the thread. */
 static int kinds(int n, int rounds)
@@ -290,9 +314,11 @@ int main(int argc, char **argv)
         return fork_pending();
     if (strcmp(s, "exhaust") == 0 && argc > 2)
         return exhaust(atoi(argv[2]));
+    if (strcmp(s, "end") == 0 && argc > 3)
+        return end_at_once(argv[2], atoi(argv[3]), argc > 4 && strcmp(argv[4], "busy") == 0);
     if (strcmp(s, "kinds") == 0 && argc > 3)
         return kinds(atoi(argv[2]), atoi(argv[3]));
     fprintf(stderr, "usage: gpu-time steady|variants|idle N|warmup|capture|global|destroy|exit|fork|exhaust N|"
-                    "kinds N ROUNDS\n");
+                    "kinds N ROUNDS|end exit|term|exec N [busy]\n");
     return 2;
 }

@@ -1,13 +1,15 @@
 /* Driver calls from a signal handler that interrupts the program's own traced calls on the same thread.
  *
- *   interpose-signals SIGNALS COUNTFILE
+ *   interpose-signals SIGNALS COUNTFILE [fork]
  *
  * The main thread makes driver calls in a loop (a copy, a set, two queries) while a second thread sends it
  * SIGNALS SIGUSR1s; the handler makes two driver calls of its own, which the simulated driver serves
  * without its lock or malloc (a handler that interrupted either and took it again would hang untraced
  * too).  At the end COUNTFILE gets the number of driver calls the program made (and of those the handler's), for the test to
  * compare with what the trace recorded plus what it counted lost.  Exits 1 if any call failed.  Prints one
- * line that does not depend on timing. */
+ * line that does not depend on timing.  With `fork` the handler also forks a child that makes a driver call
+ * and exits, and waits for it (exit status 0 expected): the tracer's fork handlers run in a signal handler
+ * that may have interrupted the tracer itself. */
 #include "config.h"
 
 #include <cuda.h>
@@ -18,10 +20,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static _Atomic long handler_calls, failures;
 static _Atomic int sender_done;
 static long signals;
+static const char ptx[] = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                          ".visible .entry spin(.param .u64 ns)\n{\n ret;\n}\n";
+static int forking;
 
 static void on_usr1(int sig)
 {
@@ -30,6 +37,14 @@ static void on_usr1(int sig)
     (void)sig;
     if (cuDriverGetVersion(&v) != CUDA_SUCCESS || cuGetErrorName(CUDA_ERROR_INVALID_VALUE, &name) != CUDA_SUCCESS)
         failures++;
+    if (forking) {
+        int st;
+        const pid_t pid = fork();
+        if (pid == 0)
+            _exit(cuDriverGetVersion(&v) == CUDA_SUCCESS ? 0 : 1);
+        if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+            failures++;
+    }
     handler_calls += 2;
 }
 
@@ -57,9 +72,10 @@ int main(int argc, char **argv)
     pthread_t self = pthread_self(), th;
     struct sigaction sa;
 
-    if (argc != 3)
+    if (argc != 3 && !(argc == 4 && strcmp(argv[3], "fork") == 0))
         return 64;
     signals = atol(argv[1]);
+    forking = argc == 4;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_usr1;
     sa.sa_flags = SA_RESTART;
@@ -73,6 +89,11 @@ int main(int argc, char **argv)
     if (cuMemAlloc(&p, sizeof host) != CUDA_SUCCESS)
         return 1;
     calls++;
+    CUmodule mod;
+    CUfunction spin;
+    if (cuModuleLoadData(&mod, ptx) != CUDA_SUCCESS || cuModuleGetFunction(&spin, mod, "spin") != CUDA_SUCCESS)
+        return 1;
+    calls += 2;
     while (!sender_done) {
         CUdevice d;
         int v;
@@ -80,6 +101,13 @@ int main(int argc, char **argv)
             cuCtxGetDevice(&d) != CUDA_SUCCESS || cuDriverGetVersion(&v) != CUDA_SUCCESS)
             failures++;
         calls += 4;
+        if (forking) { /* a launch too: GPU time's (the simulated driver allocates nothing for it) */
+            unsigned long long ns = 1;
+            void *args[] = {&ns};
+            if (cuLaunchKernel(spin, 1, 1, 1, 1, 1, 1, 0, NULL, args, NULL) != CUDA_SUCCESS)
+                failures++;
+            calls++;
+        }
     }
     pthread_join(th, NULL);
     /* Block the signal before the last calls: a late one must not add calls after the count is taken. */

@@ -5,6 +5,7 @@ TESTS += tests/integration/interpose-exports.sh tests/integration/interpose-load
 	tests/integration/interpose-dlsym.sh tests/integration/interpose-entrypoint.sh \
 	tests/integration/interpose-drv.sh tests/integration/interpose-repeats.sh tests/integration/capture.sh \
 	tests/integration/interpose-signals.sh tests/integration/gpu-time.sh tests/integration/gpu-activity.sh \
+	tests/integration/gpu-ending.sh \
 	tests/integration/nvtx.sh tests/integration/ranks.sh tests/integration/launcher.sh \
 	tests/integration/multi-gpu.sh tests/integration/apis.sh
 EXTRA_DIST += tests/integration/nvtx.sh tests/integration/ranks.sh tests/integration/launcher.sh \
@@ -13,7 +14,7 @@ EXTRA_DIST += tests/integration/interpose-lib.sh tests/integration/interpose-exp
 	tests/integration/interpose-loader.sh tests/integration/interpose-dlsym.sh \
 	tests/integration/interpose-entrypoint.sh tests/integration/interpose-drv.sh \
 	tests/integration/interpose-repeats.sh tests/integration/capture.sh tests/integration/interpose-signals.sh \
-	tests/integration/gpu-time.sh tests/integration/gpu-activity.sh
+	tests/integration/gpu-time.sh tests/integration/gpu-activity.sh tests/integration/gpu-ending.sh
 
 # -no-install: real executables, no libtool wrapper script (which would run a shell under the preload).
 CT_INTERPOSE_LINK = -no-install

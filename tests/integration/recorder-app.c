@@ -9,6 +9,9 @@
  *     -m  also intern a kernel name, note driver, device and an untraced symbol
  *     -F  fork after recording: the child makes N records of its own, the parent waits for it and makes
  *         N more
+ *     -L  with -F, fork from a SIGUSR2 handler while the recorder's intern table is locked: by the thread the
+ *         signal interrupts (self), or by another thread that holds it for 5 s (other), as a fork from a
+ *         signal handler can find it
  *     -w  after recording, create READYFILE and sleep until a signal ends the process
  *     -k  leave T threads recording without end while main returns
  *     -V  vfork after recording: the child closes every descriptor above 2 (as Python's subprocess does)
@@ -26,7 +29,9 @@
 
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -37,10 +42,14 @@
 extern char **environ;
 #include <unistd.h>
 
+#include "recorder/intern.h"
 #include "recorder/recorder.h"
 #include "recorder_variants.h"
 
 static int with_meta, plain;
+static long fork_records;
+static int fork_status, fork_failed;
+static _Atomic int other_holds;
 static long spacing_ns;
 static uint32_t kernel_id;
 
@@ -105,6 +114,32 @@ static void close_all_above_2(void)
         close(fd);
 }
 
+static void run_threads(int threads, long n);
+
+/* -L: the fork, from a signal handler.  The child records and exits without running exit handlers. */
+static void fork_in_handler(int sig)
+{
+    int st;
+    (void)sig;
+    const pid_t pid = fork();
+    if (pid == 0) {
+        run_threads(1, fork_records);
+        _exit(fork_status);
+    }
+    fork_failed = pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != fork_status;
+}
+
+/* -L other: a thread that holds the intern table's lock for 5 s. */
+static void *hold_intern(void *arg)
+{
+    (void)arg;
+    const int taken = ct_intern_fork_lock();
+    other_holds = 1;
+    nanosleep(&(struct timespec){5, 0}, NULL);
+    ct_intern_fork_unlock(taken, 0);
+    return NULL;
+}
+
 /* vfork: the child runs in our memory until it execs; the recorder's exec hook must leave our state be. */
 static int vfork_exec(void)
 {
@@ -153,10 +188,10 @@ int main(int argc, char **argv)
 {
     int threads = 1, do_fork = 0, do_vfork = 0, do_close = 0, keep = 0, status = 0, hup = 0, opt;
     long records = 1000;
-    const char *ready = NULL, *data2 = NULL;
+    const char *ready = NULL, *data2 = NULL, *locked = NULL;
 
     char how = 'v';
-    while ((opt = getopt(argc, argv, "+t:n:s:pmFVCw:kx:HE:2:")) != -1) {
+    while ((opt = getopt(argc, argv, "+t:n:s:pmFL:VCw:kx:HE:2:")) != -1) {
         switch (opt) {
         case 't': threads = atoi(optarg); break;
         case 'n': records = atol(optarg); break;
@@ -164,6 +199,7 @@ int main(int argc, char **argv)
         case 'p': plain = 1; break;
         case 'm': with_meta = 1; break;
         case 'F': do_fork = 1; break;
+        case 'L': locked = optarg; break;
         case 'V': do_vfork = 1; break;
         case 'C': do_close = 1; break;
         case 'w': ready = optarg; break;
@@ -194,7 +230,27 @@ int main(int argc, char **argv)
     run_threads(threads, records);
     if (hup && !hup_kept())
         return 68;
-    if (do_fork) {
+    if (do_fork && locked) {
+        fork_records = records;
+        fork_status = status;
+        signal(SIGUSR2, fork_in_handler);
+        if (strcmp(locked, "self") == 0) {
+            const int taken = ct_intern_fork_lock();
+            raise(SIGUSR2);
+            ct_intern_fork_unlock(taken, 0);
+        } else {
+            pthread_t th;
+            if (pthread_create(&th, NULL, hold_intern, NULL) != 0)
+                return 65;
+            while (!other_holds)
+                sched_yield();
+            raise(SIGUSR2);
+            pthread_join(th, NULL);
+        }
+        if (fork_failed)
+            return 65;
+        run_threads(1, records);
+    } else if (do_fork) {
         int st;
         pid_t pid = fork();
         if (pid == 0) {

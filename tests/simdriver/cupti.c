@@ -8,7 +8,9 @@
  *  - buffers asked of the client (none given: the records are dropped and counted), handed back by
  *    cuptiActivityFlushAll: with 0 only the records of work that has ended, forced all of them (those not
  *    ended with start and end 0, as CUPTI's incomplete records);
- *  - SIM_CUPTI_BUFFER_RECORDS: at most that many records per buffer (default: as many as fit). */
+ *  - SIM_CUPTI_BUFFER_RECORDS: at most that many records per buffer (default: as many as fit);
+ *  - SIM_CUPTI_FLUSH_STALL: cuptiActivityFlushAll never returns, as when a lock it needs is held by a
+ *    thread that a signal interrupted. */
 #include "config.h"
 
 #include <cuda.h>
@@ -19,15 +21,39 @@
 #include <cupti_version.h>
 #include <dlfcn.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "tool.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+/* Held with signals blocked: a program's signal handler may launch (interpose-signals.sh), and its callback
+ * must not wait on the lock of the very call it interrupted. */
+static __thread sigset_t unlocked_mask;
+
+static void lock(void)
+{
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &unlocked_mask);
+    pthread_mutex_lock(&mu);
+}
+
+static void unlock(void)
+{
+    pthread_mutex_unlock(&mu);
+    pthread_sigmask(SIG_SETMASK, &unlocked_mask, NULL);
+}
+
+/* A fork while another thread holds the lock (the tracer's collector reading records): the child, which
+ * has no such thread, finds it free. */
+static void lock_anew(void) { pthread_mutex_init(&mu, NULL); }
+__attribute__((constructor)) static void at_load(void) { pthread_atfork(NULL, NULL, lock_anew); }
 
 /* ---- clocks ---- */
 
@@ -70,12 +96,12 @@ static void on_api(int exit, const char *name, uint32_t corr)
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(names[i].name, name) == 0)
             id = names[i].id;
-    pthread_mutex_lock(&mu);
+    lock();
     if (sub.live && id && sub.enabled[id]) {
         fn = sub.fn;
         data = sub.data;
     }
-    pthread_mutex_unlock(&mu);
+    unlock();
     if (!fn)
         return;
     CUpti_CallbackData cb = {.callbackSite = exit ? CUPTI_API_EXIT : CUPTI_API_ENTER,
@@ -130,9 +156,9 @@ static void on_work(const struct sim_tool_work *w)
     const uint64_t off = to_cupti(), start = w->start_ns + off, end = w->end_ns + off;
     memset(&p, 0, sizeof p);
     p.end_mono = w->end_ns;
-    pthread_mutex_lock(&mu);
+    lock();
     if (!kind_on[kind]) {
-        pthread_mutex_unlock(&mu);
+        unlock();
         return;
     }
     if (kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) {
@@ -176,13 +202,13 @@ static void on_work(const struct sim_tool_work *w)
         struct pending *v = realloc(pend, (pend_room = pend_room ? 2 * pend_room : 256) * sizeof *v);
         if (!v) {
             dropped++;
-            pthread_mutex_unlock(&mu);
+            unlock();
             return;
         }
         pend = v;
     }
     pend[npend++] = p;
-    pthread_mutex_unlock(&mu);
+    unlock();
 }
 
 static const struct sim_tool tool = {on_api, on_work};
@@ -209,19 +235,19 @@ static void flush(int forced)
     const uint64_t now = clock_ns(CLOCK_MONOTONIC);
     const size_t cap = per_buffer();
     for (;;) {
-        pthread_mutex_lock(&mu);
+        lock();
         size_t ready = 0;
         for (size_t i = 0; i < npend; i++)
             ready += forced || pend[i].end_mono <= now;
         CUpti_BuffersCallbackRequestFunc req = want_buffer;
         CUpti_BuffersCallbackCompleteFunc done = give_buffer;
-        pthread_mutex_unlock(&mu);
+        unlock();
         if (!ready || !req || !done)
             return;
         uint8_t *buf = NULL;
         size_t size = 0, max = 0, used = 0, n = 0;
         req(&buf, &size, &max);
-        pthread_mutex_lock(&mu);
+        lock();
         size_t keep = 0;
         for (size_t i = 0; i < npend; i++) {
             struct pending *p = &pend[i];
@@ -250,7 +276,7 @@ static void flush(int forced)
             n++;
         }
         npend = keep;
-        pthread_mutex_unlock(&mu);
+        unlock();
         if (!buf)
             return;
         done(NULL, 0, buf, size, used);
@@ -295,13 +321,13 @@ EXPORT CUptiResult cuptiSubscribe(CUpti_SubscriberHandle *s, CUpti_CallbackFunc 
 {
     if (!s || !fn)
         return CUPTI_ERROR_INVALID_PARAMETER;
-    pthread_mutex_lock(&mu);
+    lock();
     const int busy = sub.live;
     if (!busy) {
         memset(&sub, 0, sizeof sub);
         sub.fn = fn, sub.data = data, sub.live = 1;
     }
-    pthread_mutex_unlock(&mu);
+    unlock();
     if (busy)
         return CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;
     attach(&tool);
@@ -313,9 +339,9 @@ EXPORT CUptiResult cuptiUnsubscribe(CUpti_SubscriberHandle s)
 {
     if (s != (CUpti_SubscriberHandle)&sub)
         return CUPTI_ERROR_INVALID_PARAMETER;
-    pthread_mutex_lock(&mu);
+    lock();
     sub.live = 0;
-    pthread_mutex_unlock(&mu);
+    unlock();
     return CUPTI_SUCCESS;
 }
 
@@ -324,9 +350,9 @@ EXPORT CUptiResult cuptiEnableCallback(uint32_t on, CUpti_SubscriberHandle s, CU
 {
     if (s != (CUpti_SubscriberHandle)&sub || d != CUPTI_CB_DOMAIN_DRIVER_API || id >= CUPTI_DRIVER_TRACE_CBID_SIZE)
         return CUPTI_ERROR_INVALID_PARAMETER;
-    pthread_mutex_lock(&mu);
+    lock();
     sub.enabled[id] = on != 0;
-    pthread_mutex_unlock(&mu);
+    unlock();
     return CUPTI_SUCCESS;
 }
 
@@ -334,9 +360,9 @@ EXPORT CUptiResult cuptiEnableDomain(uint32_t on, CUpti_SubscriberHandle s, CUpt
 {
     if (s != (CUpti_SubscriberHandle)&sub || d != CUPTI_CB_DOMAIN_DRIVER_API)
         return CUPTI_ERROR_INVALID_PARAMETER;
-    pthread_mutex_lock(&mu);
+    lock();
     memset(sub.enabled, on != 0, sizeof sub.enabled);
-    pthread_mutex_unlock(&mu);
+    unlock();
     return CUPTI_SUCCESS;
 }
 
@@ -358,9 +384,9 @@ EXPORT CUptiResult cuptiActivityRegisterCallbacks(CUpti_BuffersCallbackRequestFu
 {
     if (!req || !done)
         return CUPTI_ERROR_INVALID_PARAMETER;
-    pthread_mutex_lock(&mu);
+    lock();
     want_buffer = req, give_buffer = done;
-    pthread_mutex_unlock(&mu);
+    unlock();
     return CUPTI_SUCCESS;
 }
 
@@ -369,9 +395,9 @@ static CUptiResult set_kind(CUpti_ActivityKind kind, int on)
     if (kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL && kind != CUPTI_ACTIVITY_KIND_MEMCPY &&
         kind != CUPTI_ACTIVITY_KIND_MEMSET)
         return CUPTI_ERROR_NOT_SUPPORTED;
-    pthread_mutex_lock(&mu);
+    lock();
     kind_on[kind] = on;
-    pthread_mutex_unlock(&mu);
+    unlock();
     if (on)
         attach(&tool);
     return CUPTI_SUCCESS;
@@ -388,6 +414,9 @@ EXPORT CUptiResult cuptiActivityEnableContext(CUcontext ctx, CUpti_ActivityKind 
 
 EXPORT CUptiResult cuptiActivityFlushAll(uint32_t flags)
 {
+    const char *stall = getenv("SIM_CUPTI_FLUSH_STALL");
+    while (stall && *stall && *stall != '0')
+        pause();
     flush((flags & CUPTI_ACTIVITY_FLAG_FLUSH_FORCED) != 0);
     return CUPTI_SUCCESS;
 }
@@ -415,21 +444,21 @@ EXPORT CUptiResult cuptiActivityGetNumDroppedRecords(CUcontext ctx, uint32_t str
     (void)ctx, (void)stream;
     if (!n)
         return CUPTI_ERROR_INVALID_PARAMETER;
-    pthread_mutex_lock(&mu);
+    lock();
     *n = dropped;
     dropped = 0;
-    pthread_mutex_unlock(&mu);
+    unlock();
     return CUPTI_SUCCESS;
 }
 
 EXPORT CUptiResult cuptiFinalize(void)
 {
     flush(1);
-    pthread_mutex_lock(&mu);
+    lock();
     memset(kind_on, 0, sizeof kind_on);
     sub.live = 0;
     want_buffer = NULL, give_buffer = NULL;
-    pthread_mutex_unlock(&mu);
+    unlock();
     attach(NULL);
     return CUPTI_SUCCESS;
 }
