@@ -12,6 +12,7 @@
 #include "recorder/clock.h"
 #include "recorder/gpu.h"
 #include "recorder/rings.h"
+#include "recorder/tsan.h"
 #include "recorder/warn.h"
 #include "recorder/writer.h"
 
@@ -66,6 +67,7 @@ static struct ct_gpu_pool *pool_of(CUcontext ctx)
         p->pend_tail = &p->pend;
         p->wait_tail = &p->wait;
         p->next = atomic_load(&ct_gpu_pools);
+        ct_tsan_release(p); /* for those that find it without ct_gpu_pools_mu: the collector, a context closing */
         atomic_store(&ct_gpu_pools, p);
         ct_gpu_first_use();
     }

@@ -13,6 +13,7 @@
 #include "gputime/events.h"
 #include "recorder/clock.h"
 #include "recorder/gpu.h"
+#include "recorder/tsan.h"
 
 #define CT_GPU_ANCHOR_NS 100000000ull   /* 100 ms */
 #define CT_GPU_ANCHOR_WAIT_NS 200000ull /* 0.2 ms spent at most waiting for one anchor */
@@ -168,6 +169,7 @@ void ct_gpu_collect_pool(struct ct_gpu_pool *pool, int final)
     struct ct_gpu_pair *done = NULL, **keep, *p, **v;
     size_t n = 0;
 
+    ct_tsan_acquire(pool); /* found in ct_gpu_pools without its lock: pool_of released it */
     pthread_mutex_lock(&pool->mu);
     if (pool->pend) {
         *pool->wait_tail = pool->pend;

@@ -9,6 +9,7 @@
 
 #include "gputime/events.h"
 #include "recorder/gpu.h"
+#include "recorder/tsan.h"
 
 /* Free a list of pairs, their events gone with their context; returns how many there were. */
 static uint64_t forget(struct ct_gpu_pair *p)
@@ -24,6 +25,7 @@ static uint64_t forget(struct ct_gpu_pair *p)
 
 void ct_gpu_retire(struct ct_gpu_pool *pool)
 {
+    ct_tsan_acquire(pool); /* found in ct_gpu_pools without its lock: pool_of released it */
     pthread_mutex_lock(&pool->mu);
     const uint64_t n = forget(pool->pend) + forget(pool->wait);
     forget(pool->free);

@@ -11,6 +11,7 @@
 #include "recorder/hot.h"
 #include "recorder/meta_queue.h"
 #include "recorder/tracefile.h"
+#include "recorder/tsan.h"
 #include "recorder/variants.h"
 
 unsigned ct_gpu_sample_n = 1;
@@ -153,6 +154,7 @@ void ct_gpu_take(struct ct_gpu_batch *b, int final, int in_signal)
     *b = (struct ct_gpu_batch){0};
     if (in_signal) {
         if (atomic_load_explicit(&handed_ready, memory_order_acquire)) {
+            ct_tsan_acquire(&handed);
             *b = handed;
             atomic_store(&handed_ready, 0);
         }
@@ -186,6 +188,7 @@ void ct_gpu_hand(int how)
     collect(how != CT_GPU_HAND_SOON, how == CT_GPU_HAND_LAST);
     take_queue(&handed);
     handed.counts = how != CT_GPU_HAND_SOON;
+    ct_tsan_release(&handed);
     atomic_store_explicit(&handed_ready, 1, memory_order_release);
 }
 

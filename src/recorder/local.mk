@@ -11,7 +11,7 @@ src_recorder_librecorder_la_SOURCES = \
 	src/recorder/apis.c src/recorder/apis.h \
 	src/recorder/rank.c src/recorder/rank.h \
 	src/recorder/state.c src/recorder/state.h \
-	src/recorder/rings.c src/recorder/rings.h \
+	src/recorder/rings.c src/recorder/rings.h src/recorder/tsan.h \
 	src/recorder/ring.c src/recorder/ring.h \
 	src/recorder/clock.c src/recorder/clock.h \
 	src/recorder/drain.c src/recorder/drain.h \

@@ -9,6 +9,7 @@
 
 #include "recorder/meta_queue.h"
 #include "recorder/tracefile.h"
+#include "recorder/tsan.h"
 
 struct node {
     struct node *next;
@@ -32,6 +33,7 @@ int ct_meta_push(const void *rec, size_t size, int sticky)
     n->size = size;
     n->sticky = sticky;
     memcpy(n->rec, rec, size);
+    ct_tsan_release(n); /* ct_meta_write acquires it */
     n->next = atomic_load_explicit(&pending, memory_order_relaxed);
     while (!atomic_compare_exchange_weak_explicit(&pending, &n->next, n, memory_order_release,
                                                   memory_order_relaxed)) {
@@ -64,6 +66,7 @@ void ct_meta_write(int in_signal)
     }
     while (n) {
         struct node *next = n->next;
+        ct_tsan_acquire(n);
         ct_tf_append(&(struct iovec){n->rec, n->size}, 1);
         n->next = NULL;
         if (n->sticky) {

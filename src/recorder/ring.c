@@ -8,6 +8,7 @@
 #include "format/record.h"
 #include "recorder/clock.h"
 #include "recorder/ring.h"
+#include "recorder/tsan.h"
 
 #ifndef MADV_COLLAPSE
 #define MADV_COLLAPSE 25 /* Linux 6.1; older kernels refuse it and the small pages stay */
@@ -161,6 +162,7 @@ int ct_ring_spans(struct ct_ring *r, struct iovec iov[3], uint64_t *end, struct 
     uint64_t start = pos, joined = 0;
     int n = 0;
 
+    ct_tsan_acquire(r); /* found in the registry, which listed it after ct_tsan_release (rings.c) */
     st->records = st->calls = st->lost = st->nvtx = 0;
     /* A span ends at a pad and at the end of the memory (a record may end exactly there, with no pad). */
     while (pos < head) {

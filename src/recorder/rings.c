@@ -8,6 +8,7 @@
 
 #include "recorder/forklock.h"
 #include "recorder/rings.h"
+#include "recorder/tsan.h"
 #include "recorder/warn.h"
 
 __thread struct ct_ring *ct_rec_ring __attribute__((tls_model("initial-exec")));
@@ -95,6 +96,7 @@ int ct_rings_start(size_t max)
 static void publish(struct ct_ring *r)
 {
     atomic_store_explicit(&r->next, NULL, memory_order_relaxed);
+    ct_tsan_release(r); /* the drain's ct_ring_spans acquires it: the mapping is made before r is listed */
     pthread_mutex_lock(&rings_mu);
     struct ct_ring *last = atomic_load_explicit(&rings_last, memory_order_relaxed);
     atomic_store_explicit(last ? &last->next : &rings, r, memory_order_release);
