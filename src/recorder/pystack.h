@@ -28,9 +28,6 @@ static inline int ct_pystack_append(void **out)
     return __builtin_expect(ct_py_on, 0) ? ct_pystack_append_(out) : 0;
 }
 
-/* How many of a key's `n` words are Python words (the last ones), 0 for a native-only key. */
-int ct_pystack_words(void *const *key, int n);
-
 /* Queue the CT_REC_PYSTACK of new stack `id` from its Python words, placing each frame among the `nnative`
  * native frames written for it.  Call it on the thread that captured the stack, during the same call (the
  * frames' code objects are then alive).  0, or -1 when out of memory. */
