@@ -254,7 +254,7 @@ void ct_pystack_start(unsigned depth)
     }
     if (!(codes = calloc(CODE_SLOTS, sizeof *codes)))
         return;
-    max_frames = depth < CT_MAX_STACK_DEPTH ? depth : CT_MAX_STACK_DEPTH;
+    max_frames = depth;
     ct_py_on = 1;
 }
 

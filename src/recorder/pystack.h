@@ -33,8 +33,8 @@ static inline int ct_pystack_append(void **out)
  * frames' code objects are then alive).  0, or -1 when out of memory. */
 int ct_pystack_write(uint32_t id, void *const *words, int nwords, const uint64_t *native, int nnative);
 
-/* Turn Python frames on when this process runs a supported CPython (recorder start, stacks on); `depth` is
- * the most frames kept.  A no-op in any other process. */
+/* Turn Python frames on when this process runs a supported CPython (recorder start, stacks on); `depth`
+ * (1..CT_MAX_STACK_DEPTH, CUDATRACE_STACK_DEPTH) is the most frames kept.  A no-op in any other process. */
 void ct_pystack_start(unsigned depth);
 
 /* Fork: hold the code-object cache's lock across fork(). */
