@@ -15,8 +15,11 @@ hand-written C; their prototypes (or, for launches, inline definitions) are read
 where <key> is `<name>_v<version>` (that variant only) or `<name>` (all its variants, per-thread ones included).
 The payload struct named in a decoder's prototype gives the family of the variants it decodes.
 
+The default set of functions counted, not timed (--counted FILE, src/preload/counted_by_default.txt: a name
+and its reason a line) starts as ct_api_skip's bytes, and their trampolines test their byte with the gate.
+
 Modes:
-    gen-wrappers.py -o wrappers.c --header wrappers.h [--decls H]... TYPEDEFS_H...    generate
+    gen-wrappers.py -o wrappers.c --header wrappers.h [--decls H]... [--counted FILE] TYPEDEFS_H...    generate
     gen-wrappers.py --list [--decls H]... TYPEDEFS_H...              one line per variant (tests)
     gen-wrappers.py --verify-requests FILE [--verify-cuda-h CUDA_H]... [--verify-exports FILE] TYPEDEFS_H...
         check the derived names against the real driver's answers, cuda.h's (cudaGL.h's, ...) macros and
@@ -53,6 +56,7 @@ class Variant:
         self.header, self.line = header, line
         self.symbol = None
         self.decoder = self.hook = self.pre = self.family = None
+        self.counted = False            # in the default set counted, not timed (read_counted)
 
     @property
     def pfn(self):
@@ -215,6 +219,27 @@ def attach_decls(variants, decls):
                  % ', '.join('ct_%s_%s' % k for k in unused))
 
 
+def read_counted(path, by_name):
+    """The default set (--counted FILE): `NAME REASON` a line, '#' comments.  Marks every variant of each
+    function; a name the headers lack, a name given twice or one without its reason is an error."""
+    seen = set()
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            fields = line.split(None, 1)
+            if not fields or fields[0].startswith('#'):
+                continue
+            name = fields[0]
+            if name not in by_name:
+                sys.exit('gen-wrappers: %s:%d: %s is no function of the headers' % (path, n, name))
+            if name in seen:
+                sys.exit('gen-wrappers: %s:%d: %s listed twice' % (path, n, name))
+            if len(fields) < 2 or not fields[1].strip():
+                sys.exit('gen-wrappers: %s:%d: %s: say why it is counted, not timed' % (path, n, name))
+            seen.add(name)
+            for v in by_name[name]:
+                v.counted = True
+
+
 def c_string(s):
     return '"%s"' % s
 
@@ -247,8 +272,11 @@ def generate(variants, headers, decl_headers, own_header, out):
     w('};\n\n')
     w('/* Real driver functions, by variant id: filled once the driver is found (interpose.c). */\n')
     w('void *ct_real[CT_API_COUNT];\n')
-    w('/* CUDATRACE_APIS (recorder/apis.h): excluded variants, and their calls. */\n')
-    w('uint8_t ct_api_skip[CT_API_COUNT];\n_Atomic uint64_t ct_api_counted[CT_API_COUNT];\n\n')
+    w('/* Variants counted, not timed (recorder/apis.h): the default set until CUDATRACE_APIS says otherwise; and\n'
+      ' * their successful calls. */\n')
+    counted = ''.join('    [CT_ID_%s] = 1,\n' % v.symbol for v in variants if v.counted)
+    w('uint8_t ct_api_skip[CT_API_COUNT]%s;\n' % (' = {\n%s}' % counted if counted else ''))
+    w('_Atomic uint64_t ct_api_counted[CT_API_COUNT];\n\n')
     for v in variants:
         emit_trampoline(w, v)
     w('void (*const ct_trampolines[])(void) = {\n')
@@ -285,23 +313,25 @@ def emit_trampoline(w, v):
     w('    %s real = (%s)CT_REAL(%s);\n' % (v.pfn, v.pfn, vid))
     w('    if (__builtin_expect(real == NULL, 0) && (real = (%s)ct_resolve(%s)) == NULL)\n' % (v.pfn, vid))
     w('        return ct_missing(%s);\n' % vid)
-    # One test lets a recorded call through (ct_guard | ct_gate both 0, capture.h).  Otherwise: a call made
-    # while the thread is inside the tracer (ct_guard: the tracer's own calls, or a signal handler's that
-    # interrupted a trampoline's recording) passes untouched, counted (ct_guard_passed); outside a capture
-    # range, or excluded by CUDATRACE_APIS (counted), a call is not timed either, but its hook still runs
-    # (ct_unrecorded, trampoline.h); a variant a filter leaves in goes on to be recorded.
+    # One test lets a recorded call through (ct_guard | ct_gate both 0, capture.h, and for a variant of the
+    # default set its byte of ct_api_skip 0).  Otherwise: a call made while the thread is inside the tracer
+    # (ct_guard: the tracer's own calls, or a signal handler's that interrupted a trampoline's recording)
+    # passes untouched, counted (ct_guard_passed); outside a capture range, or counted, not timed (the
+    # default set, or CUDATRACE_APIS), a call is not timed either, but its hook still runs (ct_unrecorded,
+    # ct_passed: trampoline.h); a variant a filter leaves in goes on to be recorded.
     pre = ('    ct_busy_enter();\n    ct_pre_%s(%s);\n    ct_busy_leave();\n' % (v.pre, args)) if v.pre else ''
     if v.pre and not v.hook:
         sys.exit('gen-wrappers: ct_pre_%s needs a ct_hook_ after it' % v.pre)
-    w('    if (__builtin_expect(ct_guard | ct_gate, 0)) {\n')
+    w('    if (__builtin_expect(ct_guard | ct_gate%s, 0)) {\n' % (' | ct_api_skip[%s]' % vid if v.counted else ''))
     w('        if (ct_guard) {\n            ct_guard_passed();\n            return real(%s);\n        }\n' % args)
+    w('        const int how = ct_unrecorded(%s);\n' % vid)
     if v.hook:
-        w('        if (ct_unrecorded(%s)) {\n%s            CUresult r = real(%s);\n'
-          % (vid, ''.join('        ' + line + '\n' for line in pre.splitlines()), args))
+        w('        if (how) {\n%s            CUresult r = real(%s);\n'
+          % (''.join('        ' + line + '\n' for line in pre.splitlines()), args))
         w('            ct_busy_enter();\n            ct_hook_%s(r%s);\n            ct_busy_leave();\n'
-          '            return r;\n        }\n' % (v.hook, comma_args))
+          '            return ct_passed(%s, how, r);\n        }\n' % (v.hook, comma_args, vid))
     else:
-        w('        if (ct_unrecorded(%s))\n            return real(%s);\n' % (vid, args))
+        w('        if (how)\n            return ct_passed(%s, how, real(%s));\n' % (vid, args))
     w('    }\n')
     w(pre)
     gpu = gpu_exprs(v)
@@ -434,7 +464,7 @@ def generate_header(variants, headers, out):
     w('/* Api ids sorted by symbol (strcmp order). */\nextern const uint16_t ct_symbol_order[];\n')
     w('/* Every variant, by api id: what the recorder writes into each trace (recorder/variants.h). */\n'
       'extern const struct ct_variant ct_variants[];\nextern const unsigned ct_variant_count;\n')
-    w('/* CUDATRACE_APIS (recorder/apis.h): 1 where a variant is excluded, and the calls of each excluded one. */\n'
+    w('/* Counted, not timed (recorder/apis.h): 1 where a variant is, and the successful calls of each. */\n'
       'extern uint8_t ct_api_skip[];\nextern _Atomic uint64_t ct_api_counted[];\n')
     w('\n#endif\n')
 
@@ -536,6 +566,7 @@ def main():
     ap.add_argument('-o', '--output', help='generated C file')
     ap.add_argument('--header', help='generated header (api ids, PFN types)')
     ap.add_argument('--decls', action='append', default=[], help='header declaring ct_dec_/ct_hook_ functions')
+    ap.add_argument('--counted', metavar='FILE', help='the default set of functions counted, not timed')
     ap.add_argument('--list', action='store_true', help='print the variants')
     ap.add_argument('--verify-requests', metavar='FILE')
     ap.add_argument('--verify-cuda-h', metavar='CUDA_H', action='append', default=[],
@@ -546,6 +577,8 @@ def main():
     variants, skipped = parse_headers(args.headers)
     by_name = derive_symbols(variants)
     attach_decls(variants, read_decls(args.decls))
+    if args.counted:
+        read_counted(args.counted, by_name)
     for s in skipped:
         sys.stderr.write('gen-wrappers: skipped %s\n' % s)
     if args.list:

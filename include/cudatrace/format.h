@@ -34,6 +34,11 @@
 #define CT_FEAT_CAPTURE_RANGES (1u << 2) /* only the calls in capture ranges were recorded: cuProfilerStart..
                                          * cuProfilerStop, or with CT_FEAT_CAPTURE_NVTX an NVTX range */
 #define CT_FEAT_CAPTURE_NVTX (1u << 3)   /* the capture ranges are those of an NVTX range (CUDATRACE_CAPTURE=nvtx:..) */
+/* Which functions were counted, not timed (CT_REC_COUNTED): the default set of trivial queries, or a
+ * CUDATRACE_APIS list.  Neither bit: every function was timed (CUDATRACE_APIS=all), or the file comes from a
+ * format 7 tracer older than these bits, which counted only by a list. */
+#define CT_FEAT_APIS_DEFAULT (1u << 4)
+#define CT_FEAT_APIS_LIST (1u << 5)
 
 /* The times a reader accepts, in ns: on CLOCK_MONOTONIC (the header's start, calls once converted, the END
  * record's end) 0 to CT_MONO_NS_MAX, 73 years of uptime; on CLOCK_REALTIME (the header's start) 0 to
@@ -547,10 +552,12 @@ struct ct_rec_rank {
     uint32_t source;      /* enum ct_rank_source: the variable `rank` came from */
 }; /* 24 bytes */
 
-/* CT_REC_COUNTED (format 7): CUDATRACE_APIS excluded variant `api_id` from recording, and the process has
- * called it `count` times so far (not timed, no call record).  Written by drains whenever the count grew, so
- * the last record of an api id holds its total; a reader keeps the last (the largest).  A forked child
- * counts from 0 in its own file. */
+/* CT_REC_COUNTED (format 7): variant `api_id` is counted, not timed (the default set, or CUDATRACE_APIS:
+ * CT_FEAT_APIS_*), and the process has called it `count` times so far without a call record.  Written by
+ * drains whenever the count grew, so the last record of an api id holds its total; a reader keeps the last
+ * (the largest).  A forked child counts from 0 in its own file.  With a CT_FEAT_APIS_* bit, a call that
+ * failed is not counted but recorded, as a CT_REC_CALL without payload whose t0_ns and t1_ns are both the
+ * time of its return; before them, failed calls were counted too. */
 struct ct_rec_counted {
     struct ct_rec_hdr h;  /* h.tid 0 */
     uint16_t api_id;      /* CT_REC_API */

@@ -1,7 +1,7 @@
 /* cudatrace: run a program under the tracer without setting LD_PRELOAD by hand.
  *
  *   cudatrace run [-o TEMPLATE] [--capture MODE] [--stacks MODE] [--python-stacks MODE] [--gpu-time MODE]
- *                 [--apis LIST] [--stats] [--] CMD [ARG]...
+ *                 [--apis LIST | --trace-all-apis] [--stats] [--] CMD [ARG]...
  *   cudatrace report COMMAND ...      (cudatrace-report COMMAND ...)
  *
  * A C program rather than a shell script: with --stats it must outlive the program, pass signals on, and then
@@ -50,9 +50,13 @@ static const char usage[] =
     "                         exact, else timing events on a sample of calls), all (every call:\n"
     "                         activity, else events), activity (CUPTI only), events (every call),\n"
     "                         sample (events, a sample) or off (CUDATRACE_GPU_TIME)\n"
-    "  -a, --apis=LIST        record only some driver functions: comma-separated names or globs,\n"
-    "                         '-' in front to exclude (-cuCtxGetDevice,-cuPointerGetAttribute*);\n"
-    "                         excluded ones are counted, not timed (CUDATRACE_APIS)\n"
+    "  -a, --apis=LIST        the driver functions timed and recorded, in place of the default\n"
+    "                         (all but a set of trivial queries such as cuCtxGetDevice, which are\n"
+    "                         counted, not timed): all, or comma-separated names or globs, '-' in\n"
+    "                         front to exclude (-cuPointerGetAttribute*); excluded ones are counted,\n"
+    "                         not timed (CUDATRACE_APIS)\n"
+    "      --trace-all-apis   time and record every driver function, the trivial queries too (as\n"
+    "                         nsys --cuda-trace-all-apis): --apis=all\n"
     "      --stats            when COMMAND ends, print the summary of every trace file it and its\n"
     "                         children wrote (cudatrace-report summary)\n"
     "  -h, --help             this help\n"
@@ -327,8 +331,8 @@ static int cmd_run(int argc, char **argv)
         {"stacks", required_argument, NULL, 's'},   {"gpu-time", required_argument, NULL, 'g'},
         {"apis", required_argument, NULL, 'a'},     {"stats", no_argument, NULL, 'S'},
         {"help", no_argument, NULL, 'h'},           {"python-stacks", required_argument, NULL, 'P'},
-        {NULL, 0, NULL, 0}};
-    int stats = 0, opt, m;
+        {"trace-all-apis", no_argument, NULL, 'T'}, {NULL, 0, NULL, 0}};
+    int stats = 0, opt, m, apis_given = 0;
     struct ct_capture_spec cap;
     static struct ct_apis_spec apis;
     char lib[PATH_MAX], report[PATH_MAX];
@@ -363,11 +367,16 @@ static int cmd_run(int argc, char **argv)
             if (ct_parse_gpu_time(optarg, &m) != 0)
                 bad = "--gpu-time takes auto, all, activity, events, sample or off, not '%s'";
             break;
+        case 'T':
+            optarg = (char *)"all"; /* --apis=all (nothing writes to optarg) */
+            /* fall through */
         case 'a':
             env = "CUDATRACE_APIS";
-            if (!*optarg || ct_parse_apis(optarg, &apis) != 0)
-                bad = "--apis takes comma-separated function names or globs, each with an optional leading '-' "
-                      "(e.g. -cuCtxGetDevice), not '%s'";
+            if (apis_given++)
+                bad = "--apis or --trace-all-apis given twice (the second: '%s'): give one";
+            else if (!*optarg || ct_parse_apis(optarg, &apis) != 0)
+                bad = "--apis takes all, or comma-separated function names or globs, each with an optional "
+                      "leading '-' (e.g. -cuCtxGetDevice), not '%s'";
             break;
         case 'S': stats = 1; break;
         case 'h': fputs(usage, stdout); return 0;

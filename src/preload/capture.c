@@ -36,6 +36,18 @@ void ct_counted_start(void)
     ct_busy_leave();
 }
 
+void ct_counted_failed(unsigned id, CUresult r)
+{
+    ct_busy_enter();
+    const uint64_t t = ct_now();
+    struct ct_rec_call *c = ct_rec_call_begin(sizeof *c, (uint16_t)id, CT_FAM_NONE, r, t, t);
+    if (c) {
+        c->stack_id = ct_stack_id(ct_variants[id].family);
+        ct_rec_commit(c);
+    }
+    ct_busy_leave();
+}
+
 __attribute__((constructor)) static void capture_ctor(void) { ct_capture_init(); }
 
 /* Whatever the driver answers: the program asked for a range (without a profiler attached the driver may

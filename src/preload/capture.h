@@ -11,8 +11,9 @@
 #include "recorder/hot.h"
 
 /* The gate every trampoline reads before its first clock read: 0 lets the call be recorded without another
- * test.  CT_GATE_CAPTURE: outside a capture range, nothing is recorded.  CT_GATE_FILTER: CUDATRACE_APIS
- * excludes some variants (recorder/apis.h), so a call looks up its own (ct_api_skip). */
+ * test (the trampolines of the default set of functions counted, not timed, also test their variant's byte
+ * of ct_api_skip).  CT_GATE_CAPTURE: outside a capture range, nothing is recorded.  CT_GATE_FILTER:
+ * CUDATRACE_APIS's list chose the functions counted (recorder/apis.h), so every call looks up its own byte. */
 #define CT_GATE_CAPTURE 1
 #define CT_GATE_FILTER 2
 #define ct_gate (ct_hot.gate) /* recorder/hot.h */

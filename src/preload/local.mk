@@ -2,13 +2,15 @@
 # (src/gputime/local.mk) and the recorder (src/recorder/local.mk).  Trampolines for every driver function
 # variant are generated at build time from the toolkit's cudaTypedefs.h (and cudaProfilerTypedefs.h where present, and the GL/EGL/VDPAU interop typedef
 # headers that configure found usable: CUDA_INTEROP_TYPEDEFS) by scripts/gen-wrappers.py; decoders
-# and hooks are hand-written and declared in decode.h, decode_launch.h and hooks.h, which the generator reads.
+# and hooks are hand-written and declared in decode.h, decode_launch.h and hooks.h, which the generator reads,
+# as it reads counted_by_default.txt, the functions counted, not timed, by default.
 # Links neither libcuda nor libcudart: the driver is found at run time.  Only interposed names are exported.
 lib_LTLIBRARIES += src/preload/libcudatrace.la
 
 CT_TYPEDEF_INPUTS = $(CUDA_TYPEDEFS_H) $(wildcard $(dir $(CUDA_TYPEDEFS_H))cudaProfilerTypedefs.h) \
 	$(CUDA_INTEROP_TYPEDEFS)
 CT_WRAPPER_DECLS = $(srcdir)/src/preload/decode.h $(srcdir)/src/preload/decode_launch.h $(srcdir)/src/preload/hooks.h
+CT_COUNTED_BY_DEFAULT = $(srcdir)/src/preload/counted_by_default.txt
 CT_GEN_WRAPPERS = $(PYTHON3) $(srcdir)/scripts/gen-wrappers.py
 
 src_preload_libcudatrace_la_SOURCES = \
@@ -36,12 +38,14 @@ src_preload_libcudatrace_la_LIBADD = src/gputime/libgputime.la src/recorder/libr
 BUILT_SOURCES += src/preload/wrappers.c src/preload/wrappers.h
 CLEANFILES += src/preload/wrappers.c src/preload/wrappers.h
 dist_noinst_SCRIPTS += scripts/gen-wrappers.py
+EXTRA_DIST += src/preload/counted_by_default.txt
 
 src/preload/wrappers.h: src/preload/wrappers.c
 # config.h: regenerated when configure finds other interop headers (it changes only when its content does).
-src/preload/wrappers.c: $(srcdir)/scripts/gen-wrappers.py $(CT_WRAPPER_DECLS) $(CT_TYPEDEF_INPUTS) config.h
+src/preload/wrappers.c: $(srcdir)/scripts/gen-wrappers.py $(CT_WRAPPER_DECLS) $(CT_COUNTED_BY_DEFAULT) \
+		$(CT_TYPEDEF_INPUTS) config.h
 	$(AM_V_GEN)$(MKDIR_P) src/preload && \
 	$(CT_GEN_WRAPPERS) -o src/preload/wrappers.c --header src/preload/wrappers.h \
-		$(CT_WRAPPER_DECLS:%=--decls %) $(CT_TYPEDEF_INPUTS)
+		$(CT_WRAPPER_DECLS:%=--decls %) --counted $(CT_COUNTED_BY_DEFAULT) $(CT_TYPEDEF_INPUTS)
 # Hand-written sources include the generated header (api ids): build it first even outside `make all`.
 $(src_preload_libcudatrace_la_OBJECTS): src/preload/wrappers.h

@@ -22,8 +22,9 @@ static unsigned used;
 static unsigned seq;       /* odd while a writer changes the table */
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
-static int tab_failed; /* the table could not be mapped: lookups cannot say "never allocated" */
-static int unsure;     /* the map was emptied once: what was allocated before is no longer in it */
+/* The map misses allocations: it was emptied once, or an allocation came while its table could not be
+ * mapped.  A lookup that finds nothing then cannot say "never allocated". */
+static int unsure;
 
 /* The sequence lock without fences (which ThreadSanitizer cannot follow): a reader's loads are acquire, so
  * its second look at seq comes after the ranges it read; a writer's stores are release, so the odd seq is
@@ -52,7 +53,7 @@ int ct_mem_map_lookup(uint64_t p, enum ct_mem_kind *kind, int32_t *device)
     *kind = CT_MEM_UNKNOWN;
     *device = -1;
     if (!t)
-        return __atomic_load_n(&tab_failed, __ATOMIC_ACQUIRE) ? -1 : miss;
+        return miss;
     for (int i = 0; i < TRIES; i++) {
         unsigned s = __atomic_load_n(&seq, __ATOMIC_ACQUIRE);
         if (s & 1)
@@ -129,7 +130,7 @@ void ct_mem_map_add(uint64_t start, uint64_t bytes, enum ct_mem_kind kind, int32
             if (m != MAP_FAILED)
                 __atomic_store_n(&tab, (struct range *)m, __ATOMIC_RELEASE);
             else
-                __atomic_store_n(&tab_failed, 1, __ATOMIC_RELEASE);
+                __atomic_store_n(&unsure, 1, __ATOMIC_RELEASE);
         }
         pthread_mutex_unlock(&mu);
         if (!tab)

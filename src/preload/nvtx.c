@@ -224,10 +224,6 @@ static void name_category(nvtxDomainHandle_t d, uint32_t category, const char *n
 {
     ct_rec_nvtx_name(CT_NVTX_NAME_CATEGORY, domain_id(d), category, name ? ct_rec_intern(CT_STR_NVTX, name) : 0);
 }
-static const char *utf8_or_null(const wchar_t *s, char *buf, size_t size)
-{
-    return s ? ct_nvtx_utf8(s, buf, size) : NULL;
-}
 
 static void cb_NameCategoryA(uint32_t category, const char *name)
 {
@@ -238,7 +234,7 @@ static void cb_NameCategoryA(uint32_t category, const char *name)
 static void cb_NameCategoryW(uint32_t category, const wchar_t *name)
 {
     char buf[1024];
-    name_category(NULL, category, utf8_or_null(name, buf, sizeof buf));
+    name_category(NULL, category, ct_nvtx_utf8(name, buf, sizeof buf));
     if (fwd_core[NVTX_CBID_CORE_NameCategoryW])
         FWD(fwd_core, NVTX_CBID_CORE_NameCategoryW, nvtxNameCategoryW_impl_fntype)(category, name);
 }
@@ -251,7 +247,7 @@ static void cb_NameOsThreadA(uint32_t tid, const char *name)
 static void cb_NameOsThreadW(uint32_t tid, const wchar_t *name)
 {
     char buf[1024];
-    ct_rec_thread_name(tid, utf8_or_null(name, buf, sizeof buf));
+    ct_rec_thread_name(tid, ct_nvtx_utf8(name, buf, sizeof buf));
     if (fwd_core[NVTX_CBID_CORE_NameOsThreadW])
         FWD(fwd_core, NVTX_CBID_CORE_NameOsThreadW, nvtxNameOsThreadW_impl_fntype)(tid, name);
 }
@@ -307,7 +303,7 @@ static void cb_DomainNameCategoryA(nvtxDomainHandle_t d, uint32_t category, cons
 static void cb_DomainNameCategoryW(nvtxDomainHandle_t d, uint32_t category, const wchar_t *name)
 {
     char buf[1024];
-    name_category(d, category, utf8_or_null(name, buf, sizeof buf));
+    name_category(d, category, ct_nvtx_utf8(name, buf, sizeof buf));
     if (fwd_core2[NVTX_CBID_CORE2_DomainNameCategoryW])
         FWD(fwd_core2, NVTX_CBID_CORE2_DomainNameCategoryW, nvtxDomainNameCategoryW_impl_fntype)(their_domain(d),
                                                                                                  category, name);
@@ -323,7 +319,7 @@ static nvtxStringHandle_t cb_DomainRegisterStringA(nvtxDomainHandle_t d, const c
 static nvtxStringHandle_t cb_DomainRegisterStringW(nvtxDomainHandle_t d, const wchar_t *s)
 {
     char buf[1024];
-    struct ct_nvtx_string *r = ct_nvtx_string(utf8_or_null(s, buf, sizeof buf));
+    struct ct_nvtx_string *r = ct_nvtx_string(ct_nvtx_utf8(s, buf, sizeof buf));
     if (r && fwd_core2[NVTX_CBID_CORE2_DomainRegisterStringW])
         r->theirs = FWD(fwd_core2, NVTX_CBID_CORE2_DomainRegisterStringW, nvtxDomainRegisterStringW_impl_fntype)(
             their_domain(d), s);
@@ -339,7 +335,7 @@ static nvtxDomainHandle_t cb_DomainCreateA(const char *name)
 static nvtxDomainHandle_t cb_DomainCreateW(const wchar_t *name)
 {
     char buf[1024];
-    struct ct_nvtx_domain *d = ct_nvtx_domain(utf8_or_null(name, buf, sizeof buf));
+    struct ct_nvtx_domain *d = ct_nvtx_domain(ct_nvtx_utf8(name, buf, sizeof buf));
     if (d && !d->theirs && fwd_core2[NVTX_CBID_CORE2_DomainCreateW])
         d->theirs = FWD(fwd_core2, NVTX_CBID_CORE2_DomainCreateW, nvtxDomainCreateW_impl_fntype)(name);
     return (nvtxDomainHandle_t)d;

@@ -78,6 +78,8 @@ const char *ct_nvtx_utf8(const wchar_t *s, char *buf, size_t size)
 {
     size_t o = 0;
 
+    if (!s)
+        return NULL;
     for (; *s; s++) {
         unsigned char b[4];
         const size_t n = ct_utf8((uint32_t)*s, b);

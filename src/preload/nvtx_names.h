@@ -22,7 +22,7 @@ struct ct_nvtx_string {
  * hash and a compare: no lock. */
 uint32_t ct_nvtx_ascii_id(const char *s);
 uint32_t ct_nvtx_wide_id(const wchar_t *s);
-/* wchar_t (UTF-32) as UTF-8 into buf (cut to fit). */
+/* wchar_t (UTF-32) as UTF-8 into buf (cut to fit); NULL for NULL. */
 const char *ct_nvtx_utf8(const wchar_t *s, char *buf, size_t size);
 
 /* The domain of that name (the same handle for the same name, as NVTX wants), NULL when out of memory or

@@ -53,29 +53,40 @@ static inline void ct_guard_passed(void)
         ct_rec_nested();
 }
 
-/* The first recorder start may come from a counted call (a program whose calls are all excluded still gets
+/* The first recorder start may come from a counted call (a program whose calls are all counted still gets
  * its file and counts). */
 void ct_counted_start(void);
+/* A counted call that failed: recorded in full, with its result, at the time of its return (both times are
+ * the one clock read after it: capture.c). */
+void ct_counted_failed(unsigned id, CUresult r);
 
-/* An excluded call (recorder/apis.h): one relaxed atomic add (threads share the counter; no lock, no system
- * call). */
-static inline __attribute__((always_inline)) void ct_api_count(unsigned id)
-{
-    atomic_fetch_add_explicit(&ct_api_counted[id], 1, memory_order_relaxed);
-}
+/* What a trampoline that found ct_gate or its variant's ct_api_skip byte set (ct_guard clear) does. */
+enum { CT_PASS_RECORD = 0, CT_PASS_CAPTURE = 1, CT_PASS_COUNTED = 2 };
 
-/* A trampoline found ct_gate set (ct_guard clear): is variant `id` passed through unrecorded?  Outside a
- * capture range, yes; excluded by CUDATRACE_APIS, yes, and counted. */
+/* Outside a capture range, CT_PASS_CAPTURE: passed on; counted, not timed (the default set, or
+ * CUDATRACE_APIS: recorder/apis.h), CT_PASS_COUNTED; else CT_PASS_RECORD: recorded. */
 static inline __attribute__((always_inline)) int ct_unrecorded(unsigned id)
 {
     if (ct_gate & CT_GATE_CAPTURE)
-        return 1;
-    if (!ct_api_skip[id])
-        return 0;
-    ct_api_count(id);
+        return CT_PASS_CAPTURE;
+    return ct_api_skip[id] ? CT_PASS_COUNTED : CT_PASS_RECORD;
+}
+
+/* Variant `id`'s call, passed on as ct_unrecorded said (`how`), returned r; returns r.  A counted call that
+ * succeeded adds one to its variant's count (a relaxed atomic add: threads share the counter; no lock, no
+ * system call); one that failed is recorded, so that no error goes unseen. */
+static inline __attribute__((always_inline)) CUresult ct_passed(unsigned id, int how, CUresult r)
+{
+    if (how != CT_PASS_COUNTED)
+        return r;
+    if (__builtin_expect(r != CUDA_SUCCESS, 0)) {
+        ct_counted_failed(id, r);
+        return r;
+    }
+    atomic_fetch_add_explicit(&ct_api_counted[id], 1, memory_order_relaxed);
     if (__builtin_expect(atomic_load_explicit(&ct_state, memory_order_relaxed) == CT_ST_UNINIT, 0))
         ct_counted_start();
-    return 1;
+    return r;
 }
 
 /* Slow path of a trampoline whose real function is not known yet: find the driver, then return the real

@@ -1,10 +1,12 @@
-/* CUDATRACE_APIS (apis.h): the per-variant table, and the counts written to the trace. */
+/* Functions counted, not timed (apis.h): CUDATRACE_APIS over the default set, and the counts written to the
+ * trace. */
 #include "config.h"
 
 #include <fnmatch.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/uio.h>
 
 #include "format/record.h"
@@ -15,10 +17,12 @@
 #include "recorder/warn.h"
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
-static int any;            /* some variant is excluded */
-static uint16_t *excluded; /* their ids ... */
-static uint64_t *written;  /* ... and the count last written for each (drain holder only) */
-static unsigned nexcluded;
+static uint32_t chosen;              /* the header's CT_FEAT_APIS_* bits */
+static int listed;                   /* a list chose: every trampoline reads its byte */
+static uint16_t *counted;            /* the counted variants' ids ... */
+static uint64_t *written;            /* ... the count last written for each (drain holder only) ... */
+static struct ct_rec_counted *recs;  /* ... and room for a record of each */
+static unsigned ncounted;
 
 /* A pattern names a function (cuCtxGetDevice: all its variants, _v2, _ptsz, _ptds) or, to pick one, a
  * variant's exported symbol (cuCtxGetDevice_v2). */
@@ -27,11 +31,11 @@ static int matches(const char *pattern, const struct ct_variant *v)
     return fnmatch(pattern, v->name, 0) == 0 || fnmatch(pattern, v->symbol, 0) == 0;
 }
 
-/* The value as a table: 0 or -1 (a glob that matches nothing: warned). */
+/* The list as a table: 0 or -1 (a glob that matches nothing: warned). */
 static int decide(const struct ct_rec_client *c, const struct ct_apis_spec *spec, const char *value, uint8_t *skip)
 {
-    /* A list that starts with an include records only what it includes; one that starts with an exclude
-     * records everything else.  Later entries win (as in rsync filters and .gitignore). */
+    /* A list that starts with an include times only what it includes; one that starts with an exclude
+     * times everything else.  Later entries win (as in rsync filters and .gitignore). */
     const int start_excluded = spec->n > 0 && !spec->e[0].exclude;
     unsigned hits[CT_APIS_MAX] = {0};
 
@@ -46,84 +50,115 @@ static int decide(const struct ct_rec_client *c, const struct ct_apis_spec *spec
     }
     for (unsigned i = 0; i < spec->n; i++)
         if (!hits[i]) {
-            ct_warn("CUDATRACE_APIS=\"%.64s\": %s matches no driver function; every call is recorded", value,
+            ct_warn("CUDATRACE_APIS=\"%.64s\": %s matches no driver function; using the default", value,
                     spec->e[i].pattern);
             return -1;
         }
     return 0;
 }
 
-static void load(void)
+/* CUDATRACE_APIS's list in place of the default set: 0, or -1 (warned) when it cannot be. */
+static int apply_list(const struct ct_rec_client *c, const char *value)
 {
-    const char *value = getenv("CUDATRACE_APIS");
-    const struct ct_rec_client *c = atomic_load(&ct_rec_client);
-    struct ct_apis_spec *spec;
-    uint8_t *skip;
+    struct ct_apis_spec *spec = malloc(sizeof *spec);
+    uint8_t *skip = calloc(c->nvariants, 1);
+    int rc = -1;
 
-    if (!value || !*value || !c)
-        return;
-    if (!(spec = malloc(sizeof *spec)) || !(skip = calloc(c->nvariants, 1))) {
-        free(spec);
-        ct_warn("CUDATRACE_APIS: out of memory; every call is recorded");
-        return;
-    }
-    if (ct_parse_apis(value, spec) != 0)
-        ct_warn("CUDATRACE_APIS=\"%.64s\" is not a comma-separated list of function names or globs, each "
-                "with an optional leading '-'; every call is recorded", value);
+    if (!spec || !skip)
+        ct_warn("CUDATRACE_APIS: out of memory; using the default");
+    else if (ct_parse_apis(value, spec) != 0)
+        ct_warn("CUDATRACE_APIS=\"%.64s\" is not all, nor a comma-separated list of function names or globs, "
+                "each with an optional leading '-'; using the default", value);
     else if (decide(c, spec, value, skip) == 0) {
-        for (unsigned id = 0; id < c->nvariants; id++)
-            nexcluded += skip[id];
-        excluded = calloc(nexcluded ? nexcluded : 1, sizeof *excluded);
-        written = calloc(nexcluded ? nexcluded : 1, sizeof *written);
-        if (!excluded || !written) {
-            ct_warn("CUDATRACE_APIS: out of memory; every call is recorded");
-            nexcluded = 0;
-        }
         int memory = 0;
-        for (unsigned id = 0, k = 0; id < c->nvariants && nexcluded; id++)
-            if (skip[id]) {
-                excluded[k++] = (uint16_t)id;
-                c->api_skip[id] = 1;
-                memory |= c->variants[id].family == CT_FAM_ALLOC || c->variants[id].family == CT_FAM_FREE;
-            }
-        any = nexcluded > 0;
+        for (unsigned id = 0; id < c->nvariants; id++)
+            memory |= skip[id] && (c->variants[id].family == CT_FAM_ALLOC || c->variants[id].family == CT_FAM_FREE);
+        memcpy(c->api_skip, skip, c->nvariants);
         /* Asked for by name (an include-only list leaves them out knowingly): say what it costs. */
         if (memory && spec->e[0].exclude)
             ct_warn("CUDATRACE_APIS=\"%.64s\" excludes allocations or frees: the memory report will miss them",
                     value);
+        rc = 0;
     }
     free(spec);
     free(skip);
+    return rc;
+}
+
+static void load(void)
+{
+    const char *value = getenv("CUDATRACE_APIS");
+    const struct ct_rec_client *c = atomic_load(&ct_rec_client);
+
+    if (!c)
+        return;
+    chosen = CT_FEAT_APIS_DEFAULT; /* api_skip's bytes start as the default set */
+    if (value && *value) {
+        if (strcasecmp(value, "all") == 0) {
+            memset(c->api_skip, 0, c->nvariants);
+            chosen = 0;
+        } else if (apply_list(c, value) == 0) {
+            chosen = CT_FEAT_APIS_LIST;
+            listed = 1;
+        }
+    }
+    for (unsigned id = 0; id < c->nvariants; id++)
+        ncounted += c->api_skip[id];
+    if (!ncounted)
+        return;
+    counted = calloc(ncounted, sizeof *counted);
+    written = calloc(ncounted, sizeof *written);
+    recs = calloc(ncounted, sizeof *recs);
+    if (!counted || !written || !recs) { /* counts cannot be written: time every call instead */
+        ct_warn("CUDATRACE_APIS: out of memory; every call is timed");
+        memset(c->api_skip, 0, c->nvariants);
+        ncounted = 0;
+        chosen = 0;
+        listed = 0;
+        return;
+    }
+    for (unsigned id = 0, k = 0; id < c->nvariants; id++)
+        if (c->api_skip[id])
+            counted[k++] = (uint16_t)id;
 }
 
 int ct_apis_init(void)
 {
     pthread_once(&once, load);
-    return any;
+    return listed;
+}
+
+uint32_t ct_apis_features(void)
+{
+    pthread_once(&once, load);
+    return chosen;
 }
 
 void ct_apis_write(void)
 {
     const struct ct_rec_client *c = atomic_load(&ct_rec_client);
-    for (unsigned i = 0; i < nexcluded; i++) {
-        const uint64_t n = atomic_load_explicit(&c->api_counted[excluded[i]], memory_order_relaxed);
-        if (n == written[i])
+    unsigned n = 0;
+
+    for (unsigned i = 0; i < ncounted; i++) {
+        const uint64_t count = atomic_load_explicit(&c->api_counted[counted[i]], memory_order_relaxed);
+        if (count == written[i])
             continue;
-        struct ct_rec_counted rec;
-        memset(&rec, 0, sizeof rec);
-        ct_put_hdr(&rec.h, CT_REC_COUNTED, sizeof rec, 0);
-        rec.api_id = excluded[i];
-        rec.count = n;
-        ct_tf_append(&(struct iovec){&rec, sizeof rec}, 1);
-        written[i] = n;
+        struct ct_rec_counted *rec = &recs[n++];
+        memset(rec, 0, sizeof *rec);
+        ct_put_hdr(&rec->h, CT_REC_COUNTED, sizeof *rec, 0);
+        rec->api_id = counted[i];
+        rec->count = count;
+        written[i] = count;
     }
+    if (n)
+        ct_tf_append(&(struct iovec){recs, n * sizeof *recs}, 1);
 }
 
 void ct_apis_after_fork_child(void)
 {
     const struct ct_rec_client *c = atomic_load(&ct_rec_client);
-    for (unsigned i = 0; i < nexcluded; i++) {
-        atomic_store_explicit(&c->api_counted[excluded[i]], 0, memory_order_relaxed);
+    for (unsigned i = 0; i < ncounted; i++) {
+        atomic_store_explicit(&c->api_counted[counted[i]], 0, memory_order_relaxed);
         written[i] = 0;
     }
 }

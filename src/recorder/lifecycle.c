@@ -53,7 +53,7 @@ static int start(void)
     const uint32_t ranges = atomic_load(&ranges_only), stacks = ct_stack_start(cfg.stacks, cfg.stack_depth);
     if (stacks && cfg.python_stacks && !ct_py_on)
         ct_pystack_start(cfg.stack_depth);
-    if (ct_tf_open(&cfg, CT_FEAT_TIME_MONO | ranges | stacks) < 0)
+    if (ct_tf_open(&cfg, CT_FEAT_TIME_MONO | ranges | stacks | ct_apis_features()) < 0)
         return -1;
     ct_gpu_start(cfg.gpu_time, cfg.gpu_sample, cfg.cupti);
     install();

@@ -195,14 +195,6 @@ int ct_pystack_append_(void **out)
     return (int)n + 1;
 }
 
-int ct_pystack_words(void *const *key, int n)
-{
-    uint64_t last = n ? (uint64_t)(uintptr_t)key[n - 1] : 0;
-    if ((last & ~0xffffull) != TAG || (int)(last & 0xffff) >= n)
-        return 0;
-    return (int)(last & 0xffff) + 1;
-}
-
 int ct_pystack_write(uint32_t id, void *const *words, int nwords, const uint64_t *native, int nnative)
 {
     struct ct_py_frame frames[CT_PY_WORDS];
@@ -263,7 +255,7 @@ void ct_pystack_start(unsigned depth)
     }
     if (!(codes = calloc(CODE_SLOTS, sizeof *codes)))
         return;
-    max_frames = depth < CT_MAX_STACK_DEPTH ? depth : CT_MAX_STACK_DEPTH;
+    max_frames = depth;
     ct_py_on = 1;
 }
 

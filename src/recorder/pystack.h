@@ -28,16 +28,13 @@ static inline int ct_pystack_append(void **out)
     return __builtin_expect(ct_py_on, 0) ? ct_pystack_append_(out) : 0;
 }
 
-/* How many of a key's `n` words are Python words (the last ones), 0 for a native-only key. */
-int ct_pystack_words(void *const *key, int n);
-
 /* Queue the CT_REC_PYSTACK of new stack `id` from its Python words, placing each frame among the `nnative`
  * native frames written for it.  Call it on the thread that captured the stack, during the same call (the
  * frames' code objects are then alive).  0, or -1 when out of memory. */
 int ct_pystack_write(uint32_t id, void *const *words, int nwords, const uint64_t *native, int nnative);
 
-/* Turn Python frames on when this process runs a supported CPython (recorder start, stacks on); `depth` is
- * the most frames kept.  A no-op in any other process. */
+/* Turn Python frames on when this process runs a supported CPython (recorder start, stacks on); `depth`
+ * (1..CT_MAX_STACK_DEPTH, CUDATRACE_STACK_DEPTH) is the most frames kept.  A no-op in any other process. */
 void ct_pystack_start(unsigned depth);
 
 /* Fork: held across fork() where it can be (forklock.h), so that the child gets a consistent code-object cache; 1 when taken.  After

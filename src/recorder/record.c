@@ -82,12 +82,11 @@ static inline void fill_call(struct ct_rec_call *c, size_t size, uint16_t api_id
     c->payload = payload;
     c->shape = 0;
     c->result = result;
-    c->seq = ct_rec_next_seq(r);
+    c->seq = ct_rec_next_seq(r, t0);
     c->t0_ns = t0;
     c->t1_ns = t1;
     c->stack_id = 0;
     c->shape_gen = 0;
-    r->call_t0 = t0;
 }
 
 void *ct_rec_begin(size_t size) { return ct_rec_reserve(size); }
@@ -118,7 +117,9 @@ void ct_rec_plain(uint16_t api_id, int32_t result, uint64_t t0, uint64_t t1)
 {
     struct ct_ring *r = ct_rec_ring;
 
-    if (__builtin_expect(r != NULL && result == 0 && r->seq_left != 0 && r->call_t0 != 0 &&
+    /* seq_left is 0 before the thread's first call record (and when its block is used up): otherwise
+     * call_t0 is its last call record's t0. */
+    if (__builtin_expect(r != NULL && result == 0 && r->seq_left != 0 &&
                              t0 - r->call_t0 <= UINT32_MAX && t1 - t0 <= CT_CALL_SHORT_DUR_MAX &&
                              atomic_load_explicit(&ct_state, memory_order_relaxed) == CT_ST_ON &&
                              ct_ring_fits(r, sizeof(struct ct_rec_call_short)),
@@ -128,8 +129,7 @@ void ct_rec_plain(uint16_t api_id, int32_t result, uint64_t t0, uint64_t t1)
         sh->api_id = api_id;
         sh->dur = (uint16_t)(t1 - t0);
         sh->dt0 = (uint32_t)(t0 - r->call_t0);
-        r->call_t0 = t0;
-        ct_rec_next_seq(r); /* readers count it */
+        ct_rec_next_seq(r, t0); /* readers count it */
         ct_ring_commit(r);
         return;
     }

@@ -37,14 +37,16 @@ static inline __attribute__((always_inline)) void *ct_rec_reserve(size_t size)
     return ct_rec_begin_slow(size);
 }
 
-/* The thread's next call sequence number. */
-static inline __attribute__((always_inline)) uint64_t ct_rec_next_seq(struct ct_ring *r)
+/* The thread's next call sequence number, for its call record (of any type) that starts at t0: the t0 a
+ * short record counts from (format.h) is that of the call record that took the last number. */
+static inline __attribute__((always_inline)) uint64_t ct_rec_next_seq(struct ct_ring *r, uint64_t t0)
 {
     if (__builtin_expect(r->seq_left == 0, 0)) {
         r->seq_next = ct_rings_seq_block();
         r->seq_left = CT_SEQ_BLOCK;
     }
     r->seq_left--;
+    r->call_t0 = t0;
     return r->seq_next++;
 }
 
@@ -83,7 +85,7 @@ static inline __attribute__((always_inline)) void ct_rec_fill_repeat(struct ct_r
         ct_put_hdr(&sh->h, CT_REC_LAUNCH_SHORT, sizeof *sh, r->tid);
         sh->dt0 = (uint32_t)(t0 - k->last_t0);
         sh->dur_slot = (uint32_t)(t1 - t0) | (uint32_t)slot << CT_SHORT_DUR_BITS;
-        ct_rec_next_seq(r); /* readers count it */
+        ct_rec_next_seq(r, t0); /* readers count it */
     } else {
         struct ct_rec_launch_repeat *rep = p;
         ct_put_hdr(&rep->h, CT_REC_LAUNCH_REPEAT, sizeof *rep, r->tid);
@@ -91,11 +93,11 @@ static inline __attribute__((always_inline)) void ct_rec_fill_repeat(struct ct_r
         rep->shape = (uint8_t)(slot + 1);
         rep->shape_gen = (uint8_t)k->gen;
         rep->dur_ns = (uint32_t)(t1 - t0);
-        rep->seq = ct_rec_next_seq(r);
+        rep->seq = ct_rec_next_seq(r, t0);
         rep->t0_ns = t0;
         k->api_id = api_id;
     }
-    k->last_t0 = r->call_t0 = t0;
+    k->last_t0 = t0;
     ct_ring_commit(r);
 }
 

@@ -212,14 +212,6 @@ __attribute__((noinline, no_sanitize_address)) static int learn(struct ct_stack_
     return 0;
 }
 
-static uint64_t key_hash(uintptr_t base, void *const *raw, int key)
-{
-    uint64_t h = base * 0x9e3779b97f4a7c15ull;
-    for (int i = 0; i < key; i++)
-        h = (h ^ (uint64_t)(uintptr_t)raw[i]) * 0xff51afd7ed558ccdull;
-    return h | 1;
-}
-
 void ct_stack_memo_make(uintptr_t base, void *const *raw, int key, int ended, int ins_skip, void *const *py,
                         int npy, uint32_t id)
 {
@@ -227,7 +219,7 @@ void ct_stack_memo_make(uintptr_t base, void *const *raw, int key, int ended, in
 
     if (!ms || key < 3 || key > CT_MEMO_FRAMES || base < ms->lo || base >= ms->hi)
         return;
-    uint64_t h = key_hash(base, raw, key), *failed = &ms->failed[h % FAILED];
+    uint64_t h = ct_stack_hash(base, raw, key), *failed = &ms->failed[h % FAILED];
     if (*failed == h)
         return;
     uint64_t t0 = ct_now_ns();

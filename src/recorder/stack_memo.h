@@ -30,6 +30,17 @@
 #define CT_MEMO_PY 17     /* Python words kept with a memo (the default depth's 16 frames and the count) */
 #define CT_MEMO_CHECKS 56 /* words checked per memo: a key with more is not remembered */
 
+/* The hash of n stack words after a seed (stacks.c's table of stacks, the memos' refused keys): never 0. */
+static inline uint64_t ct_stack_hash(uint64_t seed, void *const *w, int n)
+{
+    uint64_t h = seed * 0x9e3779b97f4a7c15ull;
+    for (int i = 0; i < n; i++) {
+        h = (h ^ (uint64_t)(uintptr_t)w[i]) * 0xff51afd7ed558ccdull;
+        h ^= h >> 32;
+    }
+    return h ? h : 1;
+}
+
 struct ct_stack_memo {
     uintptr_t base; /* 0: empty */
     uint32_t id;    /* the stack id of raw[0..key) followed by py[0..npy) */

@@ -44,16 +44,6 @@ static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static size_t used;
 static uint32_t next_id = 1;
 
-static uint64_t hash_of(void *const *raw, int n)
-{
-    uint64_t h = (uint64_t)n * 0x9e3779b97f4a7c15ull;
-    for (int i = 0; i < n; i++) {
-        h = (h ^ (uint64_t)(uintptr_t)raw[i]) * 0xff51afd7ed558ccdull;
-        h ^= h >> 32;
-    }
-    return h ? h : 1;
-}
-
 /* The slot holding this stack (*found = 1: its id is readable), or the empty slot where it would go (*found = 0;
  * without the lock, another thread may fill that slot, with this stack or another, at any time). */
 static struct slot *probe(uint64_t h, void *const *raw, int n, int *found)
@@ -108,16 +98,16 @@ static int write_stack(uint32_t id, void *const *raw, int n, int skip, int py)
     return py ? ct_pystack_write(id, raw + n, py, frames, kept) : 0;
 }
 
-/* A new key (see ct_stack_capture): its id, 0 when it gets none, RETRY when the key was cut after `hot_skip`
- * internal frames and `depth` more but there are more internal frames (a module not scanned yet).  An uncut
- * key passes its length as hot_skip. */
+/* A new key of hash h (see ct_stack_capture), its last `py` words Python words: its id, 0 when it gets none,
+ * RETRY when the key was cut after `hot_skip` internal frames and `depth` more but there are more internal
+ * frames (a module not scanned yet).  An uncut key passes its native length as hot_skip. */
 #define RETRY UINT32_MAX
-__attribute__((noinline)) static uint32_t insert(uint64_t h, void *const *raw, int n, int hot_skip)
+__attribute__((noinline)) static uint32_t insert(uint64_t h, void *const *raw, int n, int py, int hot_skip)
 {
     static int warned;
     uint32_t id = 0;
     struct slot *s;
-    int found, skip, py = ct_pystack_words(raw, n);
+    int found, skip;
 
     pthread_mutex_lock(&mu);
     if ((skip = trimmed(raw, n - py)) > hot_skip) {
@@ -148,6 +138,15 @@ __attribute__((noinline)) static uint32_t insert(uint64_t h, void *const *raw, i
 out:
     pthread_mutex_unlock(&mu);
     return id;
+}
+
+/* The id of key raw[0..n), its last `py` words Python words: found in the table, else inserted (insert). */
+static uint32_t id_of(void *const *raw, int n, int py, int hot_skip)
+{
+    const uint64_t h = ct_stack_hash((uint64_t)n, raw, n);
+    int found;
+    struct slot *s = probe(h, raw, n, &found);
+    return found ? s->id : insert(h, raw, n, py, hot_skip);
 }
 
 /* Most leading internal frames seen in a stack yet: a walk asks for this many more than it keeps. */
@@ -186,10 +185,8 @@ static uint32_t walk(uintptr_t base)
             continue; /* the walk may have stopped before the last frame kept */
         key = !full && skip + (int)depth < n ? skip + (int)depth : n;
         py = ct_pystack_append(raw + key); /* the Python frames end the key (pystack.h) */
-        uint64_t h = hash_of(raw, key + py);
-        int found, ins_skip = key < n ? skip : key;
-        struct slot *s = probe(h, raw, key + py, &found);
-        uint32_t id = found ? s->id : insert(h, raw, key + py, ins_skip);
+        const int ins_skip = key < n ? skip : key;
+        const uint32_t id = id_of(raw, key + py, py, ins_skip);
         if (id == RETRY)
             continue;
 #if CT_STACK_MEMO
@@ -248,13 +245,11 @@ uint32_t ct_stack_capture_at(uintptr_t base)
 
     if (m) {
         void *k[KEY_MAX];
-        int key = m->key, py = ct_pystack_append(k + key), found;
+        int key = m->key, py = ct_pystack_append(k + key);
         if (py == m->npy && memcmp(k + key, m->py, (size_t)py * sizeof *k) == 0)
             return m->id;
         memcpy(k, m->raw, (size_t)key * sizeof *k);
-        uint64_t h = hash_of(k, key + py);
-        struct slot *s = probe(h, k, key + py, &found);
-        uint32_t id = found ? s->id : insert(h, k, key + py, m->ins_skip);
+        const uint32_t id = id_of(k, key + py, py, m->ins_skip);
         if (id != RETRY) {
             if (id)
                 ct_stack_memo_repy(m, k + key, py, id);

@@ -17,12 +17,13 @@ struct ct_variant {
 };
 
 /* What the layer above lends the recorder (ct_rec_attach, before anything can start it): its variant table,
- * the per-variant filter bytes and counts of CUDATRACE_APIS (apis.h), and GPU time's entry points. */
+ * the per-variant bytes and counts of the functions counted, not timed (apis.h), and GPU time's entry points. */
 struct ct_rec_client {
     const struct ct_variant *variants;
     unsigned nvariants;
-    uint8_t *api_skip;            /* nvariants bytes: 1 where the variant is excluded (apis.c fills it) */
-    _Atomic uint64_t *api_counted; /* nvariants counts of excluded calls (the layer above adds to them) */
+    uint8_t *api_skip;            /* nvariants bytes, 1 where the variant is counted, not timed: the default
+                                   * set at first, then as CUDATRACE_APIS says (apis.c) */
+    _Atomic uint64_t *api_counted; /* nvariants counts of counted calls that succeeded (the layer above adds) */
     /* GPU time (recorder/gpu.h), both NULL where nothing can be timed: start timing with the settings in
      * effect (recorder/gpu.h, ct_gpu_start), returning the enum ct_gpu_time_mode it could take; collect what
      * completed (the drain holder, never in a signal handler; `final`: the last time). */

@@ -1,5 +1,6 @@
 /* For apis.sh: a driver-API program whose calls the test counts.  Usage: apis-calls N
- *   N cuCtxGetDevice, N/2 cuCtxGetDevice_v2 (the same function, another variant), one allocation of each
+ *   N cuCtxGetDevice, N/2 cuCtxGetDevice_v2 (the same function, another variant), a cuCtxGetDevice and a
+ *   cuDeviceGetAttribute that fail (CUDA_ERROR_INVALID_VALUE: a NULL output, attribute 0), one allocation of each
  *   kind the tracer tracks, and copies between them (tracked ends only: the tracer classifies them
  *   without asking the driver), 2 more from pinned memory after a primary context release that is not the
  *   last and a failed cuMemHostUnregister (the map keeps it), then 3 copies from and to pageable host memory (which the tracer never saw
@@ -27,6 +28,10 @@ int main(int argc, char **argv)
         CHECK(cuCtxGetDevice(&got));
     for (long i = 0; i < n / 2; i++)
         CHECK(cuCtxGetDevice_v2(&got, NULL));
+    int value;
+    sample_require(cuCtxGetDevice(NULL) == CUDA_ERROR_INVALID_VALUE, "cuCtxGetDevice(NULL) fails");
+    sample_require(cuDeviceGetAttribute(&value, (CUdevice_attribute)0, dev) == CUDA_ERROR_INVALID_VALUE,
+                   "cuDeviceGetAttribute of attribute 0 fails");
     CHECK(cuMemAlloc(&d1, bytes));
     CHECK(cuMemAlloc(&d2, bytes));
     CHECK(cuMemAllocManaged(&m, bytes, CU_MEM_ATTACH_GLOBAL));

@@ -5,6 +5,9 @@
 # (cudatrace-report calls, which reads each thread's records by offset) and in the summary.
 . "$CT_TOP_SRCDIR/tests/integration/interpose-lib.sh"
 report=$CT_TOP_BUILDDIR/src/report/cudatrace-report
+# Every function timed: the threads' cuCtxGetDevice, counted by default, are the short calls below.
+CUDATRACE_APIS=all
+export CUDATRACE_APIS
 
 run_pair rep "$CT_TOP_BUILDDIR/tests/samples/launch_repeat_drv"
 grep -q '^launch_repeat_drv: 450 launches$' "$tmp/rep.traced" || fail "launch_repeat_drv did not run its launches"

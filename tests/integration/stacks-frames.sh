@@ -9,11 +9,12 @@ SAMPLE=$CT_TOP_BUILDDIR/tests/samples/deep_stack_drv
 [ -f "$CT_PRELOAD" ] || { echo "libcudatrace.so not built" >&2; exit 99; }
 grep -q '^#define HAVE_LIBUNWIND 1' "$CT_TOP_BUILDDIR/config.h" || { echo "no call stacks in this build" >&2; exit 77; }
 
-# trace NAME CALLS DEPTH [VAR=VALUE...]: deep_stack_drv traced with every call stacked, into $TMP/NAME.ct
+# trace NAME CALLS DEPTH [VAR=VALUE...]: deep_stack_drv traced with every call timed (its cuCtxGetDevice is
+# counted by default) and stacked, into $TMP/NAME.ct
 trace() {
     name=$1 calls=$2 depth=$3
     shift 3
-    env "$@" CUDATRACE_STACKS=all CUDATRACE_OUTPUT="$TMP/$name.ct" CUDATRACE_QUIET=1 \
+    env CUDATRACE_APIS=all "$@" CUDATRACE_STACKS=all CUDATRACE_OUTPUT="$TMP/$name.ct" CUDATRACE_QUIET=1 \
         LD_PRELOAD="${CT_TEST_PRELOAD_PREFIX:+$CT_TEST_PRELOAD_PREFIX:}$CT_PRELOAD" \
         LD_LIBRARY_PATH="$CT_SIMDRIVER_DIR" "$SAMPLE" "$calls" "$depth" >"$TMP/$name.out" 2>"$TMP/$name.err" ||
         fail "deep_stack_drv $calls $depth traced ($*) failed: $(cat "$TMP/$name.err")"

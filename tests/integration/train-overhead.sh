@@ -54,6 +54,9 @@ grep -q '^stacks-all: env LD_PRELOAD=.*CUDATRACE_CAPTURE=profiler CUDATRACE_STAC
     fail "run-train-overhead: stacks-all"
 grep -q 'CUDATRACE_CAPTURE=profiler CUDATRACE_FLUSH_MS=50 CUDATRACE_GPU_TIME=off ' "$TMP/out" ||
     fail "run-train-overhead: settings of a NAME=VALUE mode"
+bash "$BENCH/run-train-overhead" -n -c -1 -r 1 all-apis-gpuoff >"$TMP/out" 2>&1 || fail "run-train-overhead -n: $(cat "$TMP/out")"
+grep -q '^all-apis-gpuoff: env LD_PRELOAD=.*CUDATRACE_CAPTURE=profiler CUDATRACE_APIS=all CUDATRACE_GPU_TIME=off ' "$TMP/out" ||
+    fail "run-train-overhead: all-apis-gpuoff"
 bash "$BENCH/run-train-overhead" -n -c 0 -r 1 aa >"$TMP/out" 2>&1 || fail "run-train-overhead -n -c 0: $(cat "$TMP/out")"
 grep -q '^aa: env  .*train_overhead.py -p 20 -s 10 -w 30 --cpu 0$' "$TMP/out" || fail "run-train-overhead -c 0"
 grep -q "the steps' threads pinned to CPU 0" "$TMP/out" || fail "run-train-overhead -c 0: its header"
@@ -71,8 +74,19 @@ printf '#!/bin/sh\nprintf "train_off_ms=10\\ntrain_on_ms=10.5\\ntrain_writer_ms=
 chmod +x "$TMP/fakepy"
 CT_PRELOAD=/dev/null CT_PYTHON=$TMP/fakepy bash "$BENCH/run-train-overhead" -r 2 aa >"$TMP/out" 2>"$TMP/err" ||
     fail "run-train-overhead with a stand-in python: $(cat "$TMP/err")"
-grep -q '^wall (on+writer)/off  *aa  *6  *1\.000  *0\.985  *1\.015  *1\.010  *10\.000  *0\.000$' "$TMP/out" ||
+grep -q '^wall (on+writer)/off  *aa  *6  *1\.000  *0\.985  *1\.015  *1\.010  *1\.010  *1\.010  *1\.000  *10\.000  *0\.000$' "$TMP/out" ||
     fail "run-train-overhead summary: $(cat "$TMP/out")"
+# The range of the processes' medians, and the median over aa's: a stand-in whose ratio grows by 0.01 with
+# each process gives aa 1.01, 1.04 and 1.05 (even rounds run the modes reversed), the named mode 1.02, 1.03
+# and 1.06: medians 1.04 and 1.03, 0.990 over aa's.
+printf '#!/bin/sh\nn=$(($(cat "%s/n" 2>/dev/null || echo 0) + 1)); echo $n >"%s/n"\nprintf "train_off_ms=10\\ntrain_on_ms=10.5\\ntrain_writer_ms=0\\ntrain_ratio=1.0$n\\ntrain_cpu_ratio=1.0$n\\ntrain_ratios=1.0$n\\ntrain_cpu_ratios=1.0$n\\n"\n' "$TMP" "$TMP" >"$TMP/countpy"
+chmod +x "$TMP/countpy"
+CT_PRELOAD=/dev/null CT_PYTHON=$TMP/countpy bash "$BENCH/run-train-overhead" -r 3 aa all-apis-gpuoff >"$TMP/out" 2>"$TMP/err" ||
+    fail "run-train-overhead with a counting stand-in: $(cat "$TMP/err")"
+grep -q '^wall (on+writer)/off  *aa  *3  *1\.040  .*  *1\.040  *1\.010  *1\.050  *1\.000  ' "$TMP/out" ||
+    fail "run-train-overhead summary, aa: $(cat "$TMP/out")"
+grep -q '^wall (on+writer)/off  *all-apis-gpuoff  *3  *1\.030  .*  *1\.030  *1\.020  *1\.060  *0\.990  ' "$TMP/out" ||
+    fail "run-train-overhead summary, all-apis-gpuoff: $(cat "$TMP/out")"
 bash "$BENCH/run-train-overhead" -n nonsense >"$TMP/out" 2>"$TMP/err"
 expect_eq "exit status of run-train-overhead nonsense" 2 $?
 grep -q "not 'nonsense'" "$TMP/err" || fail "run-train-overhead nonsense: no message"

@@ -59,4 +59,30 @@ gen -o "$tmp/v.c" "$src/test_generator.h" "$tmp/cudaVDPAUTypedefs.h" 2>/dev/null
 grep -A1 -x '#if defined(HAVE_VDPAU_VDPAU_H)' "$tmp/v.c" | grep -q -x "#include <cudaVDPAUTypedefs.h>" ||
     fail "the VDPAU typedefs are not guarded by HAVE_VDPAU_VDPAU_H"
 grep -B1 -x '#include <test_generator.h>' "$tmp/v.c" | grep -q '^#if' && fail "a plain typedef header was guarded"
+
+# The default set counted, not timed (--counted FILE): every variant of a listed function starts counted and
+# its trampoline tests its byte with the gate, no other does; a counted call goes through ct_passed, after
+# the variant's hook (cuInit's).  A name the headers lack, a name listed twice or without its reason: refused.
+grep -q 'ct_api_skip\[CT_ID' "$tmp/w.c" && fail "a variant counted without --counted"
+grep -q -x 'uint8_t ct_api_skip\[CT_API_COUNT\];' "$tmp/w.c" || fail "ct_api_skip without --counted"
+printf '# a comment\n\ncuMemcpyHtoD   a reason\ncuInit\tits hook must still run\n' >"$tmp/counted.txt"
+gen -o "$tmp/c.c" --header "$tmp/c.h" --decls "$src/test_generator_decls.h" --counted "$tmp/counted.txt" \
+    "$src/test_generator.h" 2>/dev/null || fail "generating with --counted failed"
+for sym in cuMemcpyHtoD cuMemcpyHtoD_v2 cuMemcpyHtoD_v2_ptds cuInit; do
+    grep -q -x "    \[CT_ID_$sym\] = 1," "$tmp/c.c" || fail "$sym does not start counted"
+    grep -q -x "    if (__builtin_expect(ct_guard | ct_gate | ct_api_skip\[CT_ID_$sym\], 0)) {" "$tmp/c.c" ||
+        fail "$sym's trampoline does not test its byte"
+done
+[ "$(grep -c '^    \[CT_ID_' "$tmp/c.c")" = 4 ] || fail "not 4 variants counted"
+[ "$(grep -c 'ct_gate | ct_api_skip' "$tmp/c.c")" = 4 ] || fail "a trampoline outside the set tests its byte"
+grep -q 'return ct_passed(CT_ID_cuMemcpyHtoD_v2, how, real(dstDevice, srcHost, ByteCount));' "$tmp/c.c" ||
+    fail "a counted call without a hook"
+grep -A8 'const int how = ct_unrecorded(CT_ID_cuInit);' "$tmp/c.c" | tr -d '\n ' |
+    grep -q 'if(how){CUresultr=real(Flags);ct_busy_enter();ct_hook_cuInit(r,Flags);ct_busy_leave();returnct_passed(CT_ID_cuInit,how,r);}' ||
+    fail "a counted call's hook"
+for bad in 'cuNoSuchFunction a reason' 'cuInit' 'cuInit a reason\ncuInit again'; do
+    printf "$bad\n" >"$tmp/bad.txt"
+    gen -o "$tmp/b.c" --counted "$tmp/bad.txt" "$src/test_generator.h" 2>"$tmp/err" && fail "--counted took '$bad'"
+    grep -q 'gen-wrappers: .*bad.txt:[12]: cu' "$tmp/err" || fail "'$bad': $(cat "$tmp/err")"
+done
 exit 0

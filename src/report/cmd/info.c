@@ -51,6 +51,7 @@ static void file_table(struct out *o, const struct rp_file *f)
         {"Header size#", rp_u64s(hs, f->hdr.header_size)},
         {"Features", fe},
         {"Calls recorded from", rp_file_ranges_only(f) ? (rp_file_nvtx_only(f) ? RP_NVTX_ONLY : RP_RANGES_ONLY) : "every call"},
+        {"Functions counted, not timed", rp_file_counted_set(f)},
         {"Pid#", rp_u64s(pid, f->hdr.pid)},
         {"Parent pid#", rp_u64s(ppid, f->hdr.ppid)},
         {"Start wall (ns)#", wall},
@@ -237,10 +238,11 @@ const struct rp_command rp_cmd_info = {
     "info", "what a trace file holds: header, metadata, record counts, losses",
     "Usage: " RP_PROG " info [OPTION]... FILE...\n"
     "Describe each trace file: format and tracer versions, header fields (pid, start times,\n"
-    "features), host, rank, local rank and world size (and the variable the rank came from),\n"
-    "command line, driver and devices, records by type, calls recorded, records lost (by\n"
-    "reason), pointers handed back untraced (by symbol), calls counted, not timed (CUDATRACE_APIS,\n"
-    "by variant), threads with their names and calls, and\n"
+    "features; which functions were counted, not timed: the default set of trivial queries,\n"
+    "those CUDATRACE_APIS listed, or none), host, rank, local rank and world size (and the\n"
+    "variable the rank came from), command line, driver and devices, records by type, calls\n"
+    "recorded, records lost (by reason), pointers handed back untraced (by symbol), calls\n"
+    "counted, not timed (by variant), threads with their names and calls, and\n"
     "how GPU time was taken (table gpu: the mode, sample N and K, spans, the writer's counts of\n"
     "timed, not completed and untimed calls).\n"
     "\n"

@@ -237,8 +237,8 @@ static int any_counted(const struct rp_trace *tr)
     return 0;
 }
 
-/* The functions CUDATRACE_APIS excluded (format 7): how often each was called, over all files.  Whole
- * processes, whatever --range says: counts have no times. */
+/* The functions counted, not timed (format 7): how often each was called, over all files.  Whole processes,
+ * whatever --range says: counts have no times. */
 static void print_counted(struct rp_sum_out *o, const struct rp_trace *tr)
 {
     struct counted_row *rows = NULL;
@@ -258,7 +258,7 @@ static void print_counted(struct rp_sum_out *o, const struct rp_trace *tr)
         goto out;
     struct rp_table t;
     const char *titles[] = {"Num Calls#", "Name"};
-    if (rp_table_init(&t, "api_counted", "CUDA API calls counted, not timed (CUDATRACE_APIS)", 2, titles) < 0)
+    if (rp_table_init(&t, "api_counted", "CUDA API calls counted, not timed", 2, titles) < 0)
         goto out;
     rp_sort(rows, n, sizeof *rows, cmp_counted);
     for (size_t r = 0; r < n && (!o->top || r < o->top); r++) {
@@ -445,7 +445,7 @@ static void print_header(struct rp_sum_out *o, const struct rp_trace *tr)
     if (rp_table_init_kv(&t, "header", "Trace") < 0)
         return;
     char files[1024] = "", pids[512] = "", hosts[512] = "", devices[1024] = "", buf[128], dur[48], title[48];
-    char ranks[512] = "", incomplete[1024] = "";
+    char ranks[512] = "", incomplete[1024] = "", counted_sets[256] = "";
     uint64_t calls = 0, lost = 0, untraced = 0, counted = 0;
     int32_t driver = 0, ranges = 0, nvtx_only = 0;
     for (size_t i = 0; i < tr->nfiles; i++) {
@@ -466,6 +466,7 @@ static void print_header(struct rp_sum_out *o, const struct rp_trace *tr)
         untraced += f->untraced;
         for (size_t k = 0; k < f->ncounted; k++)
             counted += f->counted[k].count;
+        rp_list_add(counted_sets, sizeof counted_sets, rp_file_counted_set(f));
         ranges |= rp_file_ranges_only(f);
         nvtx_only |= rp_file_nvtx_only(f);
         if (rp_file_incomplete(f))
@@ -500,7 +501,8 @@ static void print_header(struct rp_sum_out *o, const struct rp_trace *tr)
         {"Devices", devices},
         {"Calls recorded#", rp_u64s(n1, calls)},
         {"Calls recorded from", ranges ? (nvtx_only ? RP_NVTX_ONLY : RP_RANGES_ONLY) : NULL}, /* said only of a partial trace */
-        {"Calls counted, not timed#", counted ? rp_u64s(n4, counted) : NULL}, /* CUDATRACE_APIS */
+        {"Calls counted, not timed#", counted ? rp_u64s(n4, counted) : NULL}, /* table api_counted */
+        {"Functions counted, not timed", counted_sets},
         {"Calls lost#", rp_u64s(n2, lost)},
         {"Untraced pointers#", rp_u64s(n3, untraced)},
         {NULL, NULL}, /* the GPU rows go here */
@@ -778,21 +780,22 @@ const struct rp_command rp_cmd_summary = {
     "\n"
     "Sections (all by default):\n"
     "  header   files, command line, pids, ranks, hosts, start, duration, driver, devices,\n"
-    "           calls recorded, calls counted, not timed (CUDATRACE_APIS), calls lost,\n"
-    "           pointers handed back untraced, how GPU time was taken (CUPTI activity\n"
-    "           records: every kernel, copy and set; timing events: every call, or the\n"
-    "           first K calls of each kind, then 1 in N; off; and why, when CUPTI could not\n"
-    "           serve), GPU spans, calls left untimed by cause, spans not completed, spans\n"
-    "           without a call, records CUPTI dropped\n"
+    "           calls recorded, calls counted, not timed and which functions were (by default\n"
+    "           trivial queries; CUDATRACE_APIS), calls lost, pointers handed back untraced,\n"
+    "           how GPU time was taken (CUPTI activity records: every kernel, copy and set;\n"
+    "           timing events: every call, or the first K calls of each kind, then 1 in N;\n"
+    "           off; and why, when CUPTI could not serve), GPU spans, calls left untimed by\n"
+    "           cause, spans not completed, spans without a call, records CUPTI dropped\n"
     "  nvtx     NVTX ranges, as nsys nvtx_sum: Time (%), Total Time, Instances, Avg, Med, Min,\n"
     "           Max, StdDev, Style (PushPop, StartEnd), Range (DOMAIN:MESSAGE; :MESSAGE in the\n"
     "           default domain)\n"
     "  api      per API function, as nsys cuda_api_sum: Time (%), Total Time, Num Calls, Avg,\n"
     "           Med, Min, Max, StdDev, Name; by total time, descending.  Name is the function\n"
     "           as written in source (cuMemAlloc, not cuMemAlloc_v2), with _ptsz/_ptds for the\n"
-    "           per-thread default stream variants.  Functions CUDATRACE_APIS left out of\n"
-    "           recording follow in table api_counted: Num Calls, Name (counted, not timed;\n"
-    "           whole processes, whatever --range says)\n"
+    "           per-thread default stream variants.  Functions counted, not timed (by\n"
+    "           default trivial queries such as cuCtxGetDevice; CUDATRACE_APIS) follow in table\n"
+    "           api_counted: Num Calls, Name (their successful calls, whole processes, whatever\n"
+    "           --range says; a failed call is recorded, in the api and errors tables)\n"
     "  kernels  per kernel (demangled): launches, statistics of the host time of the launch\n"
     "           calls (Host Total Time, Host Avg, ...), and the distinct grid/block shapes\n"
     "           (table kernel_shapes)\n"

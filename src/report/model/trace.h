@@ -106,6 +106,16 @@ static inline int rp_file_ranges_only(const struct rp_file *f) { return (f->hdr.
 static inline int rp_file_nvtx_only(const struct rp_file *f) { return (f->hdr.features & CT_FEAT_CAPTURE_NVTX) != 0; }
 #define RP_RANGES_ONLY "cuProfilerStart..cuProfilerStop ranges only (CUDATRACE_CAPTURE=profiler)"
 #define RP_NVTX_ONLY "one NVTX range only (CUDATRACE_CAPTURE=nvtx:RANGE)"
+/* Which functions the file counted, not timed (CT_FEAT_APIS_*; a file older than those bits counted by a list
+ * only). */
+static inline const char *rp_file_counted_set(const struct rp_file *f)
+{
+    if (f->hdr.features & CT_FEAT_APIS_DEFAULT)
+        return "the default set of trivial queries";
+    if ((f->hdr.features & CT_FEAT_APIS_LIST) || f->ncounted)
+        return "those CUDATRACE_APIS listed";
+    return "none: every function timed";
+}
 /* The trace was not closed cleanly (no END record): the process was killed, crashed or called _exit. */
 static inline int rp_file_incomplete(const struct rp_file *f) { return !f->has_end; }
 

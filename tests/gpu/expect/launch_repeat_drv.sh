@@ -10,5 +10,5 @@ expect_calls "100 of kernelB, grid 3, alternating with kernelA" -eq 100 kernel=k
 expect_calls "40 of kernelA on the threads' own streams" -eq 40 kernel=kernelA grid=1,1,1 stream!=0x0
 expect_value "launches from 2 threads" -eq 2 "$(distinct tid family=launch)"
 expect_calls "3 of kernelZ (loaded after kernelA's module was unloaded)" -eq 3 kernel=kernelZ grid=1,1,1
-expect_calls "160 queries of the context's device (most written as short calls)" -eq 160 name=cuCtxGetDevice
+expect_total "160 queries of the context's device, counted, not timed" -eq 160 api_counted 'Num Calls' Name=cuCtxGetDevice
 expect_no_failed_calls
