@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cudatrace/format.h"
 #include "format/input.h"
 
 const char *ct_input_name(const char *path) { return strcmp(path, "-") ? path : "standard input"; }
@@ -31,7 +32,21 @@ static int temp_file(const char *dir)
     return t;
 }
 
-/* Copy everything `in` gives until its end into a temporary file; its descriptor, or -1 with err set. */
+/* Do the bytes read so far, `*seen` before these `n`, differ from the start of CT_MAGIC? */
+static int magic_differs(const char *bytes, size_t n, size_t *seen)
+{
+    size_t k = *seen < CT_MAGIC_LEN ? CT_MAGIC_LEN - *seen : 0;
+    if (k > n)
+        k = n;
+    if (memcmp(bytes, CT_MAGIC + *seen, k) != 0)
+        return 1;
+    *seen += k;
+    return 0;
+}
+
+/* Copy everything `in` gives until its end into a temporary file; its descriptor, or -1 with err set.  Input
+ * whose first bytes are not a trace's magic is copied only that far: the reader refuses the copy as it
+ * would the input, and endless input (/dev/zero, `yes |`) does not fill $TMPDIR first. */
 static int spool(int in, const char *name, char *err, size_t errlen)
 {
     const char *dir = getenv("TMPDIR");
@@ -43,6 +58,7 @@ static int spool(int in, const char *name, char *err, size_t errlen)
         return -1;
     }
     enum { CHUNK = 1 << 16 };
+    size_t magic_seen = 0;
     char *buf = malloc(CHUNK);
     if (!buf) {
         snprintf(err, errlen, "%s: out of memory", name);
@@ -61,6 +77,7 @@ static int spool(int in, const char *name, char *err, size_t errlen)
             free(buf);
             return out;
         }
+        const int not_trace = magic_differs(buf, (size_t)got, &magic_seen);
         for (ssize_t done = 0; done < got;) {
             ssize_t put = write(out, buf + done, (size_t)(got - done));
             if (put < 0 && errno == EINTR)
@@ -73,6 +90,10 @@ static int spool(int in, const char *name, char *err, size_t errlen)
                 return -1;
             }
             done += put;
+        }
+        if (not_trace) { /* the bytes that show it are in the copy: the reader refuses it */
+            free(buf);
+            return out;
         }
     }
     free(buf);

@@ -3,7 +3,9 @@
  *
  * A regular file is used as it is.  Input that cannot be read twice or at an offset (a pipe, a FIFO, a
  * character device, "-" for standard input, /dev/stdin or /proc/self/fd/N naming one of those) is first
- * copied into an unlinked temporary file in $TMPDIR (default /tmp), which goes away when it is closed. */
+ * copied into an unlinked temporary file in $TMPDIR (default /tmp), which goes away when it is closed; input
+ * whose first bytes are not a trace's magic only up to there, so that the reader refuses it as it would the
+ * file, and endless input (/dev/zero) is refused at once. */
 #ifndef CT_FORMAT_INPUT_H
 #define CT_FORMAT_INPUT_H
 

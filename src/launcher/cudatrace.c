@@ -27,6 +27,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "recorder/output.h"
 #include "recorder/settings.h"
 
 #define PROG "cudatrace"
@@ -121,6 +122,20 @@ static int set(const char *name, const char *value)
     return 0;
 }
 
+/* Would every process take `tmpl` as its CUDATRACE_OUTPUT (recorder/output.c), rather than warn and fall back
+ * to the default?  A literal after it: %q{VAR} of a variable unset here, perhaps set in the command, may
+ * expand to nothing, which is no fault of the template. */
+static int valid_template(const char *tmpl)
+{
+    char with[sizeof ((struct ct_settings *)0)->output + 1], name[4 * PATH_MAX];
+    size_t len = strlen(tmpl);
+    if (len == 0 || len + 1 >= sizeof with) /* the library's own limit */
+        return 0;
+    memcpy(with, tmpl, len);
+    memcpy(with + len, "x", 2);
+    return ct_output_expand(with, name, sizeof name, (long)getpid(), "host") == 0;
+}
+
 static int usage_error(const char *fmt, const char *arg)
 {
     fprintf(stderr, PROG ": ");
@@ -143,35 +158,78 @@ static int sanitizer_runtime(const char *e, size_t n)
     return 0;
 }
 
+/* ld.so splits LD_PRELOAD at these, with no way to escape them. */
+#define PRELOAD_SEPARATORS ": "
+
+/* Is the LD_PRELOAD entry [e, e+n) the library: its very name, or another name of the same file (a link,
+ * or libcudatrace.so.0 where that is the file)?  A name that only begins like the library's is another
+ * file; a name without a '/' is looked for on the library path, not here: only its very name counts. */
+static int is_library(const char *e, size_t n, const char *lib, const struct stat *lib_st)
+{
+    char path[PATH_MAX];
+    struct stat st;
+    if (n == strlen(lib) && strncmp(e, lib, n) == 0)
+        return 1;
+    if (!lib_st || n >= sizeof path || memchr(e, '/', n) == NULL)
+        return 0;
+    memcpy(path, e, n);
+    path[n] = '\0';
+    return stat(path, &st) == 0 && st.st_dev == lib_st->st_dev && st.st_ino == lib_st->st_ino;
+}
+
+/* The entry [e, e+n) appended to the ':'-separated list that starts at v and ends at out; the new end. */
+static char *append_entry(char *out, const char *v, const char *e, size_t n)
+{
+    if (n && out > v)
+        *out++ = ':';
+    memcpy(out, e, n);
+    out[n] = '\0';
+    return out + n;
+}
+
 /* The environment the traced program gets.  The library goes first in LD_PRELOAD, after the sanitizer
- * runtimes the user preloads (they must come first of all, or a sanitizer-built program refuses to start). */
+ * runtimes the user preloads (they must come first of all, or a sanitizer-built program refuses to start);
+ * an entry that already names it is moved there (so a link to it may stand for a path LD_PRELOAD cannot
+ * hold).  -1 when it cannot be done (message printed). */
 static int environment(const char *lib)
 {
     const char *pre = getenv("LD_PRELOAD"), *nvtx = getenv("NVTX_INJECTION64_PATH");
-    char *v;
-    if (pre && *pre && strstr(pre, lib) == NULL) {
-        if (!(v = malloc(strlen(lib) + strlen(pre) + 3)))
-            return -1;
-        /* The leading entries that are sanitizer runtimes, then the library, then the rest. */
-        const char *rest = pre;
-        while (*rest) {
-            size_t n = strcspn(rest, ": ");
-            if (n == 0 || !sanitizer_runtime(rest, n))
-                break;
-            rest += n + (rest[n] != '\0');
-        }
-        const int lead = (int)(rest - pre);
-        sprintf(v, "%.*s%s%s%s", lead, pre, lead && pre[lead - 1] != ':' && pre[lead - 1] != ' ' ? ":" : "", lib,
-                *rest ? ":" : "");
-        strcat(v, rest);
-        int rc = set("LD_PRELOAD", v);
-        free(v);
-        if (rc < 0)
-            return -1;
-    } else if ((!pre || !*pre) && set("LD_PRELOAD", lib) < 0) {
+    struct stat st;
+    const struct stat *lib_st = stat(lib, &st) == 0 ? &st : NULL;
+    const char *own = NULL; /* the user's entry for the library */
+    size_t own_n = 0;
+    if (!pre)
+        pre = "";
+    for (const char *e = pre; *e && !own; e += strcspn(e, PRELOAD_SEPARATORS), e += *e != '\0') {
+        size_t n = strcspn(e, PRELOAD_SEPARATORS);
+        if (n && is_library(e, n, lib, lib_st))
+            own = e, own_n = n;
+    }
+    if (!own && lib[strcspn(lib, PRELOAD_SEPARATORS)]) {
+        fprintf(stderr, PROG ": the library's path has a %s in it, which LD_PRELOAD cannot hold (it splits at "
+                        "spaces and colons): %s\n" PROG ": install cudatrace where the path has none, or name "
+                        "the library in LD_PRELOAD through a link that has none\n",
+                lib[strcspn(lib, ":")] ? "colon" : "space", lib);
         return -1;
     }
-    if (nvtx && *nvtx && strcmp(nvtx, lib) != 0 && set("CUDATRACE_NVTX_FORWARD", nvtx) < 0)
+    if (!own)
+        own = lib, own_n = strlen(lib);
+    char *v = malloc(strlen(pre) + own_n + 2), *out = v;
+    if (!v)
+        return -1;
+    const char *e = pre;
+    size_t n;
+    for (; *e && ((n = strcspn(e, PRELOAD_SEPARATORS)) == 0 || sanitizer_runtime(e, n)); e += n + (e[n] != '\0'))
+        out = append_entry(out, v, e, n);
+    out = append_entry(out, v, own, own_n);
+    for (; *e; e += n + (e[n] != '\0'))
+        if ((n = strcspn(e, PRELOAD_SEPARATORS)) && !is_library(e, n, lib, lib_st))
+            out = append_entry(out, v, e, n);
+    int rc = set("LD_PRELOAD", v);
+    free(v);
+    if (rc < 0)
+        return -1;
+    if (nvtx && *nvtx && !is_library(nvtx, strlen(nvtx), lib, lib_st) && set("CUDATRACE_NVTX_FORWARD", nvtx) < 0)
         return -1;
     return set("NVTX_INJECTION64_PATH", lib);
 }
@@ -198,28 +256,90 @@ static void exec_command(char **argv)
     _exit(e == ENOENT ? 127 : 126);
 }
 
-static void print_stats(const char *list, const char *report)
+/* Add `name` to the list unless empty or there already: 0, or -1 when out of memory. */
+static int add_file(char ***files, size_t *n, char *name)
 {
-    FILE *f = fopen(list, "r");
-    char **files = NULL, line[PATH_MAX + 2];
-    size_t n = 0;
-    while (f && fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\n")] = '\0';
-        int dup = !*line;
-        for (size_t i = 0; i < n && !dup; i++)
-            dup = strcmp(files[i], line) == 0;
-        char **v = dup ? files : realloc(files, (n + 4) * sizeof *files);
-        if (!v)
-            break;
-        files = v;
-        if (!dup && (files[n] = strdup(line)) != NULL)
-            n++;
+    for (size_t i = 0; i < *n; i++)
+        if (strcmp((*files)[i], name) == 0)
+            return 0;
+    if (!*name)
+        return 0;
+    char **v = realloc(*files, (*n + 1) * sizeof *v);
+    if (!v)
+        return -1;
+    *files = v;
+    v[(*n)++] = name;
+    return 0;
+}
+
+/* The whole of a small file, NUL-terminated, malloc'ed; NULL when it cannot be read. */
+static char *read_whole(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char *s = NULL;
+    size_t len = 0, got;
+    char buf[4096];
+    while (f && (got = fread(buf, 1, sizeof buf, f)) > 0) {
+        char *t = realloc(s, len + got + 1);
+        if (!t) {
+            free(s);
+            fclose(f);
+            return NULL;
+        }
+        s = t;
+        memcpy(s + len, buf, got);
+        len += got;
     }
     if (f)
         fclose(f);
+    if (s)
+        s[len] = '\0';
+    return s;
+}
+
+static int is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The trace files the library listed in `list` (CUDATRACE_FILE_LIST), each once, pointing into the list's
+ * text *text (both malloc'ed).  The library writes each file's absolute name and a newline; a name with a
+ * newline of its own spans lines, so a line continues the name before it when it is not absolute, or when
+ * that name alone is no file (a newline followed by '/'). */
+static size_t listed_files(const char *list, char **text, char ***files)
+{
+    size_t n = 0, len;
+    char *name = NULL;
+    *files = NULL;
+    if (!(*text = read_whole(list)))
+        return 0;
+    if ((len = strlen(*text)) > 0 && (*text)[len - 1] == '\n')
+        (*text)[len - 1] = '\0'; /* the last name's line end */
+    for (char *line = *text, *end; line; line = end ? end + 1 : NULL) {
+        if ((end = strchr(line, '\n')) != NULL)
+            *end = '\0';
+        if (name && *name && (*line != '/' || !is_file(name))) {
+            line[-1] = '\n'; /* part of the name before */
+            continue;
+        }
+        if (name && add_file(files, &n, name) < 0)
+            break;
+        name = line;
+    }
+    if (name && *name)
+        add_file(files, &n, name);
+    return n;
+}
+
+static void print_stats(const char *list, const char *report)
+{
+    char *text, **files;
+    size_t n = listed_files(list, &text, &files);
     if (n == 0) {
         fprintf(stderr, PROG ": --stats: the command wrote no trace file (it made no CUDA call)\n");
         free(files);
+        free(text);
         return;
     }
     fflush(stdout);
@@ -241,9 +361,8 @@ static void print_stats(const char *list, const char *report)
         }
         free(argv);
     }
-    for (size_t i = 0; i < n; i++)
-        free(files[i]);
     free(files);
+    free(text);
 }
 
 /* Die as the program died: of its signal (no second core dump), else with its exit status. */
@@ -344,8 +463,9 @@ static int cmd_run(int argc, char **argv)
         switch (opt) {
         case 'o':
             env = "CUDATRACE_OUTPUT";
-            if (!*optarg)
-                bad = "--output wants a file name template, not '%s'";
+            if (!valid_template(optarg))
+                bad = "--output wants a file name template (%%p pid, %%h host, %%q{VAR} variable VAR, %%%% a %%), "
+                      "not '%s'";
             break;
         case 'c':
             env = "CUDATRACE_CAPTURE";

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <getopt.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,14 +13,17 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "cudatrace/format.h"
 #include "report/cmd/cli.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* The input as a file the report can open twice (pass 1 and the merge), without touching the disk. */
-static int fd = -1;
-static char path[64];
+/* The input as a file the report can open twice (pass 1 and the merge), without touching the disk; and as
+ * a second file whose header names another pid (the report takes the same process's trace once): the
+ * two-file runs merge two processes. */
+static int fd = -1, fd2 = -1;
+static char path[64], path2[64];
 /* The SQLite export needs a real file: one in a directory of its own, replaced by each run. */
 static char dbdir[] = "/tmp/ct-fuzz.XXXXXX", db[64];
 
@@ -32,11 +36,13 @@ static void remove_db(void)
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     fd = memfd_create("ct-fuzz", 0);
-    if (fd < 0) {
+    fd2 = memfd_create("ct-fuzz-2", 0);
+    if (fd < 0 || fd2 < 0) {
         perror("memfd_create");
         abort();
     }
     snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    snprintf(path2, sizeof path2, "/proc/self/fd/%d", fd2);
     if (!mkdtemp(dbdir)) {
         perror("mkdtemp");
         abort();
@@ -49,11 +55,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 /* Each command with each output format that has code of its own; the two-file run merges two processes.
  * Output goes to /dev/null, unless the run names its own. */
 #define F path
+#define F2 path2
 static char *const runs[][9] = {
     {"summary", "-f", "json", F, NULL},
-    {"summary", "-f", "table", "-u", "us", F, F, NULL},
+    {"summary", "-f", "table", "-u", "us", F, F2, NULL},
     {"summary", "-f", "csv", "-t", "1", F, NULL},
-    {"calls", "-f", "json", F, F, NULL},
+    {"calls", "-f", "json", F, F2, NULL},
     {"calls", "-f", "table", "--errors", "--from=1us", "--to=1s", F, NULL},
     {"calls", "-f", "csv", "--api=cu*Alloc*", F, NULL},
     {"memory", "-f", "json", F, NULL},
@@ -61,10 +68,10 @@ static char *const runs[][9] = {
     {"memory", "-f", "csv", F, NULL},
     {"stacks", "-f", "json", F, NULL},
     {"stacks", "-f", "table", "-t", "0", F, NULL},
-    {"export", "-f", "chrome", F, F, NULL},
+    {"export", "-f", "chrome", F, F2, NULL},
     {"export", "-f", "csv", F, NULL},
     {"export", "-f", "json", F, NULL},
-    {"export", "-f", "perfetto", F, F, NULL},
+    {"export", "-f", "perfetto", F, F2, NULL},
 #ifdef HAVE_SQLITE
     {"export", "-f", "sqlite", "-o", db, F, NULL},
 #endif
@@ -72,6 +79,7 @@ static char *const runs[][9] = {
     {"info", "-f", "table", F, NULL},
 };
 #undef F
+#undef F2
 
 static const struct rp_command *command(const char *name)
 {
@@ -87,8 +95,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (fd < 0)
         LLVMFuzzerInitialize(NULL, NULL);
-    if (ftruncate(fd, 0) != 0 || pwrite(fd, data, size, 0) != (ssize_t)size)
+    if (ftruncate(fd, 0) != 0 || pwrite(fd, data, size, 0) != (ssize_t)size || ftruncate(fd2, 0) != 0 ||
+        pwrite(fd2, data, size, 0) != (ssize_t)size)
         abort();
+    const size_t pid_at = offsetof(struct ct_file_header, pid);
+    uint32_t pid;
+    if (size >= pid_at + sizeof pid) {
+        memcpy(&pid, data + pid_at, sizeof pid);
+        pid ^= 1;
+        if (pwrite(fd2, &pid, sizeof pid, (off_t)pid_at) != (ssize_t)sizeof pid)
+            abort();
+    }
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
         char *argv[12] = {NULL};
         int argc = 0;
@@ -97,7 +114,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         argv[argc++] = prog;
         int own_output = 0;
         for (int j = 1; runs[i][j]; j++) {
-            argv[argc++] = runs[i][j] == (char *)path ? path : runs[i][j];
+            argv[argc++] = runs[i][j];
             own_output |= !strcmp(runs[i][j], "-o");
         }
         if (!own_output) {

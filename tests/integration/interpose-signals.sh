@@ -39,8 +39,9 @@ for run in none alloc all default-set; do
 done
 
 # fork in the handler (300 times): the tracer's fork handlers never wait on a lock that the interrupted
-# thread, or a thread waiting on it, holds; every child exits 0.
-CUDATRACE_OUTPUT=$tmp/fork.ctrace LD_LIBRARY_PATH=$CT_SIMDRIVER_DIR \
+# thread, or a thread waiting on it, holds; every child exits 0.  Every function timed, so that each of the
+# parent's calls is recorded or counted lost.
+CUDATRACE_OUTPUT=$tmp/fork.ctrace CUDATRACE_APIS=all LD_LIBRARY_PATH=$CT_SIMDRIVER_DIR \
     LD_PRELOAD=${CT_TEST_PRELOAD_PREFIX:+$CT_TEST_PRELOAD_PREFIX:}$CT_PRELOAD \
     timeout 120 "$bin/interpose-signals" 300 "$tmp/fork.made" fork >"$tmp/fork.out" 2>"$tmp/fork.err"
 rc=$?

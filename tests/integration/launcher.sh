@@ -1,9 +1,10 @@
 #!/bin/sh
 # The `cudatrace` launcher end to end on the simulated driver: the library preloaded (the user's LD_PRELOAD
-# kept, an NVTX injection library forwarded to), the options as CUDATRACE_* variables, the command's exit
-# status, death by a signal reproduced (with and without --stats), signals sent to the launcher passed on,
-# --stats summarizing the files of every process of the run (a shell running two samples), capture by NVTX
-# range, `cudatrace report`, and its own errors (125, 126, 127).
+# kept, an NVTX injection library forwarded to; the library put first when already there, under a path
+# with a space refused), the options as CUDATRACE_* variables (a bad -o template refused), the command's
+# exit status, death by a signal reproduced (with and without --stats), signals sent to the launcher passed
+# on, --stats summarizing the files of every process of the run (a shell running two samples; a newline in
+# a file's name), capture by NVTX range, `cudatrace report`, and its own errors (125, 126, 127).
 . "$CT_TOP_SRCDIR/tests/integration/interpose-lib.sh"
 launcher=$CT_LAUNCHER
 samples=$CT_TOP_BUILDDIR/tests/samples
@@ -29,6 +30,42 @@ out=$(LD_PRELOAD="${san}/usr/lib/libasan.so.8:/lib/x86_64-linux-gnu/libm.so.6" "
     sh -c 'echo "$LD_PRELOAD"' 2>/dev/null)
 [ "$out" = "$san/usr/lib/libasan.so.8:$lib:/lib/x86_64-linux-gnu/libm.so.6" ] ||
     fail "a sanitizer runtime stays first in LD_PRELOAD: $out"
+
+# An entry already naming the library goes first, once; one that only begins like its name is another file.
+libm=/lib/x86_64-linux-gnu/libm.so.6
+out=$(LD_PRELOAD="$san$libm $lib" "$launcher" run sh -c 'echo "$LD_PRELOAD"' 2>/dev/null)
+[ "$out" = "$san$lib:$libm" ] || fail "the library already preloaded, not first: $out"
+out=$(LD_PRELOAD="$san$lib.0" "$launcher" run sh -c 'echo "$LD_PRELOAD"' 2>/dev/null)
+[ "$out" = "$san$lib:$lib.0" ] || fail "an entry that extends the library's name: $out"
+ln -s "$lib" "$tmp/libct-link.so"
+out=$(LD_PRELOAD="$san$libm:$tmp/libct-link.so" "$launcher" run sh -c 'echo "$LD_PRELOAD"' 2>/dev/null)
+[ "$out" = "$san$tmp/libct-link.so:$libm" ] || fail "a link to the library: $out"
+
+# Installed under a path with a space: LD_PRELOAD cannot hold it.  The launcher says so and runs nothing
+# (125), unless LD_PRELOAD names the library through a link without one.
+mkdir -p "$tmp/with space/launcher" "$tmp/with space/preload/.libs"
+cp "$launcher" "$tmp/with space/launcher/cudatrace" && cp "$lib" "$tmp/with space/preload/.libs/libcudatrace.so" || exit 99
+"$tmp/with space/launcher/cudatrace" run -o "$tmp/space.ctrace" "$samples/vectoradd_drv" "$CT_TOP_SRCDIR/tests/samples" \
+    >"$tmp/space.out" 2>"$tmp/space.err"
+rc=$?
+[ "$rc" = 125 ] || fail "library path with a space: exit $rc, expected 125"
+grep -q "^cudatrace: the library's path has a space in it, which LD_PRELOAD cannot hold" "$tmp/space.err" ||
+    fail "library path with a space: message: $(cat "$tmp/space.err")"
+[ -s "$tmp/space.out" ] || [ -e "$tmp/space.ctrace" ] && fail "library path with a space: the command ran"
+ln -s "$tmp/with space/preload/.libs/libcudatrace.so" "$tmp/libct-space-link.so"
+LD_PRELOAD="$san$tmp/libct-space-link.so" "$tmp/with space/launcher/cudatrace" run -o "$tmp/space.ctrace" \
+    "$samples/vectoradd_drv" "$CT_TOP_SRCDIR/tests/samples" >"$tmp/space.out" 2>"$tmp/space.err"
+[ $? = 0 ] && [ -s "$tmp/space.ctrace" ] || fail "library path with a space, through a link: $(cat "$tmp/space.err")"
+
+# A template the library would refuse is refused at once (not by every process, falling back); one whose
+# variable is unset here may expand in the command.
+"$launcher" run -o 'run-%r.ctrace' true 2>"$tmp/tmpl.err"
+[ $? = 125 ] && grep -q "^cudatrace: --output wants a file name template (%p pid, %h host, %q{VAR} variable VAR, %% a %), not 'run-%r.ctrace'$" "$tmp/tmpl.err" ||
+    fail "bad -o template: $(cat "$tmp/tmpl.err")"
+"$launcher" run -o 'run-%q{RANK' true 2>/dev/null
+[ $? = 125 ] || fail "unterminated %q{ in -o: not 125"
+out=$(env -u CT_UNSET_HERE "$launcher" run -o '%q{CT_UNSET_HERE}' sh -c 'echo "$CUDATRACE_OUTPUT"')
+[ "$out" = '%q{CT_UNSET_HERE}' ] || fail "-o of a variable unset in the launcher: $out"
 
 # Exit status, and a traced sample.
 "$launcher" run -o "$tmp/a.ctrace" -- "$samples/vectoradd_drv" "$CT_TOP_SRCDIR/tests/samples" >"$tmp/a.out" 2>"$tmp/a.err"
@@ -68,6 +105,17 @@ grep -q '^Pids,"[0-9]*, [0-9]*"$' "$tmp/st.out" || fail "--stats summary of both
 grep -q '^# nvtx$' "$tmp/st.out" && grep -q ',PushPop,:forward$' "$tmp/st.out" || fail "--stats: no nvtx table"
 grep -q ',cuLaunchKernel$' "$tmp/st.out" || fail "--stats: no api table"
 ls /tmp/cudatrace-files.* 2>/dev/null | grep -q . && echo "note: leftover file lists in /tmp (other runs?)"
+# A newline in a trace file's name: the name is listed over two lines, and still one file; so with a
+# newline followed by '/' (a directory whose name ends in a newline).
+nl='
+'
+mkdir "$tmp/dir$nl"
+for name in "$tmp/nl${nl}name-%p.ctrace" "$tmp/dir$nl/t-%p.ctrace"; do
+    "$launcher" run --stats -o "$name" "$samples/vectoradd_drv" "$CT_TOP_SRCDIR/tests/samples" >"$tmp/nl.out" 2>"$tmp/nl.err" ||
+        fail "--stats, a newline in the name: exit $? ($(cat "$tmp/nl.err"))"
+    grep -q '^cudatrace: --stats: 1 trace file$' "$tmp/nl.err" || fail "--stats, a newline in the name: $(cat "$tmp/nl.err")"
+    grep -q ',cuLaunchKernel$' "$tmp/nl.out" || fail "--stats, a newline in the name: no summary"
+done
 
 # --capture nvtx: only the "step" ranges.
 "$launcher" run --capture nvtx:step -o "$tmp/cap.ctrace" "$samples/nvtx_drv" >/dev/null 2>&1 || fail "--capture nvtx run"

@@ -28,6 +28,12 @@
  *                               call, a launch whose record was lost (report-gpu.sh)
  *   report-gen gpubig N FILE    N launches of 4 kernels on one thread, every one timed (GPU time all):
  *                               the join's cost
+ *   report-gen kernels N FILE   N distinct kernel names (C++ templates, 37 bytes mangled), each launched
+ *                               once on one thread with its GPU span (GPU time all): the report's cost
+ *                               per kernel name
+ *   report-gen escapes FILE     names with terminal control characters in them (thread, kernel, API, NVTX
+ *                               message, host, command line, module path), as a hostile program can make
+ *                               them (report-escapes.sh)
  */
 #include "config.h"
 
@@ -91,6 +97,7 @@ static void thread_name(uint32_t tid, uint32_t name_id)
 
 static uint64_t seq;
 static uint64_t ticks_per_ns = 1; /* > 1 after clock_in_ticks */
+static uint32_t call_stack;       /* the stack_id call() gives its calls */
 
 /* From here call times are written as the recorder writes them on the TSC: ticks, after a CT_REC_CLOCK that
  * turns them back into the same ns. */
@@ -112,7 +119,7 @@ static void call(uint32_t tid, uint16_t api_id, int32_t result, int64_t t0, int6
     struct ct_rec_call c = {.api_id = api_id, .payload = (uint8_t)family, .result = result, .seq = ++seq,
                             .t0_ns = (uint64_t)(START_MONO + t0) * ticks_per_ns,
                             .t1_ns = (uint64_t)(START_MONO + t0 + dur) * ticks_per_ns,
-                            .shape = shape, .shape_gen = shape ? 1 : 0};
+                            .shape = shape, .shape_gen = shape ? 1 : 0, .stack_id = call_stack};
     ct_put_hdr(&c.h, CT_REC_CALL, sizeof c + plsize, tid);
     memcpy(rec, &c, sizeof c);
     if (plsize)
@@ -638,6 +645,70 @@ static void gpubig(unsigned long long n)
     gpu_info(CT_GPU_ALL, 0, 0, 1, n, 0, 0, 0, 0);
 }
 
+/* n kernels named apart, one launch and its span each, in blocks as the recorder drains them. */
+static void kernels(unsigned long n)
+{
+    static const char cmd[] = "./manykernels";
+    header(7100, 1, START_MONO);
+    process("benchhost", cmd, sizeof cmd);
+    api(0, "cuLaunchKernel", "cuLaunchKernel", 0, CT_FAM_LAUNCH);
+    gpu_info(CT_GPU_ALL, 0, 0, 0, 0, 0, 0, 0, 0);
+    enum { BLOCK = 4096 };
+    for (unsigned long i = 0; i < n; i += BLOCK) {
+        unsigned long end = i + BLOCK < n ? i + BLOCK : n;
+        uint64_t first = seq + 1;
+        for (unsigned long k = i; k < end; k++) {
+            char name[96];
+            snprintf(name, sizeof name, "_Z15kernel_%08luILi128ELi4EEvPKfPfi", k);
+            string(7100, (uint32_t)k + 1, CT_STR_KERNEL, name);
+            launch(7100, 0, (int64_t)k * 1000, 100 + (int64_t)(k % 50), (uint32_t)k + 1, 1 + (uint32_t)(k % 7), 128, 0);
+        }
+        for (unsigned long k = i; k < end; k++)
+            gpu_launch(7100, first + (k - i), 0, (int64_t)k * 1000 + 200, 500 + (int64_t)(k % 100), 0x10,
+                       (uint32_t)k + 1, CT_LAUNCH_KERNEL, 1 + (uint32_t)(k % 7), 128);
+    }
+    gpu_info(CT_GPU_ALL, 0, 0, 1, n, 0, 0, 0, 0);
+    struct ct_rec_end end = {.calls = n, .end_mono_ns = START_MONO + (int64_t)n * 1000 + 1000};
+    ct_put_hdr(&end.h, CT_REC_END, sizeof end, 0);
+    put(&end, sizeof end);
+}
+
+/* ESC sequences that would clear the screen, set the window title, ...; a C1 CSI (U+009B) in UTF-8. */
+static void escapes(void)
+{
+    static const char cmd[] = "./evil\033[2J\0arg";
+    static const char module[] = "/nonexistent/\033[2Jlibevil.so";
+    enum { T = 8000 };
+    const uint64_t base = 0x7f0000000000ull, frame = base + 0x1234;
+    unsigned char rec[256];
+    header_with(8000, 1, START_MONO, CT_FEAT_STACKS);
+    process("host\033[31m", cmd, sizeof cmd);
+    api(0, "cuLaunchKernel", "cuLaunchKernel", 0, CT_FAM_LAUNCH);
+    api(1, "cuMemAlloc\033[5m", "cuMemAlloc_v2", 0, CT_FAM_ALLOC);
+    string(T, 1, CT_STR_THREAD, "\033[2J\033[31mPWN\r");
+    thread_name(T, 1);
+    string(T, 2, CT_STR_KERNEL, "k\033]0;title\007\xc2\x9b" "2J");
+    string(T, 3, CT_STR_NVTX, "step\033[31m");
+    ct_put_module(rec, base, base, base + 0x10000, module, sizeof module - 1, NULL, 0, 0);
+    put(rec, ct_size_module(sizeof module - 1));
+    ct_put_stack(rec, T, 1, &frame, 1, 0);
+    put(rec, ct_size_stack(1));
+    struct ct_rec_nvtx n = {.kind = CT_NVTX_PUSH, .name_id = 3, .t_ns = START_MONO + 500};
+    ct_put_hdr(&n.h, CT_REC_NVTX, sizeof n, T);
+    put(&n, sizeof n);
+    seq = 0;
+    call_stack = 1;
+    launch(T, 0, 1000, 100, 2, 1, 32, 0);
+    alloc(T, 1, 0, 2000, 100, 4096, 0x7000000000, CT_MEM_DEVICE); /* never freed: the memory report's leak */
+    call_stack = 0;
+    n = (struct ct_rec_nvtx){.kind = CT_NVTX_POP, .t_ns = START_MONO + 5000};
+    ct_put_hdr(&n.h, CT_REC_NVTX, sizeof n, T);
+    put(&n, sizeof n);
+    struct ct_rec_end end = {.calls = 2, .end_mono_ns = START_MONO + 6000};
+    ct_put_hdr(&end.h, CT_REC_END, sizeof end, 0);
+    put(&end, sizeof end);
+}
+
 static int open_out(const char *path)
 {
     if (!(out = fopen(path, "wb"))) {
@@ -675,11 +746,12 @@ int main(int argc, char **argv)
     const char *what = argc > 1 ? argv[1] : "";
     int want = !strcmp(what, "stacks")                                                   ? 6
                : !strcmp(what, "parent") || !strcmp(what, "child") || !strcmp(what, "gpu") ||
-                       !strcmp(what, "gpuoff") || !strcmp(what, "gpuact")
+                       !strcmp(what, "gpuoff") || !strcmp(what, "gpuact") || !strcmp(what, "escapes")
                    ? 3
                    : 4;
     if (argc != want) {
-        fprintf(stderr, "usage: report-gen parent|child|gpu|gpuoff|gpuact FILE | report-gen big|threads|gpubig N FILE | "
+        fprintf(stderr, "usage: report-gen parent|child|gpu|gpuoff|gpuact|escapes FILE | "
+                        "report-gen big|threads|gpubig|kernels N FILE | "
                         "report-gen stacks MODULES STACKS FRAMES FILE | report-gen files N DIR\n");
         return 1;
     }
@@ -700,8 +772,12 @@ int main(int argc, char **argv)
         gpuoff();
     else if (!strcmp(what, "gpuact"))
         gpuact();
+    else if (!strcmp(what, "escapes"))
+        escapes();
     else if (!strcmp(what, "gpubig"))
         gpubig(strtoull(argv[2], NULL, 10));
+    else if (!strcmp(what, "kernels"))
+        kernels(strtoul(argv[2], NULL, 10));
     else if (!strcmp(what, "threads"))
         threads(strtoul(argv[2], NULL, 10));
     else if (!strcmp(what, "stacks"))

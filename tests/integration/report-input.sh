@@ -1,6 +1,7 @@
 #!/bin/sh
 # Input that is not a regular file: a trace piped in as "-" or /dev/stdin, or through a named FIFO, gives
-# the report it gives as a file, and never hangs; no room for its temporary copy is an error.  A read error
+# the report it gives as a file, and never hangs; endless input that is no trace is refused at once; no
+# room for its temporary copy is an error.  A read error
 # anywhere (the first pass or the merge's) is exit 2 and a message, never a shorter report.
 . "$CT_TOP_SRCDIR/tests/integration/report-lib.sh"
 SHIM=$CT_TOP_BUILDDIR/tests/integration/.libs/libfailpread.so
@@ -42,6 +43,18 @@ echo hello | "$REPORT" summary - >"$TMP/out" 2>"$TMP/err"
 [ $? = 2 ] && grep -q 'standard input: not a cudatrace trace' "$TMP/err" || fail "text on stdin: $(cat "$TMP/err")"
 "$REPORT" summary - </dev/null >"$TMP/out" 2>"$TMP/err"
 [ $? = 2 ] && grep -q 'standard input' "$TMP/err" || fail "empty stdin: $(cat "$TMP/err")"
+
+# Endless input that is not a trace (/dev/zero, `yes |`) is refused at its first bytes, not copied whole
+# to $TMPDIR first.  A file size limit keeps a copy that is made anyway small (and its write fails).
+for src in /dev/zero pipe; do
+    if [ "$src" = pipe ]; then
+        (trap '' XFSZ; ulimit -f 1024; yes | timeout 20 "$REPORT" info - >"$TMP/out" 2>"$TMP/err"; echo $? >"$TMP/rc")
+    else
+        (trap '' XFSZ; ulimit -f 1024; timeout 20 "$REPORT" info /dev/zero >"$TMP/out" 2>"$TMP/err"; echo $? >"$TMP/rc")
+    fi
+    [ "$(cat "$TMP/rc")" = 2 ] && grep -q ': not a cudatrace trace$' "$TMP/err" ||
+        fail "endless input ($src): exit $(cat "$TMP/rc"): $(cat "$TMP/err")"
+done
 
 # No room for the temporary copy (a file size limit stands in for a full disk): exit 2, a message.
 "$GEN" big 20000 "$TMP/big.ct"

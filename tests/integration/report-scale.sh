@@ -1,7 +1,8 @@
 #!/bin/sh
-# What a job of many threads or many ranks brings: 200,000 thread ids in one trace and 1,000 trace files
-# are summarized within a memory limit (address space, ulimit -v) and a generous time bound.  The limits
-# are off for a sanitized build, whose runtime reserves address space of its own.
+# What a job of many threads, ranks or kernels brings: 200,000 thread ids in one trace, 1,000 trace files
+# and 100,000 distinct kernel names are summarized within a memory limit (address space, ulimit -v) and a
+# generous time bound; a table not asked for costs nothing.  The limits are off for a sanitized build,
+# whose runtime reserves address space of its own.
 . "$CT_TOP_SRCDIR/tests/integration/report-lib.sh"
 
 if [ -n "${CT_SANITIZED:-}" ] || grep -aq '__asan_init\|__tsan_init\|__msan_init' "$REPORT"; then
@@ -36,6 +37,26 @@ assert {r["Name"]: r["Num Calls"] for r in d["api"]} == {"cuMemAlloc": 32000, "c
 limit 65536 timeout 60 "$REPORT" calls -f csv "$TMP"/job/rank-*.ctrace >"$TMP/out" 2>"$TMP/err"
 rc=$?
 [ "$rc" = 0 ] && [ "$(wc -l <"$TMP/out")" = 128001 ] || fail "calls of 1000 files within 64 MiB: exit $rc: $(cat "$TMP/err")"
+
+# A row per kernel name, in the host and the GPU tables: a few hundred bytes each, not kilobytes.
+"$GEN" kernels 100000 "$TMP/kernels.ct" || { echo "report-gen failed" >&2; exit 99; }
+limit 393216 timeout 120 "$REPORT" summary -f json "$TMP/kernels.ct" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+[ "$rc" = 0 ] || fail "100000 kernel names within 384 MiB: exit $rc: $(cat "$TMP/err")"
+py '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert len(d["kernels"]) == 100000 and len(d["gpu_kernels"]) == 100000, (len(d["kernels"]), len(d["gpu_kernels"]))
+assert d["kernels"][0]["Name"] == "void kernel_00000049<128, 4>(float const*, float*, int)", d["kernels"][0]
+assert sum(r["Instances"] for r in d["gpu_kernels"]) == 100000
+'
+limit 65536 timeout 60 "$REPORT" summary -f json --section api "$TMP/kernels.ct" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+[ "$rc" = 0 ] || fail "100000 kernel names, api table only, within 64 MiB: exit $rc: $(cat "$TMP/err")"
+py '
+import json, sys
+assert json.load(open(sys.argv[1]))["api"][0]["Num Calls"] == 100000
+'
 
 # Each file needs a descriptor: too few is a clear error, not a crash or a short report.
 (ulimit -n 40 && exec "$REPORT" summary "$TMP"/job/rank-00*.ctrace) >"$TMP/out" 2>"$TMP/err"

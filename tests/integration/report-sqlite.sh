@@ -1,7 +1,8 @@
 #!/bin/sh
 # export --format sqlite: the three queries of doc/exports.md (read from it, so the doc shows what is tested)
 # on the parent and child traces with every row expected; the tables of a call's details, threads,
-# processes, strings; GPU spans joined to their calls (report-gen gpu); usage errors.
+# processes, strings; GPU spans joined to their calls (report-gen gpu); usage errors; a symlink planted at the
+# partial file.
 . "$CT_TOP_SRCDIR/tests/integration/report-lib.sh"
 if ! grep -q '^#define HAVE_SQLITE 1' "$CT_TOP_BUILDDIR/config.h"; then
     run_report 1 export --format sqlite -o "$TMP/t.sqlite" "$TMP/parent.ct"
@@ -98,4 +99,24 @@ run_report 1 export --format sqlite "$TMP/parent.ct"
 grep -q 'give it with -o FILE' "$TMP/err" || fail "sqlite without -o: $(cat "$TMP/err")"
 run_report 4 export --format sqlite -o "$TMP/no/such/dir/t.sqlite" "$TMP/parent.ct"
 [ ! -e "$TMP/no/such/dir/t.sqlite.partial" ] || fail "partial file left"
+
+# A symlink planted at OUT.partial is never written through.  Another user's, in a sticky directory, cannot
+# be removed: the shim makes unlink fail so, for a test that runs as one user.  The file it points to stays
+# empty; the export fails and says why.
+SHIM=$CT_TOP_BUILDDIR/tests/integration/.libs/libfailunlink.so
+if grep -aq '__asan_init\|__tsan_init\|__msan_init' "$REPORT"; then
+    echo "sanitized build: the unlink shim is not preloaded (the sanitizer's runtime must come first)"
+else
+    [ -f "$SHIM" ] || { echo "$SHIM not built" >&2; exit 99; }
+    : >"$TMP/victim"
+    ln -s "$TMP/victim" "$TMP/planted.sqlite.partial"
+    CT_FAIL_UNLINK_SUFFIX=.partial LD_PRELOAD=$SHIM "$REPORT" export --format sqlite -o "$TMP/planted.sqlite" \
+        "$TMP/parent.ct" >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    [ "$rc" = 4 ] || fail "planted symlink: exit $rc, expected 4"
+    [ -s "$TMP/victim" ] && fail "planted symlink: the file it points to was written"
+    [ -e "$TMP/planted.sqlite" ] && fail "planted symlink: a database was made of it"
+    grep -q "cannot create $TMP/planted.sqlite.partial for the database: File exists" "$TMP/err" ||
+        fail "planted symlink: message: $(cat "$TMP/err")"
+fi
 finish

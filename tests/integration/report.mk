@@ -7,6 +7,10 @@ tests_integration_report_gen_LDADD = src/format/libctformat.la
 check_LTLIBRARIES += tests/integration/libfailpread.la
 tests_integration_libfailpread_la_SOURCES = tests/integration/fail-pread.c
 tests_integration_libfailpread_la_LDFLAGS = -module -avoid-version -rpath /nowhere -no-undefined
+# report-sqlite.sh preloads it to make unlink fail
+check_LTLIBRARIES += tests/integration/libfailunlink.la
+tests_integration_libfailunlink_la_SOURCES = tests/integration/fail-unlink.c
+tests_integration_libfailunlink_la_LDFLAGS = -module -avoid-version -rpath /nowhere -no-undefined
 
 REPORT_TESTS = \
 	tests/integration/report-summary.sh \
@@ -19,6 +23,8 @@ REPORT_TESTS = \
 	tests/integration/report-malformed.sh \
 	tests/integration/report-input.sh \
 	tests/integration/report-scale.sh \
+	tests/integration/report-escapes.sh \
+	tests/integration/report-duplicates.sh \
 	tests/integration/stacks-memory.sh \
 	tests/integration/py-pystack.sh \
 	tests/integration/report-symbols.sh \

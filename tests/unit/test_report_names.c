@@ -128,12 +128,36 @@ static void test_escaping(void)
         {rp_json_string, "\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\""},
         {rp_json_string, "\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\""},
         {rp_json_string, "\xf0\x9f\x98\x80\xe2\x82", "\"\xf0\x9f\x98\x80\\ufffd\\ufffd\""},
+        /* table output: control characters shown, the rest (UTF-8 too, and a lone C1 byte) as it is */
+        {rp_text_put, "plain name", "plain name"},
+        {rp_text_put, "\x1b[2J\x1b[31mPWN\r", "\\x1b[2J\\x1b[31mPWN\\x0d"},
+        {rp_text_put, "a\tb\nc\x7f", "a\\x09b\\x0ac\\x7f"},
+        {rp_text_put, "\xc2\x9b" "2J caf\xc3\xa9 \xc2\xa0 \x9b", "\\u009b2J caf\xc3\xa9 \xc2\xa0 \x9b"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *out = captured(cases[i].fn, cases[i].in);
         CU_ASSERT_STRING_EQUAL(out, cases[i].want);
         free(out);
     }
+}
+
+/* The width of a name as rp_text_put shows it, and its padding to a column. */
+static void test_text_width(void)
+{
+    CU_ASSERT_EQUAL(rp_text_width("abc"), 3);
+    CU_ASSERT_EQUAL(rp_text_width("a\x1b" "b"), 6);
+    CU_ASSERT_EQUAL(rp_text_width("\xc2\x9b"), 6);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    rp_text_pad(f, "a\rb", 8);
+    putc('|', f);
+    rp_text_pad(f, "a\rb", -8);
+    putc('|', f);
+    rp_text_pad(f, "longer than the width", 4);
+    fclose(f);
+    CU_ASSERT_STRING_EQUAL(buf, "  a\\x0db|a\\x0db  |longer than the width");
+    free(buf);
 }
 
 static void test_maps(void)
@@ -147,6 +171,22 @@ static void test_maps(void)
     CU_ASSERT_EQUAL(rp_strmap_get(&sm, "k777"), 777);
     CU_ASSERT_EQUAL(rp_strmap_get(&sm, "nope"), (size_t)-1);
     rp_strmap_free(&sm);
+
+    /* keys lent (rows' own names): not copied, not freed, found as copied ones are */
+    char *names[300];
+    for (size_t i = 0; i < 300; i++) {
+        snprintf(key, sizeof key, "row %zu", i);
+        names[i] = strdup(key);
+        CU_ASSERT_EQUAL(rp_strmap_put_ref(&sm, names[i], i), 0);
+    }
+    CU_ASSERT_EQUAL(rp_strmap_get(&sm, "row 299"), 299);
+    int lent = 1;
+    for (size_t i = 0; i < sm.cap; i++)
+        lent &= !sm.keys[i] || sm.keys[i] == names[sm.vals[i]];
+    CU_ASSERT_TRUE(lent);
+    rp_strmap_free(&sm);
+    for (size_t i = 0; i < 300; i++)
+        free(names[i]);
 
     /* insert, remove every other, and check all remaining are still found (backward-shift deletion) */
     struct rp_u64map m = {0};
@@ -214,6 +254,7 @@ int main(void)
     CU_add_test(suite, "copy operations", test_copy_ops);
     CU_add_test(suite, "time units and digits", test_units);
     CU_add_test(suite, "CSV and JSON escaping", test_escaping);
+    CU_add_test(suite, "terminal text width and padding", test_text_width);
     CU_add_test(suite, "hash maps", test_maps);
     CU_add_test(suite, "module of an address", test_module_lookup);
     CU_basic_set_mode(CU_BRM_VERBOSE);

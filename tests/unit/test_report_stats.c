@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <CUnit/Basic.h>
+#include <malloc.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -103,6 +104,24 @@ static void test_extremes(void)
     rp_stats_free(&s);
 }
 
+/* A row costs what its values need (a report has a row per distinct name): a few values keep a small
+ * buffer and no table of octaves; the buffer doubles as values come, and the median stays exact. */
+static void test_small_rows(void)
+{
+    struct rp_stats s;
+    CU_ASSERT_TRUE(sizeof s <= 96);
+    rp_stats_init(&s);
+    rp_stats_add(&s, 7);
+    CU_ASSERT_PTR_NULL(s.octave);
+    CU_ASSERT_TRUE(malloc_usable_size(s.exact) < 64);
+    for (uint64_t v = 1; v <= 8; v++)
+        rp_stats_add(&s, v * 10);
+    CU_ASSERT_PTR_NULL(s.octave);
+    CU_ASSERT_TRUE(malloc_usable_size(s.exact) < 256);
+    CU_ASSERT_DOUBLE_EQUAL(rp_stats_median(&s), 40.0, 1e-9); /* 7, 10, ..., 80 */
+    rp_stats_free(&s);
+}
+
 /* Memory stays bounded: a million values of one magnitude touch few octaves. */
 static void test_bounded(void)
 {
@@ -127,6 +146,7 @@ int main(void)
     CU_add_test(suite, "exact up to RP_STATS_EXACT", test_exact_up_to_limit);
     CU_add_test(suite, "histogram median within 1/256", test_histogram_bound);
     CU_add_test(suite, "extreme values", test_extremes);
+    CU_add_test(suite, "small rows", test_small_rows);
     CU_add_test(suite, "bounded memory", test_bounded);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();

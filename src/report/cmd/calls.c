@@ -59,6 +59,22 @@ static void header(FILE *out, enum rp_format fmt, const struct rp_timeunit *u, i
     }
 }
 
+/* The call's arguments as rp_args_text writes them, malloc'ed; NULL when out of memory. */
+static char *args_text(const struct rp_call *c, struct rp_kernel_names *k)
+{
+    char *args = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&args, &len);
+    if (!m)
+        return NULL;
+    rp_args_text(m, c, k);
+    if (fclose(m) != 0) {
+        free(args);
+        return NULL;
+    }
+    return args;
+}
+
 /* stacks: the call's stack follows (table: a frame a line; csv, tsv: a last field; json: "stack"). */
 static void line(FILE *out, enum rp_format fmt, const struct rp_timeunit *u, const struct rp_call *c,
                  const char *name, int64_t rel, struct rp_kernel_names *k, int stacks)
@@ -70,11 +86,17 @@ static void line(FILE *out, enum rp_format fmt, const struct rp_timeunit *u, con
     rp_gpu_times(c, rel, u, gstart, gdur);
     const char *result = rp_result_name(c->call->c.result, rbuf, sizeof rbuf);
     const char *thread = rp_thread_name(c->file, c->call->c.h.tid);
+    char *args;
     switch (fmt) {
-    case RP_FMT_TABLE:
-        fprintf(out, "%16s %14s  %-28s %-28s %8" PRIu32 " %8" PRIu32 " %-16s %16s %17s  ", start, dur, name, result,
-                c->file->hdr.pid, c->call->c.h.tid, *thread ? thread : "-", gstart, gdur);
-        rp_args_text(out, c, k);
+    case RP_FMT_TABLE: /* names from the trace through rp_text_pad: no control character reaches the terminal */
+        fprintf(out, "%16s %14s  ", start, dur);
+        rp_text_pad(out, name, -28);
+        fprintf(out, " %-28s %8" PRIu32 " %8" PRIu32 " ", result, c->file->hdr.pid, c->call->c.h.tid);
+        rp_text_pad(out, *thread ? thread : "-", -16);
+        fprintf(out, " %16s %17s  ", gstart, gdur);
+        args = args_text(c, k);
+        rp_text_put(out, args ? args : "");
+        free(args);
         putc('\n', out);
         if (st)
             rp_stack_text(out, st, "    ");
@@ -91,13 +113,8 @@ static void line(FILE *out, enum rp_format fmt, const struct rp_timeunit *u, con
         rp_sep_field(out, rp_call_variant(c), fmt);
         fprintf(out, "%c%s%c%s%c%s%c", sep, result, sep, gstart, sep, gdur, sep);
         /* the arguments as one field: text with quotes, so it is written to a buffer first */
-        char *args = NULL;
-        size_t len = 0;
-        FILE *m = open_memstream(&args, &len);
-        if (m) {
-            rp_args_text(m, c, k);
-            fclose(m);
-            rp_sep_field(out, args ? args : "", fmt);
+        if ((args = args_text(c, k)) != NULL) {
+            rp_sep_field(out, args, fmt);
             free(args);
         }
         if (stacks) {

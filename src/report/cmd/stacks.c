@@ -39,8 +39,9 @@ static void site_row(FILE *out, enum rp_format fmt, const struct rp_site *s, con
         free(line);
         return;
     }
-    fprintf(out, "\n%s: %" PRIu64 " calls, total %s %s, avg %s, max %s, from:\n", s->label, s->count, tot, u->name,
-            avg, max);
+    putc('\n', out);
+    rp_text_put(out, s->label);
+    fprintf(out, ": %" PRIu64 " calls, total %s %s, avg %s, max %s, from:\n", s->count, tot, u->name, avg, max);
     rp_stack_text(out, s->stack, "    ");
 }
 

@@ -38,6 +38,7 @@ enum {
     SEC_GPU_COPIES_SIZE = 64, SEC_MEMORY = 128, SEC_ERRORS = 256, SEC_NVTX = 512
 };
 #define SECTION_LIST "header,nvtx,api,kernels,copies,gpu_kernels,gpu_copies_time,gpu_copies_size,memory,errors"
+#define SEC_GPU (SEC_GPU_KERNELS | SEC_GPU_COPIES_TIME | SEC_GPU_COPIES_SIZE)
 
 struct kernel_row {
     struct rp_named_stats ns;
@@ -84,6 +85,8 @@ struct agg {
 
     struct rp_memtrack mem;
     struct rp_gpu_agg *gpu;
+    unsigned need; /* the sections aggregated (SEC_*): a job of a million kernel names pays for their rows
+                      only when a table shows them */
     int oom;
 };
 
@@ -168,20 +171,24 @@ static int add_call(struct agg *a, const struct rp_call *c)
     if (api == (size_t)-1 || rp_stats_add(&a->api[api].st, dur) < 0)
         return -1;
     if (c->call->c.result != 0)
-        return add_error(a, api, c->call->c.result);
-    if (rp_gpu_agg_call(a->gpu, c) < 0)
+        return a->need & SEC_ERRORS ? add_error(a, api, c->call->c.result) : 0;
+    if ((a->need & SEC_GPU) && rp_gpu_agg_call(a->gpu, c) < 0)
         return -1;
     switch (c->call->family) {
     case CT_FAM_LAUNCH: {
+        if (!(a->need & SEC_KERNELS))
+            return 0;
         size_t k = kernel_row(a, c);
         if (k == (size_t)-1 || rp_stats_add(&a->kern[k].ns.st, dur) < 0)
             return -1;
         return add_shape(&a->kern[k], &c->call->pl.launch);
     }
     case CT_FAM_COPY:
-        return add_copy(a, c);
+        return a->need & SEC_COPIES ? add_copy(a, c) : 0;
     case CT_FAM_ALLOC:
     case CT_FAM_FREE:
+        if (!(a->need & SEC_MEMORY))
+            return 0;
         rp_memtrack_call(&a->mem, c);
         return a->mem.oom ? -1 : 0;
     default:
@@ -568,13 +575,15 @@ static int parse_sections(const char *arg, unsigned *mask)
     return rc < 0 || !*mask ? -1 : 0;
 }
 
-/* Pass 2 over the calls of `tr` (all files, or one group's with --by), those inside --range's ranges only;
- * the GPU tables of device `device` only (RP_GPU_ALL_DEVICES: all).  The GPU spans no call made count too,
- * but under --range, which they cannot be placed in. */
-static int aggregate(struct rp_trace *tr, struct agg *a, const struct rp_range_filter *rf, int device)
+/* Pass 2 over the calls of `tr` (all files, or one group's with --by), those inside --range's ranges only,
+ * for the tables of `need` (SEC_*; the api table's rows are always made); the GPU tables of device `device`
+ * only (RP_GPU_ALL_DEVICES: all).  The GPU spans no call made count too, but under --range, which they
+ * cannot be placed in. */
+static int aggregate(struct rp_trace *tr, struct agg *a, const struct rp_range_filter *rf, unsigned need, int device)
 {
     struct rp_merge *m = NULL;
     memset(a, 0, sizeof *a);
+    a->need = need;
     if (!(a->api_of_file = calloc(tr->nfiles, sizeof *a->api_of_file)) || !(a->gpu = rp_gpu_agg_new(tr, device)) ||
         !(m = rp_merge_begin(tr)))
         return RP_EXIT_FAILED;
@@ -629,7 +638,7 @@ static int print_by_group(struct rp_sum_out *o, struct rp_trace *tr, enum rp_gro
         struct agg a;
         sub.files = g.v[i].files;
         sub.nfiles = g.v[i].nfiles;
-        rc = aggregate(&sub, &a, NULL, RP_GPU_ALL_DEVICES);
+        rc = aggregate(&sub, &a, NULL, SEC_API | SEC_KERNELS | SEC_GPU_KERNELS, RP_GPU_ALL_DEVICES); /* the spread takes all three */
         if (rc == RP_EXIT_OK) {
             for (size_t k = 0; k < a.napi; k++)
                 rc |= rp_spread_add(&sp, "api", a.api[k].name, i, a.api[k].st.total);
@@ -666,7 +675,7 @@ static int print_by_device(struct rp_sum_out *o, struct rp_trace *tr, unsigned s
     for (size_t i = 0; i < n && rc == RP_EXIT_OK; i++) {
         struct agg a;
         rp_gpu_device_label(dev[i], g.v[i].label, sizeof g.v[i].label);
-        rc = aggregate(tr, &a, NULL, dev[i]);
+        rc = aggregate(tr, &a, NULL, SEC_API | SEC_GPU_KERNELS | SEC_GPU_COPIES_TIME | SEC_GPU_COPIES_SIZE, dev[i]);
         if (rc == RP_EXIT_OK) {
             rc = rp_gpu_spread(a.gpu, &sp, i) < 0 ? RP_EXIT_FAILED : RP_EXIT_OK;
             o->group = g.v[i].label;
@@ -736,7 +745,7 @@ static int run(int argc, char **argv)
     }
     if (range && rf.ranges == 0)
         fprintf(stderr, RP_PROG ": warning: no NVTX range '%s' in the trace: no call is summarized\n", range);
-    int arc = by >= 0 ? RP_EXIT_OK : aggregate(&tr, &a, range ? &rf : NULL, RP_GPU_ALL_DEVICES);
+    int arc = by >= 0 ? RP_EXIT_OK : aggregate(&tr, &a, range ? &rf : NULL, sections, RP_GPU_ALL_DEVICES);
     if (arc != RP_EXIT_OK) {
         rc = arc;
         goto out;
@@ -854,9 +863,9 @@ const struct rp_command rp_cmd_summary = {
     "\n"
     "Medians are exact for rows of up to 1024 calls; above that they come from a log-bucketed\n"
     "histogram and are within 0.39% (1/256) of the exact median.  StdDev is the sample standard\n"
-    "deviation.  Memory use is bounded by the distinct names and shapes, plus the allocations\n"
-    "live at one time and the GPU spans (48 bytes each, joined to their calls by sequence\n"
-    "number; 48 more for each kernel of a graph timed by CUPTI).\n"
+    "deviation.  Memory use is bounded by the distinct names and shapes of the sections asked\n"
+    "for, plus the allocations live at one time and the GPU spans (48 bytes each, joined to\n"
+    "their calls by sequence number; 48 more for each kernel of a graph timed by CUPTI).\n"
     "\n"
     "Exit status: 0 ok, 1 usage, 2 a file is missing, unreadable, not a trace or of an\n"
     "unsupported format version (nothing printed), 3 a file is truncated or corrupt (the records\n"

@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -367,6 +368,25 @@ static int fill(struct db *d, struct rp_trace *t)
     return rc == 0 ? exec(d, indexes) : rc;
 }
 
+/* The database is written as PATH.partial, created here exclusively and never through a symlink: one planted
+ * there (another user's, in a sticky directory, where unlink cannot remove it) would have SQLite write into
+ * the file it points to.  0, or -1 with a message. */
+static int create_partial(const char *tmp)
+{
+    unlink(tmp); /* left by an export that was killed */
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644); /* SQLite's own mode */
+    if (fd < 0) {
+        fprintf(stderr, "cudatrace-report: cannot create %s for the database: %s\n", tmp, strerror(errno));
+        return -1;
+    }
+    close(fd);
+    return 0;
+}
+
+#ifndef SQLITE_OPEN_NOFOLLOW
+#define SQLITE_OPEN_NOFOLLOW 0 /* before SQLite 3.31: create_partial's file is trusted alone */
+#endif
+
 int rp_export_sqlite(const char *path, struct rp_trace *t)
 {
     char *tmp;
@@ -374,10 +394,13 @@ int rp_export_sqlite(const char *path, struct rp_trace *t)
         fprintf(stderr, "cudatrace-report: out of memory\n");
         return -1;
     }
-    unlink(tmp);
+    if (create_partial(tmp) < 0) {
+        free(tmp);
+        return RP_EXIT_FAILED;
+    }
     struct db d = {0};
     int rc;
-    if (sqlite3_open_v2(tmp, &d.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+    if (sqlite3_open_v2(tmp, &d.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK) {
         fprintf(stderr, "cudatrace-report: %s: %s\n", tmp, d.db ? sqlite3_errmsg(d.db) : "cannot open");
         rc = RP_EXIT_FAILED;
     } else {

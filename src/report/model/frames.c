@@ -170,8 +170,11 @@ void rp_stack_text(FILE *out, const struct rp_stack *s, const char *indent)
     if (!s || !s->nframes)
         fprintf(out, "%s(no call stack recorded)\n", indent);
     for (unsigned i = 0; s && i < s->nframes; i++)
-        for (unsigned l = 0; l <= s->frames[i].ninlined; l++)
-            fprintf(out, "%s#%u %s\n", indent, shown++, rp_frame_text(&s->frames[i], l, buf, sizeof buf));
+        for (unsigned l = 0; l <= s->frames[i].ninlined; l++) {
+            fprintf(out, "%s#%u ", indent, shown++);
+            rp_text_put(out, rp_frame_text(&s->frames[i], l, buf, sizeof buf)); /* read on a terminal */
+            putc('\n', out);
+        }
 }
 
 char *rp_stack_line(const struct rp_stack *s)

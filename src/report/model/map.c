@@ -41,19 +41,21 @@ static void str_insert(struct rp_strmap *m, char *key, size_t val)
     size_t i = str_hash(key) & (m->cap - 1);
     while (m->keys[i] && strcmp(m->keys[i], key))
         i = (i + 1) & (m->cap - 1);
-    if (m->keys[i])
-        free(m->keys[i]);
-    else
+    if (!m->keys[i])
         m->n++;
+    else if (!m->borrowed)
+        free(m->keys[i]);
     m->keys[i] = key;
     m->vals[i] = val;
 }
 
-int rp_strmap_put(struct rp_strmap *m, const char *key, size_t val)
+/* Room for one more key: 0, or -1 when out of memory. */
+static int str_room(struct rp_strmap *m)
 {
     if ((m->n + 1) * 2 > m->cap) {
         struct rp_strmap g = {calloc(m->cap ? m->cap * 2 : 16, sizeof(char *)),
-                              calloc(m->cap ? m->cap * 2 : 16, sizeof(size_t)), m->cap ? m->cap * 2 : 16, 0};
+                              calloc(m->cap ? m->cap * 2 : 16, sizeof(size_t)), m->cap ? m->cap * 2 : 16, 0,
+                              m->borrowed};
         if (!g.keys || !g.vals) {
             free(g.keys);
             free(g.vals);
@@ -66,16 +68,30 @@ int rp_strmap_put(struct rp_strmap *m, const char *key, size_t val)
         free(m->vals);
         *m = g;
     }
-    char *k = strdup(key);
+    return 0;
+}
+
+int rp_strmap_put(struct rp_strmap *m, const char *key, size_t val)
+{
+    char *k = str_room(m) < 0 ? NULL : strdup(key);
     if (!k)
         return -1;
     str_insert(m, k, val);
     return 0;
 }
 
+int rp_strmap_put_ref(struct rp_strmap *m, const char *key, size_t val)
+{
+    m->borrowed = 1;
+    if (str_room(m) < 0)
+        return -1;
+    str_insert(m, (char *)key, val);
+    return 0;
+}
+
 void rp_strmap_free(struct rp_strmap *m)
 {
-    for (size_t i = 0; i < m->cap; i++)
+    for (size_t i = 0; i < m->cap && !m->borrowed; i++)
         free(m->keys[i]);
     free(m->keys);
     free(m->vals);

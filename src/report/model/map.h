@@ -10,11 +10,15 @@ struct rp_strmap {
     char **keys;
     size_t *vals;
     size_t cap, n;
+    int borrowed; /* the keys are the caller's (rp_strmap_put_ref): neither copied nor freed */
 };
 /* The index stored for key, or (size_t)-1. */
 size_t rp_strmap_get(const struct rp_strmap *m, const char *key);
 /* Store key (copied) -> val; 0, or -1 when out of memory. */
 int rp_strmap_put(struct rp_strmap *m, const char *key, size_t val);
+/* Store key -> val without a copy: the key is the caller's and must outlive the map (a row's own name, where
+ * a report has a row per distinct name).  A map takes its keys one way or the other, never both. */
+int rp_strmap_put_ref(struct rp_strmap *m, const char *key, size_t val);
 void rp_strmap_free(struct rp_strmap *m);
 
 struct rp_u64map_entry {

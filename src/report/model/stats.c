@@ -41,10 +41,26 @@ static int hist_add(struct rp_stats *s, uint64_t v, uint64_t count)
 {
     unsigned o, b;
     bucket_of(v, &o, &b);
-    if (!s->octave[o] && !(s->octave[o] = calloc(SUB, sizeof(uint64_t))))
+    if (!s->octave || (!s->octave[o] && !(s->octave[o] = calloc(SUB, sizeof(uint64_t)))))
         return -1;
     s->octave[o][b] += count;
     return 0;
+}
+
+/* Room in the kept values' buffer for value number n (1-based): 4 values, doubled when full.  0 when it
+ * cannot grow (the buffer, if any, still holds the first n - 1). */
+static int exact_room(struct rp_stats *s)
+{
+    const uint64_t had = s->n - 1;
+    if (had >= 4 && (had & (had - 1)) == 0) { /* full: 4, 8, ... values */
+        uint64_t *e = realloc(s->exact, 2 * had * sizeof *e);
+        if (!e)
+            return 0;
+        s->exact = e;
+    } else if (had == 0) {
+        s->exact = malloc(4 * sizeof *s->exact);
+    }
+    return s->exact != NULL;
 }
 
 int rp_stats_add(struct rp_stats *s, uint64_t v)
@@ -60,14 +76,13 @@ int rp_stats_add(struct rp_stats *s, uint64_t v)
     s->m2 += d * ((double)v - s->mean);
 
     if (!s->histogrammed) {
-        if (s->n == 1 && !s->exact)
-            s->exact = malloc(RP_STATS_EXACT * sizeof *s->exact); /* NULL: straight to the histogram */
-        if (s->exact && s->n <= RP_STATS_EXACT) {
+        if (s->n <= RP_STATS_EXACT && exact_room(s)) {
             s->exact[s->n - 1] = v;
             return 0;
         }
-        /* The row outgrew exact mode: move the kept values into the histogram. */
-        int rc = 0;
+        /* The row outgrew exact mode (or its buffer could not grow): move the kept values into the
+         * histogram. */
+        int rc = !(s->octave = calloc(RP_STATS_OCTAVES, sizeof *s->octave));
         for (uint64_t i = 0; s->exact && i < s->n - 1; i++)
             rc |= hist_add(s, s->exact[i], 1);
         free(s->exact);
@@ -99,7 +114,7 @@ static int cmp_u64(const void *a, const void *b)
 static double hist_rank(const struct rp_stats *s, uint64_t k)
 {
     uint64_t seen = 0;
-    for (unsigned o = 0; o < RP_STATS_OCTAVES; o++) {
+    for (unsigned o = 0; s->octave && o < RP_STATS_OCTAVES; o++) {
         if (!s->octave[o])
             continue;
         for (unsigned b = 0; b < SUB; b++) {
@@ -128,7 +143,8 @@ double rp_stats_median(struct rp_stats *s)
 void rp_stats_free(struct rp_stats *s)
 {
     free(s->exact);
-    for (unsigned o = 0; o < RP_STATS_OCTAVES; o++)
+    for (unsigned o = 0; s->octave && o < RP_STATS_OCTAVES; o++)
         free(s->octave[o]);
+    free(s->octave);
     rp_stats_init(s);
 }

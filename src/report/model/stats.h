@@ -5,7 +5,11 @@
  * goes into a log-bucketed histogram: values below 128 have a bucket each, larger ones fall in one of 128
  * equal sub-buckets of their power of two, and a bucket reports its midpoint.  So a median taken from the
  * histogram is within 1/256 (0.39%) of the exact one, relative, and a row never holds more than
- * 58 x 128 counters however many values it sees (octaves are allocated only when a value lands in them). */
+ * 58 x 128 counters however many values it sees (octaves are allocated only when a value lands in them).
+ *
+ * A report has a row per distinct name (a job may launch a million kernels of distinct names): a row costs
+ * what its values need, 72 bytes and 8 per value kept; the kept values' buffer grows by doubling,
+ * and the table of octaves exists only once a row is histogrammed. */
 #ifndef CT_REPORT_MODEL_STATS_H
 #define CT_REPORT_MODEL_STATS_H
 
@@ -19,7 +23,7 @@ struct rp_stats {
     uint64_t n, total, min, max;
     double mean, m2;       /* Welford's running mean and sum of squared deviations */
     uint64_t *exact;       /* the first values, while n <= RP_STATS_EXACT; NULL once histogrammed */
-    uint64_t *octave[RP_STATS_OCTAVES]; /* histogram counts, 1 << RP_STATS_SUB_BITS per octave */
+    uint64_t **octave;     /* once histogrammed: RP_STATS_OCTAVES octaves of 1 << RP_STATS_SUB_BITS counts each */
     int histogrammed;
 };
 

@@ -61,14 +61,22 @@ void rp_table_row(struct rp_table *t, const char *const *cells)
         t->cells = c;
         t->cap = cap;
     }
+    /* A row's cells in one block (row[0] is it): a summary may have a row per each of a million kernels. */
     char **row = t->cells + t->nrows * t->ncols;
+    size_t len = 0;
     for (unsigned c = 0; c < t->ncols; c++)
-        if (!(row[c] = strdup(cells[c] ? cells[c] : ""))) {
-            while (c--)
-                free(row[c]);
-            t->oom = -1;
-            return;
-        }
+        len += strlen(cells[c] ? cells[c] : "") + 1;
+    char *block = malloc(len);
+    if (!block) {
+        t->oom = -1;
+        return;
+    }
+    for (unsigned c = 0; c < t->ncols; c++) {
+        const char *s = cells[c] ? cells[c] : "";
+        size_t l = strlen(s) + 1;
+        row[c] = memcpy(block, s, l);
+        block += l;
+    }
     t->nrows++;
 }
 
@@ -98,6 +106,7 @@ static const char *shown(const struct rp_table *t, size_t r, unsigned c, char *b
     return t->numeric[c] == 1 ? rp_group_digits(buf, size, s) : s;
 }
 
+/* Cells go through rp_text_pad: a name with a control character in it must not act on the terminal. */
 static void print_aligned(const struct rp_table *t, FILE *out, int first)
 {
     size_t *w = calloc(t->ncols, sizeof *w);
@@ -107,7 +116,7 @@ static void print_aligned(const struct rp_table *t, FILE *out, int first)
     for (unsigned c = 0; c < t->ncols; c++) {
         w[c] = strlen(t->headers[c]);
         for (size_t r = 0; r < t->nrows; r++) {
-            size_t l = strlen(c == 0 && t->kv ? kv_key(t, r, buf, sizeof buf) : shown(t, r, c, buf, sizeof buf));
+            size_t l = rp_text_width(c == 0 && t->kv ? kv_key(t, r, buf, sizeof buf) : shown(t, r, c, buf, sizeof buf));
             if (l > w[c])
                 w[c] = l;
         }
@@ -119,8 +128,13 @@ static void print_aligned(const struct rp_table *t, FILE *out, int first)
         return;
     }
     if (t->kv) { /* a header block: "key: value" lines */
-        for (size_t r = 0; r < t->nrows; r++)
-            fprintf(out, " %-*s  %s\n", (int)w[0], kv_key(t, r, buf, sizeof buf), cell(t, r, 1));
+        for (size_t r = 0; r < t->nrows; r++) {
+            putc(' ', out);
+            rp_text_pad(out, kv_key(t, r, buf, sizeof buf), -(int)w[0]);
+            fputs("  ", out);
+            rp_text_put(out, cell(t, r, 1));
+            putc('\n', out);
+        }
         free(w);
         return;
     }
@@ -140,12 +154,11 @@ static void print_aligned(const struct rp_table *t, FILE *out, int first)
     }
     for (size_t r = 0; r < t->nrows; r++)
         for (unsigned c = 0; c < t->ncols; c++) {
-            const char *s = shown(t, r, c, buf, sizeof buf);
             /* the last column is not padded, so long names leave no trailing blanks */
-            if (c + 1 == t->ncols && !t->numeric[c])
-                fprintf(out, " %s\n", s);
-            else
-                fprintf(out, " %*s%s", t->numeric[c] ? (int)w[c] : -(int)w[c], s, c + 1 < t->ncols ? "  " : "\n");
+            const int last_text = c + 1 == t->ncols && !t->numeric[c];
+            putc(' ', out);
+            rp_text_pad(out, shown(t, r, c, buf, sizeof buf), last_text ? 0 : t->numeric[c] ? (int)w[c] : -(int)w[c]);
+            fputs(c + 1 < t->ncols ? "  " : "\n", out);
         }
     free(w);
 }
@@ -226,8 +239,8 @@ void rp_table_of(struct rp_table *t, const char *what, char *key, size_t key_siz
 
 void rp_table_free(struct rp_table *t)
 {
-    for (size_t i = 0; i < t->nrows * t->ncols; i++)
-        free(t->cells[i]);
+    for (size_t r = 0; r < t->nrows; r++)
+        free(t->cells[r * t->ncols]);
     for (unsigned c = 0; t->headers && c < t->ncols; c++)
         free(t->headers[c]);
     free(t->cells);

@@ -148,3 +148,50 @@ const char *rp_u64s(char *buf, uint64_t v)
     snprintf(buf, 24, "%llu", (unsigned long long)v);
     return buf;
 }
+
+/* Bytes of the control character at p, 0 if none: 1 for C0 and DEL, 2 for U+0080..U+009F in UTF-8. */
+static size_t control_at(const unsigned char *p)
+{
+    if (*p < 0x20 || *p == 0x7F)
+        return 1;
+    return *p == 0xC2 && p[1] >= 0x80 && p[1] <= 0x9F ? 2 : 0;
+}
+
+void rp_text_put(FILE *out, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    for (;;) {
+        size_t plain = 0, c;
+        while (p[plain] && !control_at(p + plain))
+            plain++;
+        fwrite(p, 1, plain, out);
+        p += plain;
+        if (!*p)
+            return;
+        c = control_at(p);
+        fprintf(out, c == 1 ? "\\x%02x" : "\\u%04x", c == 1 ? p[0] : p[1]);
+        p += c;
+    }
+}
+
+size_t rp_text_width(const char *s)
+{
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        size_t c = control_at(p);
+        n += c == 0 ? 1 : c == 1 ? 4 : 6; /* \xHH, \u00HH */
+        p += c ? c : 1;
+    }
+    return n;
+}
+
+void rp_text_pad(FILE *out, const char *s, int width)
+{
+    size_t w = (size_t)(width < 0 ? -(long)width : width), len = rp_text_width(s);
+    if (width < 0)
+        rp_text_put(out, s);
+    for (; len < w; len++)
+        putc(' ', out);
+    if (width >= 0)
+        rp_text_put(out, s);
+}

@@ -1,4 +1,5 @@
-/* Text output helpers shared by every subcommand: output formats, time units, CSV and JSON escaping. */
+/* Text output helpers shared by every subcommand: output formats, time units, CSV and JSON escaping, and
+ * names made safe for a terminal. */
 #ifndef CT_REPORT_MODEL_TEXT_H
 #define CT_REPORT_MODEL_TEXT_H
 
@@ -44,5 +45,14 @@ static inline void rp_sep_field(FILE *out, const char *s, enum rp_format fmt)
         rp_csv_field(out, s);
 }
 void rp_json_string(FILE *out, const char *s); /* with the quotes */
+
+/* Table output is read on a terminal, and names come from the trace (thread names, kernel names, NVTX
+ * messages, frames): a control character in one would act on the terminal.  rp_text_put writes s with each
+ * control character shown as \xHH (C0 and DEL) or \u00HH (a C1 control in UTF-8), every other byte as it is;
+ * rp_text_width is the length of what it writes; rp_text_pad writes it padded with blanks to |width|, to
+ * the right for a positive width and to the left for a negative one, as printf's "%*s". */
+void rp_text_put(FILE *out, const char *s);
+size_t rp_text_width(const char *s);
+void rp_text_pad(FILE *out, const char *s, int width);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "format/grow.h"
@@ -334,6 +335,55 @@ static void enough_descriptors(size_t n)
     }
 }
 
+/* Records read from a file: of two traces of one process, the one that holds more is the more complete. */
+static uint64_t records_read(const struct rp_file *f)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < sizeof f->rec_count / sizeof f->rec_count[0]; i++)
+        n += f->rec_count[i];
+    return n;
+}
+
+static int same_file(const struct rp_file *a, const struct rp_file *b)
+{
+    struct stat x, y;
+    return fstat(a->fd, &x) == 0 && fstat(b->fd, &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+}
+
+/* A process writes one trace file, named by its pid and start in the header: the same file given twice
+ * (by another path, a link) or a copy of it would count every call twice.  Returns the index of an earlier
+ * file of the same process as `f`, or -1. */
+static long earlier_copy(const struct rp_trace *t, const struct rp_file *f)
+{
+    for (size_t j = 0; j < t->nfiles; j++) {
+        const struct rp_file *e = &t->files[j];
+        if (e->hdr.pid == f->hdr.pid && e->hdr.start_wall_ns == f->hdr.start_wall_ns &&
+            e->hdr.start_mono_ns == f->hdr.start_mono_ns)
+            return (long)j;
+    }
+    return -1;
+}
+
+/* `f` (just read) and files[j] are one process's trace: keep the one holding more records (the earlier
+ * when they hold as many) in place j, say so on stderr, free the other. */
+static void take_once(struct rp_trace *t, size_t j, struct rp_file *f)
+{
+    struct rp_file *e = &t->files[j];
+    const int newer = records_read(f) > records_read(e);
+    if (same_file(e, f))
+        fprintf(stderr, PROG ": warning: %s is %s again (the same file): it is read once\n", f->path, e->path);
+    else
+        fprintf(stderr, PROG ": warning: %s and %s are traces of the same process (pid %u, same start): %s is "
+                        "read, %s left out%s\n", e->path, f->path, f->hdr.pid, newer ? f->path : e->path,
+                newer ? e->path : f->path, newer ? " (it holds fewer records)" : "");
+    if (!newer) {
+        free_file(f);
+        return;
+    }
+    free_file(e);
+    *e = *f;
+}
+
 int rp_trace_open(struct rp_trace *t, char *const *paths, size_t n)
 {
     memset(t, 0, sizeof *t);
@@ -344,14 +394,20 @@ int rp_trace_open(struct rp_trace *t, char *const *paths, size_t n)
     }
     int worst = RP_EXIT_OK;
     for (size_t i = 0; i < n; i++) {
-        int rc = read_file(&t->files[i], paths[i]);
-        t->nfiles = i + 1;
+        struct rp_file *f = &t->files[t->nfiles];
+        int rc = read_file(f, paths[i]);
+        /* A damaged file stays damaged (exit 3) even where a whole copy of it is read instead. */
         if (rc == RP_EXIT_DAMAGED)
             t->damaged = 1;
         if (rc == RP_EXIT_FAILED || (rc == RP_EXIT_UNREADABLE && worst != RP_EXIT_FAILED))
             worst = rc;
         else if (rc == RP_EXIT_DAMAGED && worst == RP_EXIT_OK)
             worst = rc;
+        long j = rc == RP_EXIT_OK || rc == RP_EXIT_DAMAGED ? earlier_copy(t, f) : -1;
+        if (j >= 0)
+            take_once(t, (size_t)j, f);
+        else
+            t->nfiles++;
     }
     if (worst == RP_EXIT_UNREADABLE || worst == RP_EXIT_FAILED) {
         rp_trace_close(t);

@@ -35,7 +35,7 @@ size_t rp_named_row(void **rows, size_t *n, size_t *cap, size_t elem, struct rp_
     *rows = r;
     struct rp_named_stats *ns = (struct rp_named_stats *)((char *)r + *n * elem);
     memset(ns, 0, elem);
-    if (!(ns->name = strdup(name)) || rp_strmap_put(map, name, *n) < 0) {
+    if (!(ns->name = strdup(name)) || rp_strmap_put_ref(map, ns->name, *n) < 0) { /* the row's name is the key */
         free(ns->name);
         return (size_t)-1;
     }

@@ -37,7 +37,8 @@ struct rp_named_stats {
     struct rp_stats st;
 };
 /* The row of `name` in a vector of rows of `elem` bytes that start with a struct rp_named_stats, created
- * zeroed on first sight; (size_t)-1 when out of memory. */
+ * zeroed on first sight; (size_t)-1 when out of memory.  The map's keys are the rows' names (free the rows'
+ * names, and the map, together). */
 size_t rp_named_row(void **rows, size_t *n, size_t *cap, size_t elem, struct rp_strmap *map, const char *name);
 void rp_named_stats_free(struct rp_named_stats *ns);
 /* Order of rows: larger total first, then by name. */

@@ -19,7 +19,8 @@ struct rp_shape *rp_shape_set_get(struct rp_shape_set *s, const uint32_t grid[3]
     for (size_t i = 0; i < s->n; i++)
         if (same(&s->v[i], grid, block))
             return &s->v[s->last = i];
-    struct rp_shape *v = ct_grow(s->v, &s->cap, s->n + 1, sizeof *v);
+    /* one set per kernel, and most kernels have a single shape */
+    struct rp_shape *v = ct_grow_from(s->v, &s->cap, s->n + 1, sizeof *v, 1);
     if (!v)
         return NULL;
     s->v = v;

@@ -207,8 +207,7 @@ int rp_symbols_resolve(const struct rp_module *m, struct rp_frame **frames, size
 
     elf_version(EV_CURRENT);
     if (fd >= 0 && other_build_id(fd, m->build_id, m->build_id_len)) {
-        fprintf(stderr, "cudatrace-report: %s changed since the trace (another build id): its frames are not "
-                        "symbolized\n", m->path);
+        rp_symbols_say_changed(m->path);
         close(fd);
         fd = -1;
     }

@@ -14,8 +14,7 @@ int rp_symbols_resolve(const struct rp_module *mod, struct rp_frame **frames, si
     int mismatch;
     struct rp_elfsyms *s = rp_elfsyms_load(mod->path, mod->build_id, mod->build_id_len, &mismatch);
     if (mismatch)
-        fprintf(stderr, "cudatrace-report: %s changed since the trace (another build id): its frames are not "
-                        "symbolized\n", mod->path);
+        rp_symbols_say_changed(mod->path);
     for (size_t i = 0; i < n; i++) {
         struct rp_frame *fr = frames[i];
         uint64_t off = 0;
