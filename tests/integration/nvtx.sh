@@ -89,6 +89,31 @@ for f in fwd:
     assert len(inside) == 2 and all("kernelF" in e["name"] for e in inside), inside
 PY
 
+# The SQLite export's nvtx_events (nsys's NVTX_EVENTS event types: 59 push/pop, 60 start/end, 34 mark):
+# every range and the mark, names, domain, category and color, the mark without an end, ends after starts.
+if grep -q '^#define HAVE_SQLITE 1' "$CT_TOP_BUILDDIR/config.h"; then
+    "$report" export --format sqlite -o "$tmp/t.sqlite" "$tmp/all.ctrace" || fail "sqlite export exit $?"
+    "$CT_PYTHON3" - "$tmp/t.sqlite" "$worker" <<'PY' || fail "sqlite nvtx_events"
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+rows = db.execute("SELECT e.tid, e.start, e.end, e.event_type, s.value, d.value, e.category, c.value, e.color,"
+                  " e.depth FROM nvtx_events e LEFT JOIN strings s ON s.id = e.text_id"
+                  " LEFT JOIN strings d ON d.id = e.domain_id LEFT JOIN strings c ON c.id = e.category_id").fetchall()
+kinds = sorted(r[3] for r in rows)
+assert kinds == [34] + [59] * 12 + [60], kinds
+mark = [r for r in rows if r[3] == 34]
+assert mark[0][4] == "checkpoint" and mark[0][2] is None, mark
+io = [r for r in rows if r[3] == 60]
+assert io[0][4] == "io" and io[0][2] >= io[0][1], io
+fwd = [r for r in rows if r[4] == "forward"]
+assert len(fwd) == 3 and all(r[6] == 1 and r[7] == "compute" and r[8] == 0xff00a000 for r in fwd), fwd
+load = [r for r in rows if r[4] == "load"]
+assert len(load) == 1 and load[0][5] == "mylib" and load[0][0] == int(sys.argv[2]), load
+assert all(r[2] is None or r[2] >= r[1] for r in rows), rows
+assert any(r[9] > 0 for r in rows if r[3] == 59), "no nested push/pop range"
+PY
+fi
+
 # CUDATRACE_CAPTURE=nvtx:RANGE: only the calls inside "step" (3 iterations of 3 launches), and the header
 # says so.
 export CUDATRACE_CAPTURE=nvtx:step

@@ -58,6 +58,8 @@ static const char schema[] =
     "CREATE TABLE gpu_info (process_id INTEGER PRIMARY KEY, mode TEXT, sample_n INT, sample_k INT,"
     " final INT, timed INT, not_completed INT, untimed_pool INT, untimed_refused INT, untimed_capture INT,"
     " source TEXT, reason TEXT, requested TEXT, source_start INT, no_call INT, dropped INT);"
+    "CREATE TABLE nvtx_events (process_id INT, tid INT, start INT, end INT, event_type INT, text_id INT,"
+    " domain_id INT, category INT, category_id INT, color INT, depth INT);"
     "CREATE TABLE stacks (process_id INT, stack_id INT, frames INT, PRIMARY KEY (process_id, stack_id));"
     "CREATE TABLE frames (process_id INT, stack_id INT, level INT, address INT, function TEXT, offset INT,"
     " module TEXT, file TEXT, line INT, inlined INT, text TEXT, PRIMARY KEY (process_id, stack_id, level));"
@@ -76,7 +78,7 @@ static const char indexes[] =
 
 /* The prepared inserts, one per table that takes rows while streaming. */
 enum { I_CALL, I_LAUNCH, I_COPY, I_ALLOC, I_FREE, I_MEM, I_GPU, I_STRING, I_RESULT, I_PROCESS, I_DEVICE,
-       I_THREAD, I_GPU_INFO, I_STACK, I_FRAME, NINSERTS };
+       I_THREAD, I_GPU_INFO, I_NVTX, I_STACK, I_FRAME, NINSERTS };
 static const char *const inserts[NINSERTS] = {
     [I_CALL] = "INSERT INTO api_calls VALUES (?,?,?,?,?,?,?,?,?,?,?)",
     [I_LAUNCH] = "INSERT INTO launches VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -91,6 +93,7 @@ static const char *const inserts[NINSERTS] = {
     [I_DEVICE] = "INSERT INTO devices VALUES (?,?,?,?,?)",
     [I_THREAD] = "INSERT INTO threads VALUES (?,?,?,?)",
     [I_GPU_INFO] = "INSERT INTO gpu_info VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+    [I_NVTX] = "INSERT INTO nvtx_events VALUES (?,?,?,?,?,?,?,?,?,?,?)",
     [I_STACK] = "INSERT INTO stacks VALUES (?,?,?)",
     [I_FRAME] = "INSERT INTO frames VALUES (?,?,?,?,?,?,?,?,?,?,?)",
 };
@@ -188,6 +191,29 @@ static void process_rows(struct db *d, const struct rp_trace *t)
                 g->untimed_refused, g->untimed_capture, ct_name_gpu_source(g->source), ct_name_gpu_why(g->why),
                 ct_name_gpu_request(g->request),
                 g->source_ns ? (int64_t)g->source_ns + f->clock_offset - t->start_ns : 0, g->no_call, g->dropped);
+        }
+    }
+}
+
+/* Every NVTX range and mark, a row each, shaped after nsys's NVTX_EVENTS: its eventType numbers (34 a mark,
+ * 59 a push/pop range, 60 a start/end range), end NULL for a mark, the message, domain and category names
+ * as string ids (NULL: none, the default domain), the color NULL when none was given. */
+static void nvtx_rows(struct db *d, const struct rp_trace *t)
+{
+    static const int64_t event_type[] = {[RP_NVTX_PUSHPOP] = 59, [RP_NVTX_STARTEND] = 60, [RP_NVTX_MARK] = 34};
+    for (size_t i = 0; i < t->nfiles && !d->failed; i++) {
+        const struct rp_file *f = &t->files[i];
+        for (size_t j = 0; j < f->nvtx.n && !d->failed; j++) {
+            const struct rp_nvtx_range *r = &f->nvtx.r[j];
+            const char *text = rp_file_string(f, r->name_id);
+            const char *domain = rp_file_string(f, rp_nvtx_domain_name(&f->nvtx, r->domain));
+            const char *cat = rp_file_string(f, rp_nvtx_category_name(&f->nvtx, r->domain, r->category));
+            const int64_t t0 = (int64_t)r->t0 + f->clock_offset - t->start_ns;
+            const int64_t t1 = (int64_t)r->t1 + f->clock_offset - t->start_ns;
+            row(d, I_NVTX, "iiizizzizzi", (int64_t)i + 1, (int64_t)r->tid,
+                t0, (int64_t)(r->style == RP_NVTX_MARK ? 0 : t1), event_type[r->style],
+                text ? string_id(d, text) : 0, domain && *domain ? string_id(d, domain) : 0, (int64_t)r->category,
+                cat && *cat ? string_id(d, cat) : 0, (int64_t)(r->has_color ? r->color : 0), (int64_t)r->depth);
         }
     }
 }
@@ -341,6 +367,7 @@ static int fill(struct db *d, struct rp_trace *t)
     if (rp_symbolize(t) < 0)
         return -1;
     process_rows(d, t);
+    nvtx_rows(d, t);
     stack_rows(d, t);
     struct rp_merge *m = rp_merge_begin(t);
     struct rp_memtrack *mem = calloc(t->nfiles, sizeof *mem);
