@@ -2,14 +2,14 @@
 # bench/overhead is built by `make gpu-samples` (tests/samples/gpu.mk) with the samples' nvcc flags;
 # `make bench-overhead` runs it on this machine's GPU.  It prints numbers, never pass/fail.
 EXTRA_DIST += bench/overhead.cu bench/run-overhead bench/quantile.awk bench/overhead-split.patch tests/integration/split-patch.sh \
-	bench/cupti_ab.cu bench/quantile.h bench/events_ab.cu
+	bench/cupti_ab.cu bench/quantile.h bench/events_ab.cu bench/cupti_link.c
 TESTS += tests/integration/split-patch.sh
 
 # The training-loop benchmark (PyTorch on a GPU; bench/run-train-overhead runs it, scripts/gpu-bundle ships it),
 # checked here without PyTorch.
 EXTRA_DIST += bench/train_overhead.py bench/run-train-overhead tests/integration/train-overhead.sh
 TESTS += tests/integration/train-overhead.sh
-CLEANFILES += bench/overhead bench/cupti_ab bench/events_ab
+CLEANFILES += bench/overhead bench/cupti_ab bench/events_ab bench/cupti_link
 
 bench/overhead: $(srcdir)/bench/overhead.cu $(srcdir)/bench/quantile.h
 	$(nvcc_sample) -o $@ $(srcdir)/bench/overhead.cu
@@ -22,6 +22,12 @@ bench/events_ab: $(srcdir)/bench/events_ab.cu $(srcdir)/bench/quantile.h
 # activity (needs the toolkit's CUPTI; built by scripts/gpu-bundle where it can be, not by gpu-samples).
 bench/cupti_ab: $(srcdir)/bench/cupti_ab.cu $(srcdir)/bench/quantile.h
 	$(nvcc_sample) -o $@ $(srcdir)/bench/cupti_ab.cu -lcupti
+
+# What linking CUPTI's records to their calls costs per launch (doc/gpu-time.md; built by scripts/gpu-bundle
+# where the toolkit has CUPTI).
+bench/cupti_link: $(srcdir)/bench/cupti_link.c $(srcdir)/bench/quantile.h
+	$(AM_V_CC)$(MKDIR_P) $(@D) && $(CC) -std=c11 -O2 -Wall -Wextra -I$(CUDA_DIR)/include -o $@ \
+		$(srcdir)/bench/cupti_link.c -L$(CUDA_STUBS_DIR) -lcuda -L$(CUDA_DIR)/lib64 -lcupti
 
 # The CUPTI driver-call counter (an injection library) and the script that runs the runtime samples with it,
 # untraced and traced, to list the tracer's own driver calls (built by scripts/gpu-bundle where the toolkit
