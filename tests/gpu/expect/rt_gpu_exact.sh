@@ -25,3 +25,19 @@ PY
     expect_value "$k: median difference under 2 us" -lt 2000 "${med:-99999}"
     expect_value "$k: p10-p90 spread of the difference under 0.2 us" -lt 200 "${spread:-99999}"
 done
+# The clock mapping: a kernel launched onto an idle GPU starts after its launch call began and soon after it
+# returned, so its span's start (CUPTI's clock mapped to the trace's) less the call's start on the host is
+# small and positive; a mapping off by more than a microsecond would show as a negative least value.
+for k in exact2us_idle exact10us_idle exact100us_idle; do
+    read -r n lo med hi <<<"$("$python" - "$CALLS" "$k" <<'PY'
+import json, sys
+calls, k = sys.argv[1:]
+d = sorted(c["gpu"]["start"] - c["start"] for c in map(json.loads, open(calls))
+           if "gpu" in c and c.get("args", {}).get("kernel", "").startswith(k + "("))
+print(len(d), d[0], d[len(d) // 2], d[-1]) if d else print(0, 0, 0, 0)
+PY
+)"
+    note "$k: GPU start - call start over $n launches: least ${lo:-?} ns, median ${med:-?} ns, greatest ${hi:-?} ns"
+    expect_value "$k: no GPU span starts more than 1 us before its launch call began" -ge -1000 "${lo:--99999}"
+    expect_value "$k: median GPU start within 50 us of its launch call's start" -lt 50000 "${med:-99999}"
+done
