@@ -394,7 +394,10 @@ struct ct_py_frame {
 #define CT_BUILD_ID_MAX 32
 
 /* CT_REC_MODULE: a loaded ELF object, followed by `path_len` bytes of its path and padding.  Written for the
- * objects loaded at start and for each one loaded later, before the first stack that has a frame in it. */
+ * objects loaded at start and for each one loaded later, before the first stack that has a frame in it; also
+ * for an object loaded at (part of) an unloaded one's range, even at the same base and range.  Two records
+ * may thus cover one address: a stack's frames are those of the last record before the CT_REC_STACK that
+ * covers them (doc/format.md). */
 struct ct_rec_module {
     struct ct_rec_hdr h;
     uint64_t base;        /* load bias: address in the file = process address - base */

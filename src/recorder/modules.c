@@ -12,9 +12,16 @@
 #include "recorder/meta_queue.h"
 #include "recorder/modules.h"
 
+/* One object as the loader reported it.  A library loaded where an unloaded one lay can have the same base and
+ * range: the name (dlpi_name, as given) and the build id tell them apart.  A file replaced at the same path
+ * with the same build id (or none) is not told apart: the report could only read the file now at that path. */
 struct module {
     uint64_t base, lo, hi;
     int internal;
+    int replaced; /* a later object overlaps its range: it was unloaded */
+    char *name;   /* dlpi_name */
+    uint8_t idlen;
+    uint8_t id[CT_BUILD_ID_MAX];
 };
 
 static struct module *mods;
@@ -63,11 +70,26 @@ static size_t build_id(const struct dl_phdr_info *info, const uint8_t **id)
     return 0;
 }
 
-static int known(uint64_t base, uint64_t lo, uint64_t hi)
+/* Whether the object is the one recorded at its place: same range, name and build id, not replaced since (a
+ * library loaded again after another one took its range needs a record again). */
+static int known(const struct dl_phdr_info *info, uint64_t lo, uint64_t hi)
 {
-    for (size_t i = 0; i < nmods; i++)
-        if (mods[i].base == base && mods[i].lo == lo && mods[i].hi == hi)
+    const uint8_t *id = NULL;
+    size_t idlen = (size_t)-1;
+
+    for (size_t i = 0; i < nmods; i++) {
+        const struct module *m = &mods[i];
+        if (m->replaced || m->base != info->dlpi_addr || m->lo != lo || m->hi != hi ||
+            strcmp(m->name, info->dlpi_name) != 0)
+            continue;
+        if (idlen == (size_t)-1) { /* read only for a candidate: most objects differ in range */
+            idlen = build_id(info, &id);
+            if (idlen > CT_BUILD_ID_MAX)
+                idlen = CT_BUILD_ID_MAX; /* as recorded */
+        }
+        if (m->idlen == idlen && (!idlen || memcmp(m->id, id, idlen) == 0))
             return 1;
+    }
     return 0;
 }
 
@@ -91,6 +113,8 @@ static void add(const struct dl_phdr_info *info, uint64_t lo, uint64_t hi)
     /* The tracer is internal whatever it is called: it holds this very function. */
     internal = internal_name(path) || ((uint64_t)(uintptr_t)&ct_modules_scan >= lo &&
                                        (uint64_t)(uintptr_t)&ct_modules_scan < hi);
+    if (idlen > CT_BUILD_ID_MAX)
+        idlen = CT_BUILD_ID_MAX; /* as ct_put_module keeps it */
     if (nmods == cap) {
         size_t nc = cap ? cap * 2 : 64;
         struct module *m = realloc(mods, nc * sizeof *m);
@@ -100,11 +124,23 @@ static void add(const struct dl_phdr_info *info, uint64_t lo, uint64_t hi)
         cap = nc;
     }
     plen = strlen(path);
-    if (!(rec = malloc(ct_size_module(plen))))
+    char *name = strdup(info->dlpi_name);
+    if (!name || !(rec = malloc(ct_size_module(plen)))) {
+        free(name);
         return;
+    }
     ct_put_module(rec, info->dlpi_addr, lo, hi, path, plen, id, idlen, internal ? CT_MOD_INTERNAL : 0);
     if (ct_meta_push(rec, ct_size_module(plen), 1) == 0) {
-        mods[nmods++] = (struct module){info->dlpi_addr, lo, hi, internal};
+        /* An older object overlapping this one was unloaded: it is no longer what these addresses are. */
+        for (size_t i = 0; i < nmods; i++)
+            if (mods[i].lo < hi && lo < mods[i].hi)
+                mods[i].replaced = 1;
+        struct module *m = &mods[nmods++];
+        *m = (struct module){.base = info->dlpi_addr, .lo = lo, .hi = hi, .internal = internal, .name = name,
+                             .idlen = (uint8_t)idlen};
+        if (idlen)
+            memcpy(m->id, id, idlen);
+        name = NULL;
         unsigned n = atomic_load_explicit(&nhot, memory_order_relaxed);
         if (internal && n < HOT_MAX) {
             hot[n].lo = lo;
@@ -112,6 +148,7 @@ static void add(const struct dl_phdr_info *info, uint64_t lo, uint64_t hi)
             atomic_store_explicit(&nhot, n + 1, memory_order_release);
         }
     }
+    free(name);
     free(rec);
 }
 
@@ -133,7 +170,7 @@ static int visit(struct dl_phdr_info *info, size_t size, void *arg)
         if (a + ph->p_memsz > hi)
             hi = a + ph->p_memsz;
     }
-    if (lo < hi && !known(info->dlpi_addr, lo, hi))
+    if (lo < hi && !known(info, lo, hi))
         add(info, lo, hi);
     return 0;
 }
@@ -160,7 +197,7 @@ int ct_modules_internal(uint64_t addr)
 {
     /* Newest first: an address reused after a dlclose belongs to the object loaded last. */
     for (size_t i = nmods; i-- > 0;)
-        if (addr >= mods[i].lo && addr < mods[i].hi)
+        if (addr >= mods[i].lo && addr < mods[i].hi && !mods[i].replaced)
             return mods[i].internal;
     return -1;
 }

@@ -1,7 +1,10 @@
 /* The process's module map for the report's symbolization: every loaded ELF object (path, load bias,
- * address range, GNU build id) is written once as CT_REC_MODULE (sticky meta record).  Scanned with
- * dl_iterate_phdr at start and again when a stack has a frame in no known module and the loader's
- * add/remove counters moved.  Called with the stack table's lock held (stacks.c): not thread-safe itself. */
+ * address range, GNU build id) is written once as CT_REC_MODULE (sticky meta record), and again when it is
+ * loaded again after another object took its range.  An object loaded where an unloaded one lay (same range,
+ * another name or build id) gets a record of its own; the report maps a stack's frames with the records
+ * before the stack's.  Scanned with dl_iterate_phdr at start and again, when the loader's add/remove
+ * counters moved, for each new stack (stacks.c's insert: not on the hot path).  Called with the stack
+ * table's lock held (stacks.c): not thread-safe itself. */
 #ifndef CT_RECORDER_MODULES_H
 #define CT_RECORDER_MODULES_H
 

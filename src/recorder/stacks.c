@@ -110,6 +110,10 @@ __attribute__((noinline)) static uint32_t insert(uint64_t h, void *const *raw, i
     int found, skip;
 
     pthread_mutex_lock(&mu);
+    /* A new stack: if the loader loaded or unloaded anything since the last scan, scan now, before any frame
+     * is looked up.  A library loaded where an unloaded one lay has all its frames in a known range, so the
+     * look-ups below would never ask for the scan that gives it its record. */
+    ct_modules_scan(0);
     if ((skip = trimmed(raw, n - py)) > hot_skip) {
         id = RETRY;
         goto out;

@@ -11,6 +11,20 @@ tests_integration_libfailpread_la_LDFLAGS = -module -avoid-version -rpath /nowhe
 check_LTLIBRARIES += tests/integration/libfailunlink.la
 tests_integration_libfailunlink_la_SOURCES = tests/integration/fail-unlink.c
 tests_integration_libfailunlink_la_LDFLAGS = -module -avoid-version -rpath /nowhere -no-undefined
+# stacks-reload.sh: two libraries of one layout, the second dlopened where the first was unloaded.
+check_LTLIBRARIES += tests/integration/libreloada.la tests/integration/libreloadb.la
+tests_integration_libreloada_la_SOURCES = tests/integration/stacks-reload-lib.c
+tests_integration_libreloada_la_CPPFLAGS = $(AM_CPPFLAGS) -DRELOAD_FN=reload_alloc_a
+tests_integration_libreloada_la_LDFLAGS = -module -avoid-version -rpath /nowhere -no-undefined -L$(CUDA_STUBS_DIR)
+tests_integration_libreloada_la_LIBADD = -lcuda
+tests_integration_libreloadb_la_SOURCES = tests/integration/stacks-reload-lib.c
+tests_integration_libreloadb_la_CPPFLAGS = $(AM_CPPFLAGS) -DRELOAD_FN=reload_alloc_b
+tests_integration_libreloadb_la_LDFLAGS = -module -avoid-version -rpath /nowhere -no-undefined -L$(CUDA_STUBS_DIR)
+tests_integration_libreloadb_la_LIBADD = -lcuda
+check_PROGRAMS += tests/integration/stacks-reload
+tests_integration_stacks_reload_SOURCES = tests/integration/stacks-reload.c
+tests_integration_stacks_reload_LDFLAGS = -L$(CUDA_STUBS_DIR)
+tests_integration_stacks_reload_LDADD = -lcuda -ldl
 
 REPORT_TESTS = \
 	tests/integration/report-summary.sh \
@@ -28,6 +42,7 @@ REPORT_TESTS = \
 	tests/integration/stacks-memory.sh \
 	tests/integration/py-pystack.sh \
 	tests/integration/report-symbols.sh \
-	tests/integration/stacks-frames.sh
+	tests/integration/stacks-frames.sh \
+	tests/integration/stacks-reload.sh
 TESTS += $(REPORT_TESTS)
 EXTRA_DIST += $(REPORT_TESTS) tests/integration/report-lib.sh tests/integration/py-pystack.py tests/integration/py-pystack-edge.py tests/integration/pysim.py

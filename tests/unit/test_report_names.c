@@ -243,6 +243,44 @@ static void test_module_lookup(void)
     rp_stacktab_free(&t);
 }
 
+/* A frame is read with the modules recorded before its stack (the newest that holds it), else the oldest
+ * recorded after: a library loaded where an unloaded one lay does not take over the older stacks. */
+static void test_frame_module(void)
+{
+    struct rp_stacktab t = {0};
+    unsigned char rec[64];
+    uint64_t frame = 0;
+    uint32_t id = 1;
+    int bad = 0;
+    srand(11);
+    for (int round = 0; round < 200; round++) {
+        rp_stacktab_free(&t);
+        id = 1;
+        for (int i = 0, n = 1 + rand() % 16; i < n; i++) {
+            uint64_t lo = (uint64_t)(rand() % 100), len = (uint64_t)(rand() % 30);
+            add_module(&t, lo, lo + len);
+            for (int k = rand() % 3; k > 0; k--) {
+                ct_put_stack(rec, 0, id++, &frame, 1, 0);
+                CU_ASSERT_EQUAL(rp_stacktab_add(&t, (const struct ct_rec_hdr *)rec), 0);
+            }
+        }
+        for (size_t j = 0; j < t.n; j++)
+            for (uint64_t a = 0; a < 140; a++) {
+                const struct rp_module *want = NULL;
+                size_t before = t.stacks[j].mods_before;
+                for (size_t i = before; i-- > 0 && !want;)
+                    if (a >= t.mods[i].lo && a < t.mods[i].hi)
+                        want = &t.mods[i];
+                for (size_t i = before; i < t.nmods && !want; i++)
+                    if (a >= t.mods[i].lo && a < t.mods[i].hi)
+                        want = &t.mods[i];
+                bad += rp_stacktab_frame_module(&t, &t.stacks[j], a) != want;
+            }
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    rp_stacktab_free(&t);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -257,6 +295,7 @@ int main(void)
     CU_add_test(suite, "terminal text width and padding", test_text_width);
     CU_add_test(suite, "hash maps", test_maps);
     CU_add_test(suite, "module of an address", test_module_lookup);
+    CU_add_test(suite, "module of a frame when its stack was taken", test_frame_module);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();

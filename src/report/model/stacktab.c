@@ -41,6 +41,7 @@ static int add_stack(struct rp_stacktab *t, const struct ct_rec_stack *r)
     s->nframes = r->nframes;
     s->trimmed = r->trimmed;
     s->python = 0;
+    s->mods_before = t->nmods;
     if (!(s->frames = calloc(r->nframes ? r->nframes : 1, sizeof *s->frames)))
         return -1;
     for (unsigned i = 0; i < r->nframes; i++) /* records need not be aligned in the read buffer */
@@ -243,6 +244,23 @@ const struct rp_module *rp_stacktab_module(struct rp_stacktab *t, uint64_t addr)
             hi = mid;
     }
     return lo && t->pieces[lo - 1].owner >= 0 ? &t->mods[t->pieces[lo - 1].owner] : NULL;
+}
+
+const struct rp_module *rp_stacktab_frame_module(struct rp_stacktab *t, const struct rp_stack *s, uint64_t addr)
+{
+    const struct rp_module *m = rp_stacktab_module(t, addr);
+    size_t before = s->mods_before < t->nmods ? s->mods_before : t->nmods;
+
+    if (!m || (size_t)(m - t->mods) < before) /* the newest of all is older than the stack: the usual case */
+        return m;
+    /* A module recorded after the stack covers addr: an object loaded there later, or a late record. */
+    for (size_t i = before; i-- > 0;)
+        if (addr >= t->mods[i].lo && addr < t->mods[i].hi)
+            return &t->mods[i];
+    for (size_t i = before; i < t->nmods; i++)
+        if (addr >= t->mods[i].lo && addr < t->mods[i].hi)
+            return &t->mods[i];
+    return NULL;
 }
 
 void rp_stacktab_free(struct rp_stacktab *t)

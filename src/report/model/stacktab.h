@@ -41,6 +41,7 @@ struct rp_stack {
     uint32_t id;
     uint16_t nframes, trimmed;
     int python; /* its Python frames (if any) are merged in */
+    size_t mods_before; /* module records read before its record: the map when it was taken */
     struct rp_frame *frames;
 };
 
@@ -79,6 +80,10 @@ const struct rp_stack *rp_stacktab_get(const struct rp_stacktab *t, uint32_t id)
 /* The module holding `addr` (the newest one where several did), NULL when none.  The first look-up sorts
  * the modules' ranges (after the last rp_stacktab_add); a binary search follows. */
 const struct rp_module *rp_stacktab_module(struct rp_stacktab *t, uint64_t addr);
+/* The module holding `addr` when stack s was taken: the newest of those recorded before the stack's record (a
+ * library loaded later at an unloaded one's range has a later record); failing that, the oldest recorded
+ * after it (a record written late).  NULL when none holds it. */
+const struct rp_module *rp_stacktab_frame_module(struct rp_stacktab *t, const struct rp_stack *s, uint64_t addr);
 /* Put the Python frames read into their stacks, among the native frames where the record places them; their
  * file and function names are string ids, looked up by `name` (NULL: unknown).  Once all records are read.
  * 0, or -1 when out of memory. */

@@ -116,7 +116,7 @@ int rp_symbolize(struct rp_trace *t)
         for (size_t j = 0; j < st->n && rc == 0; j++)
             for (unsigned k = 0; k < st->stacks[j].nframes && rc == 0; k++) {
                 struct rp_frame *fr = &st->stacks[j].frames[k];
-                if (!fr->python && (fr->module = rp_stacktab_module(st, fr->addr)) != NULL)
+                if (!fr->python && (fr->module = rp_stacktab_frame_module(st, &st->stacks[j], fr->addr)) != NULL)
                     rc = gather(&w, fr);
             }
     }
