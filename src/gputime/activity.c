@@ -30,6 +30,7 @@
 #include "recorder/gpu.h"
 #include "recorder/intern.h"
 #include "recorder/rings.h"
+#include "recorder/alloc.h"
 
 #define BUFFER_BYTES (2u << 20) /* one activity buffer: about 9,700 kernel records */
 #define BUFFERS_MAX 32u         /* buffers CUPTI may hold or we may not have read yet: 64 MiB */
@@ -185,7 +186,7 @@ static void CUPTIAPI requested(uint8_t **buf, size_t *size, size_t *max)
     const int room = out < BUFFERS_MAX;
     out += room;
     pthread_mutex_unlock(&buffers_mu);
-    if (!room || !(*buf = aligned_alloc(8, BUFFER_BYTES))) {
+    if (!room || !(*buf = ct_aligned_alloc(8, BUFFER_BYTES))) {
         if (room) {
             pthread_mutex_lock(&buffers_mu);
             out--;
@@ -199,7 +200,7 @@ static void CUPTIAPI requested(uint8_t **buf, size_t *size, size_t *max)
 
 static void CUPTIAPI done(CUcontext ctx, uint32_t stream, uint8_t *buf, size_t size, size_t valid)
 {
-    struct buffer *b = malloc(sizeof *b);
+    struct buffer *b = ct_malloc(sizeof *b);
     size_t lost = 0;
 
     (void)size;
@@ -212,8 +213,8 @@ static void CUPTIAPI done(CUcontext ctx, uint32_t stream, uint8_t *buf, size_t s
         *completed_tail = b;
         completed_tail = &b->next;
     } else {
-        free(buf);
-        free(b);
+        ct_free(buf);
+        ct_free(b);
         out -= out > 0;
     }
     pthread_mutex_unlock(&buffers_mu);
@@ -282,7 +283,7 @@ static void keep_for_later(const struct ct_rec_gpu *g)
 {
     if (nlater == later_room) {
         size_t n = later_room ? 2 * later_room : 64;
-        struct ct_rec_gpu *v = realloc(later, n * sizeof *v);
+        struct ct_rec_gpu *v = ct_realloc(later, n * sizeof *v);
         if (!v) {
             atomic_fetch_add(&ct_gpu_counts.not_completed, 1);
             return;
@@ -352,9 +353,9 @@ static uint32_t name_id(const char *name)
     if (names[i].ptr == name && strcmp(names[i].copy, name) == 0)
         return names[i].id;
     const uint32_t id = ct_intern(CT_STR_KERNEL, name, 0);
-    char *copy = id ? strdup(name) : NULL;
+    char *copy = id ? ct_strdup(name) : NULL;
     if (copy) {
-        free(names[i].copy);
+        ct_free(names[i].copy);
         names[i].ptr = name;
         names[i].copy = copy;
         names[i].id = id;
@@ -475,7 +476,7 @@ static int start(const char *path, char *why, size_t size)
     }
     if (ct_cupti_load(&cupti, path, why, size) < 0)
         return CT_GPU_WHY_NO_CUPTI;
-    if (!links && !(links = calloc(LINKS, sizeof *links))) {
+    if (!links && !(links = ct_calloc(LINKS, sizeof *links))) {
         snprintf(why, size, "out of memory");
         return CT_GPU_WHY_CUPTI_ERROR;
     }
@@ -555,15 +556,15 @@ static void collect(int final)
     nlater = later_room = 0;
     for (size_t i = 0; i < nold; i++)
         place(&old[i], (uint32_t)old[i].seq, 1);
-    free(old);
+    ct_free(old);
     unsigned nbuf = 0;
     for (; list; list = next, nbuf++) {
         next = list->next;
         CUpti_Activity *r = NULL;
         while (cupti.next_record(list->data, list->valid, &r) == CUPTI_SUCCESS)
             record(r, final);
-        free(list->data);
-        free(list);
+        ct_free(list->data);
+        ct_free(list);
     }
     flush();
     pthread_mutex_lock(&buffers_mu);

@@ -15,6 +15,7 @@
 #include "recorder/tsan.h"
 #include "recorder/warn.h"
 #include "recorder/writer.h"
+#include "recorder/alloc.h"
 
 /* The last pool this thread used: a program drives one context per thread most of the time. */
 static __thread struct ct_gpu_pool *last_pool __attribute__((tls_model("initial-exec")));
@@ -51,7 +52,7 @@ static struct ct_gpu_pool *pool_of(CUcontext ctx)
     for (p = atomic_load(&ct_gpu_pools); p; p = p->next)
         if (p->ctx == ctx && !atomic_load(&p->dead))
             break;
-    if (!p && (p = calloc(1, sizeof *p)) != NULL) {
+    if (!p && (p = ct_calloc(1, sizeof *p)) != NULL) {
         CUdevice dev = -1;
         CUcontext popped;
         CUstreamCaptureMode was = ct_gpu_relax();
@@ -97,7 +98,7 @@ static struct ct_gpu_pair *take_pair(struct ct_gpu_pool *pool)
     }
     CUstreamCaptureMode was = ct_gpu_relax();
     CUresult r = CUDA_ERROR_OUT_OF_MEMORY;
-    if ((p = calloc(1, sizeof *p)) != NULL &&
+    if ((p = ct_calloc(1, sizeof *p)) != NULL &&
         (r = ct_gpu_d->event_create(&p->start, CU_EVENT_DEFAULT)) == CUDA_SUCCESS &&
         (r = ct_gpu_d->event_create(&p->end, CU_EVENT_DEFAULT)) != CUDA_SUCCESS)
         ct_gpu_d->event_destroy(p->start);
@@ -106,7 +107,7 @@ static struct ct_gpu_pair *take_pair(struct ct_gpu_pool *pool)
         p->pool = pool;
         return p;
     }
-    free(p);
+    ct_free(p);
     pthread_mutex_lock(&pool->mu);
     pool->pairs--;
     pthread_mutex_unlock(&pool->mu);

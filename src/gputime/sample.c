@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "gputime/sample.h"
+#include "recorder/alloc.h"
 
 __thread struct ct_gpu_kind *ct_gpu_kinds __attribute__((tls_model("initial-exec")));
 __thread uint32_t ct_gpu_overflow_left __attribute__((tls_model("initial-exec")));
@@ -19,7 +20,7 @@ static void kinds_free(void *t)
 {
     if (ct_gpu_kinds == t)
         ct_gpu_kinds = NULL;
-    free(t);
+    ct_free(t);
 }
 
 static void kinds_key_make(void) { kinds_keyed = pthread_key_create(&kinds_key, kinds_free) == 0; }
@@ -27,11 +28,11 @@ static void kinds_key_make(void) { kinds_keyed = pthread_key_create(&kinds_key, 
 struct ct_gpu_kind *ct_gpu_kinds_make(void)
 {
     pthread_once(&kinds_once, kinds_key_make);
-    struct ct_gpu_kind *t = aligned_alloc(64, CT_GPU_KINDS * sizeof *t); /* a set on two whole lines */
+    struct ct_gpu_kind *t = ct_aligned_alloc(64, CT_GPU_KINDS * sizeof *t); /* a set on two whole lines */
     if (t)
         memset(t, 0, CT_GPU_KINDS * sizeof *t);
     if (t && kinds_keyed && pthread_setspecific(kinds_key, t) != 0) {
-        free(t);
+        ct_free(t);
         t = NULL;
     }
     return ct_gpu_kinds = t;

@@ -10,6 +10,7 @@
 
 #include "preload/capture.h"
 #include "preload/interpose.h"
+#include "recorder/alloc.h"
 
 #include <dlfcn.h>
 #include <link.h>
@@ -97,14 +98,14 @@ static void *open_driver(int load)
 static void publish(void *h)
 {
     ct_capture_init(); /* before any real function is handed out (capture.h) */
-    void **fns = calloc(CT_API_COUNT, sizeof *fns);
-    struct addr_id *found = calloc(CT_API_COUNT, sizeof *found);
+    void **fns = ct_calloc(CT_API_COUNT, sizeof *fns);
+    struct addr_id *found = ct_calloc(CT_API_COUNT, sizeof *found);
     struct link_map *lm = NULL;
     unsigned n = 0;
     if (!fns || !found) {
         snprintf(load_error, sizeof load_error, "out of memory");
-        free(fns);
-        free(found);
+        ct_free(fns);
+        ct_free(found);
         return;
     }
     for (unsigned id = 0; id < CT_API_COUNT; id++)
@@ -123,8 +124,8 @@ static void publish(void *h)
         __atomic_store_n(&driver, h, __ATOMIC_RELEASE);
     }
     pthread_mutex_unlock(&driver_lock);
-    free(fns);
-    free(found);
+    ct_free(fns);
+    ct_free(found);
 }
 
 void *ct_driver(int load)

@@ -12,6 +12,7 @@
 #include "preload/hooks.h"
 #include "recorder/hot.h"
 #include "preload/interpose.h"
+#include "recorder/alloc.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -64,7 +65,7 @@ static void remember(uint64_t key, uint32_t id, uint32_t gen)
 {
     pthread_mutex_lock(&insert_lock);
     if (!table)
-        __atomic_store_n(&table, calloc(SLOTS, sizeof *table), __ATOMIC_RELEASE);
+        __atomic_store_n(&table, ct_calloc(SLOTS, sizeof *table), __ATOMIC_RELEASE);
     struct slot *s = table ? probe(table, key) : NULL;
     if (s && (s->key == key || filled < MAX_FILL)) {
         __atomic_store_n(&s->value, (uint64_t)gen << 32 | id, __ATOMIC_RELEASE);

@@ -8,6 +8,7 @@
 #include "preload/nvtx_names.h"
 #include "recorder/intern.h"
 #include "recorder/recorder.h"
+#include "recorder/alloc.h"
 
 /* A thread's recent messages, by hash: the text is kept to compare, since a program may build messages in a
  * buffer it reuses (so the pointer says nothing).  Longer messages go to the intern table every time. */
@@ -32,7 +33,7 @@ static void free_cache(void *c)
 {
     cache = last_msg = NULL;
     last_ptr = NULL;
-    free(c);
+    ct_free(c);
 }
 
 static void make_key(void) { pthread_key_create(&cache_key, free_cache); }
@@ -40,7 +41,7 @@ static void make_key(void) { pthread_key_create(&cache_key, free_cache); }
 static struct msg *thread_cache(void)
 {
     pthread_once(&key_once, make_key);
-    if ((cache = calloc(CACHE_SLOTS, sizeof *cache)) != NULL)
+    if ((cache = ct_calloc(CACHE_SLOTS, sizeof *cache)) != NULL)
         pthread_setspecific(cache_key, cache); /* freed at thread exit */
     return cache;
 }
@@ -117,13 +118,13 @@ struct ct_nvtx_domain *ct_nvtx_domain(const char *name)
         goto out;
     if (ndomains == cap) {
         size_t nc = cap ? cap * 2 : 16;
-        struct ct_nvtx_domain **v = realloc(domains, nc * sizeof *v);
+        struct ct_nvtx_domain **v = ct_realloc(domains, nc * sizeof *v);
         if (!v)
             goto out;
         domains = v;
         cap = nc;
     }
-    if ((d = calloc(1, sizeof *d)) != NULL) {
+    if ((d = ct_calloc(1, sizeof *d)) != NULL) {
         d->id = (uint16_t)(ndomains + 1);
         d->name_id = name_id;
         domains[ndomains++] = d;
@@ -136,7 +137,7 @@ out:
 
 struct ct_nvtx_string *ct_nvtx_string(const char *s)
 {
-    struct ct_nvtx_string *r = calloc(1, sizeof *r);
+    struct ct_nvtx_string *r = ct_calloc(1, sizeof *r);
 
     if (r)
         r->id = ct_rec_intern(CT_STR_NVTX, s ? s : "");

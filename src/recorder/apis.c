@@ -15,6 +15,7 @@
 #include "recorder/tracefile.h"
 #include "recorder/variants.h"
 #include "recorder/warn.h"
+#include "recorder/alloc.h"
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static uint32_t chosen;              /* the header's CT_FEAT_APIS_* bits */
@@ -60,8 +61,8 @@ static int decide(const struct ct_rec_client *c, const struct ct_apis_spec *spec
 /* CUDATRACE_APIS's list in place of the default set: 0, or -1 (warned) when it cannot be. */
 static int apply_list(const struct ct_rec_client *c, const char *value)
 {
-    struct ct_apis_spec *spec = malloc(sizeof *spec);
-    uint8_t *skip = calloc(c->nvariants, 1);
+    struct ct_apis_spec *spec = ct_malloc(sizeof *spec);
+    uint8_t *skip = ct_calloc(c->nvariants, 1);
     int rc = -1;
 
     if (!spec || !skip)
@@ -80,8 +81,8 @@ static int apply_list(const struct ct_rec_client *c, const char *value)
                     value);
         rc = 0;
     }
-    free(spec);
-    free(skip);
+    ct_free(spec);
+    ct_free(skip);
     return rc;
 }
 
@@ -106,9 +107,9 @@ static void load(void)
         ncounted += c->api_skip[id];
     if (!ncounted)
         return;
-    counted = calloc(ncounted, sizeof *counted);
-    written = calloc(ncounted, sizeof *written);
-    recs = calloc(ncounted, sizeof *recs);
+    counted = ct_calloc(ncounted, sizeof *counted);
+    written = ct_calloc(ncounted, sizeof *written);
+    recs = ct_calloc(ncounted, sizeof *recs);
     if (!counted || !written || !recs) { /* counts cannot be written: time every call instead */
         ct_warn("CUDATRACE_APIS: out of memory; every call is timed");
         memset(c->api_skip, 0, c->nvariants);

@@ -13,6 +13,7 @@
 #include "recorder/tracefile.h"
 #include "recorder/tsan.h"
 #include "recorder/variants.h"
+#include "recorder/alloc.h"
 
 unsigned ct_gpu_sample_n = 1;
 struct ct_gpu_counts ct_gpu_counts;
@@ -107,7 +108,7 @@ int ct_gpu_queue_many(const struct ct_rec_gpu *g, size_t n)
         size_t want = room ? room * 2 : 256;
         while (want < queued + n)
             want *= 2;
-        struct ct_rec_gpu *q = realloc(queue, want * sizeof *q);
+        struct ct_rec_gpu *q = ct_realloc(queue, want * sizeof *q);
         if (q) {
             queue = q;
             room = want;
@@ -136,7 +137,7 @@ static _Atomic int handed_ready, written_ready;
 static void free_written(void)
 {
     if (atomic_exchange(&written_ready, 0))
-        free(written.spans);
+        ct_free(written.spans);
 }
 
 static void take_queue(struct ct_gpu_batch *b)
@@ -165,16 +166,16 @@ void ct_gpu_take(struct ct_gpu_batch *b, int final, int in_signal)
         collect(1, 1);
     take_queue(b);
     if (atomic_exchange(&handed_ready, 0)) { /* handed over, but the flush gave up waiting: written now */
-        struct ct_rec_gpu *v = realloc(handed.spans, (handed.n + b->n) * sizeof *v);
+        struct ct_rec_gpu *v = ct_realloc(handed.spans, (handed.n + b->n) * sizeof *v);
         if (!v && handed.n + b->n) {
             atomic_fetch_add(&ct_gpu_counts.not_completed, handed.n);
             atomic_fetch_sub(&ct_gpu_counts.timed, handed.n);
-            free(handed.spans);
+            ct_free(handed.spans);
             return;
         }
         if (b->n)
             memcpy(v + handed.n, b->spans, b->n * sizeof *v);
-        free(b->spans);
+        ct_free(b->spans);
         b->spans = v;
         b->n += handed.n;
     }
@@ -197,7 +198,7 @@ void ct_gpu_write(struct ct_gpu_batch *b, int final, int in_signal)
     if (b->n) /* one span of memory: the file takes at most a few iovecs at a time */
         ct_tf_append(&(struct iovec){b->spans, b->n * sizeof *b->spans}, 1);
     if (!in_signal)
-        free(b->spans);
+        ct_free(b->spans);
     else if (b->spans) {
         written = *b;
         atomic_store(&written_ready, 1);
@@ -220,7 +221,7 @@ void ct_gpu_after_fork_child(void)
 {
     pthread_mutex_init(&queue_mu, NULL);
     pthread_mutex_init(&collect_mu, NULL);
-    free(queue);
+    ct_free(queue);
     queue = NULL;
     queued = room = 0;
     atomic_store(&ct_gpu_counts.timed, 0);

@@ -8,6 +8,7 @@
 #include "recorder/forklock.h"
 #include "recorder/intern.h"
 #include "recorder/meta_queue.h"
+#include "recorder/alloc.h"
 
 struct slot {
     uint64_t hash; /* 0 = empty */
@@ -40,14 +41,14 @@ static struct slot *find(struct slot *t, size_t c, uint64_t h, unsigned kind, co
 static int grow(void)
 {
     size_t nc = cap ? cap * 2 : 256;
-    struct slot *t = calloc(nc, sizeof *t);
+    struct slot *t = ct_calloc(nc, sizeof *t);
 
     if (!t)
         return -1;
     for (size_t i = 0; i < cap; i++)
         if (table[i].hash)
             *find(t, nc, table[i].hash, table[i].kind, table[i].s) = table[i];
-    free(table);
+    ct_free(table);
     table = t;
     cap = nc;
     return 0;
@@ -57,14 +58,14 @@ static int grow(void)
 static int queue_string(uint32_t id, unsigned kind, const char *s, uint32_t tid)
 {
     size_t len = strlen(s), size = ct_size_string(len);
-    unsigned char *rec = malloc(size);
+    unsigned char *rec = ct_malloc(size);
     int rc;
 
     if (!rec)
         return -1;
     ct_put_string(rec, tid, id, kind, s, len);
     rc = ct_meta_push(rec, size, 1);
-    free(rec);
+    ct_free(rec);
     return rc;
 }
 
@@ -82,10 +83,10 @@ uint32_t ct_intern(unsigned kind, const char *s, uint32_t tid)
         id = slot->id;
         goto out;
     }
-    if (!(slot->s = strdup(s)))
+    if (!(slot->s = ct_strdup(s)))
         goto out;
     if (queue_string(next_id, kind, s, tid) < 0) {
-        free(slot->s);
+        ct_free(slot->s);
         slot->s = NULL;
         goto out;
     }

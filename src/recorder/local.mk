@@ -17,7 +17,7 @@ src_recorder_librecorder_la_SOURCES = \
 	src/recorder/drain.c src/recorder/drain.h \
 	src/recorder/gpu.c src/recorder/gpu.h \
 	src/recorder/writer.c src/recorder/writer.h \
-	src/recorder/forklock.c src/recorder/forklock.h \
+	src/recorder/forklock.c src/recorder/forklock.h src/recorder/alloc.c src/recorder/alloc.h \
 	src/recorder/lifecycle.c src/recorder/exec_hooks.c \
 	src/recorder/tracefile.c src/recorder/tracefile.h \
 	src/recorder/meta_queue.c src/recorder/meta_queue.h \

@@ -10,6 +10,7 @@
 #include "recorder/meta_queue.h"
 #include "recorder/tracefile.h"
 #include "recorder/tsan.h"
+#include "recorder/alloc.h"
 
 struct node {
     struct node *next;
@@ -26,7 +27,7 @@ static struct node *garbage; /* written in a signal handler, to free later */
 
 int ct_meta_push(const void *rec, size_t size, int sticky)
 {
-    struct node *n = malloc(sizeof *n + size);
+    struct node *n = ct_malloc(sizeof *n + size);
 
     if (!n)
         return -1;
@@ -61,7 +62,7 @@ void ct_meta_write(int in_signal)
         while (garbage) {
             struct node *g = garbage;
             garbage = g->next;
-            free(g);
+            ct_free(g);
         }
     }
     while (n) {
@@ -76,7 +77,7 @@ void ct_meta_write(int in_signal)
             n->next = garbage;
             garbage = n;
         } else {
-            free(n);
+            ct_free(n);
         }
         n = next;
     }
@@ -97,7 +98,7 @@ void ct_meta_after_fork_child(void)
             *tail = n;
             tail = &n->next;
         } else {
-            free(n);
+            ct_free(n);
         }
         n = next;
     }

@@ -11,6 +11,7 @@
 #include "format/record.h"
 #include "recorder/meta_queue.h"
 #include "recorder/modules.h"
+#include "recorder/alloc.h"
 
 /* One object as the loader reported it.  A library loaded where an unloaded one lay can have the same base and
  * range: the name (dlpi_name, as given) and the build id tell them apart.  A file replaced at the same path
@@ -117,16 +118,16 @@ static void add(const struct dl_phdr_info *info, uint64_t lo, uint64_t hi)
         idlen = CT_BUILD_ID_MAX; /* as ct_put_module keeps it */
     if (nmods == cap) {
         size_t nc = cap ? cap * 2 : 64;
-        struct module *m = realloc(mods, nc * sizeof *m);
+        struct module *m = ct_realloc(mods, nc * sizeof *m);
         if (!m)
             return;
         mods = m;
         cap = nc;
     }
     plen = strlen(path);
-    char *name = strdup(info->dlpi_name);
-    if (!name || !(rec = malloc(ct_size_module(plen)))) {
-        free(name);
+    char *name = ct_strdup(info->dlpi_name);
+    if (!name || !(rec = ct_malloc(ct_size_module(plen)))) {
+        ct_free(name);
         return;
     }
     ct_put_module(rec, info->dlpi_addr, lo, hi, path, plen, id, idlen, internal ? CT_MOD_INTERNAL : 0);
@@ -148,8 +149,8 @@ static void add(const struct dl_phdr_info *info, uint64_t lo, uint64_t hi)
             atomic_store_explicit(&nhot, n + 1, memory_order_release);
         }
     }
-    free(name);
-    free(rec);
+    ct_free(name);
+    ct_free(rec);
 }
 
 static int visit(struct dl_phdr_info *info, size_t size, void *arg)

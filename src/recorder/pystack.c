@@ -15,6 +15,7 @@
 #include "recorder/meta_queue.h"
 #include "recorder/pystack.h"
 #include "recorder/warn.h"
+#include "recorder/alloc.h"
 
 /* Where CPython keeps what we read, per minor version (the interpreter's headers; an object's type pointer
  * is at 8 in every build we support).  Frames and code objects are never written, only read. */
@@ -253,7 +254,7 @@ void ct_pystack_start(unsigned depth)
         eval_lo = (uintptr_t)eval;
         eval_hi = eval_lo + es->st_size;
     }
-    if (!(codes = calloc(CODE_SLOTS, sizeof *codes)))
+    if (!(codes = ct_calloc(CODE_SLOTS, sizeof *codes)))
         return;
     max_frames = depth;
     ct_py_on = 1;

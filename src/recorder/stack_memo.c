@@ -12,6 +12,7 @@
 #include <libunwind.h>
 
 #include "recorder/clock.h"
+#include "recorder/alloc.h"
 
 #define SETS 256u /* made when first used: a thread pays for the sets its stacks fall in (9 KiB each) */
 #define WAYS 8u
@@ -48,8 +49,8 @@ static void memos_free(void *p)
         memos = NULL;
     memos_gone = 1;
     for (unsigned i = 0; i < SETS; i++)
-        free(ms->set[i]);
-    free(ms);
+        ct_free(ms->set[i]);
+    ct_free(ms);
 }
 
 static void memos_key_make(void) { memos_keyed = pthread_key_create(&memos_key, memos_free) == 0; }
@@ -69,10 +70,10 @@ static struct memos *memos_of_thread(void)
         return NULL;
     int ok = pthread_attr_getstack(&a, &lo, &size) == 0;
     pthread_attr_destroy(&a);
-    if (!ok || !(ms = calloc(1, sizeof *ms)))
+    if (!ok || !(ms = ct_calloc(1, sizeof *ms)))
         return NULL;
     if (pthread_setspecific(memos_key, ms) != 0) {
-        free(ms);
+        ct_free(ms);
         return NULL;
     }
     ms->lo = (uintptr_t)lo;
@@ -230,7 +231,7 @@ void ct_stack_memo_make(uintptr_t base, void *const *raw, int key, int ended, in
     if (ms->learn_credit_ns <= 0)
         return;
     unsigned k = set_of(base);
-    if (!ms->set[k] && !(ms->set[k] = calloc(1, sizeof *ms->set[k])))
+    if (!ms->set[k] && !(ms->set[k] = ct_calloc(1, sizeof *ms->set[k])))
         return;
     struct set *set = ms->set[k];
     for (unsigned w = 0; w < WAYS; w++) {

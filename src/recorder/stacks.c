@@ -20,6 +20,7 @@
 #include "recorder/stack_memo.h"
 #include "recorder/stacks.h"
 #include "recorder/warn.h"
+#include "recorder/alloc.h"
 
 /* Frames unwound beyond the kept depth, for the trimmed ones: the trampoline and this file, libunwind, and the
  * runtime's frames between the program and the driver entry point. */
@@ -128,11 +129,11 @@ __attribute__((noinline)) static uint32_t insert(uint64_t h, void *const *raw, i
             ct_warn("more than %u distinct call stacks: further new stacks are not recorded", TABLE_SLOTS / 4 * 3);
         goto out;
     }
-    if (!(s->raw = malloc((size_t)n * sizeof *raw)))
+    if (!(s->raw = ct_malloc((size_t)n * sizeof *raw)))
         goto out;
     memcpy(s->raw, raw, (size_t)n * sizeof *raw);
     if (write_stack(next_id, raw, n - py, skip, py) < 0) {
-        free(s->raw);
+        ct_free(s->raw);
         goto out;
     }
     s->n = (uint32_t)n;
@@ -276,7 +277,7 @@ unsigned ct_stack_start(int mode, unsigned d)
     if (mode == CT_STACKS_NONE)
         return 0;
     pthread_mutex_lock(&mu);
-    if (!table && !(table = calloc(TABLE_SLOTS, sizeof *table))) {
+    if (!table && !(table = ct_calloc(TABLE_SLOTS, sizeof *table))) {
         pthread_mutex_unlock(&mu);
         ct_warn("cannot allocate the call stack table; stacks are not recorded");
         return 0;

@@ -93,6 +93,12 @@ check_LTLIBRARIES += tests/integration/libnvtxcount.la
 tests_integration_libnvtxcount_la_SOURCES = tests/integration/nvtx-count.c
 tests_integration_libnvtxcount_la_LDFLAGS = -module -avoid-version -rpath /nowhere -no-undefined
 
+# Counts the tracer's heap calls on program threads with signals deliverable (interpose-signals.sh).
+check_LTLIBRARIES += tests/integration/libmallocmasked.la
+tests_integration_libmallocmasked_la_SOURCES = tests/integration/malloc-masked.c
+tests_integration_libmallocmasked_la_LDFLAGS = -module -avoid-version -rpath /nowhere -no-undefined
+tests_integration_libmallocmasked_la_LIBADD = $(DL_LIBS)
+
 # CUDATRACE_APIS and the tracer's own driver calls (apis.sh).
 check_PROGRAMS += tests/integration/apis-calls
 tests_integration_apis_calls_SOURCES = tests/integration/apis-calls.c tests/samples/drv_sample.c tests/samples/drv_sample.h
