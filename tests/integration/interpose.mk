@@ -8,10 +8,10 @@ TESTS += tests/integration/interpose-exports.sh tests/integration/interpose-load
 	tests/integration/gpu-ending.sh \
 	tests/integration/nvtx.sh tests/integration/ranks.sh tests/integration/launcher.sh \
 	tests/integration/multi-gpu.sh tests/integration/apis.sh tests/integration/sigpipe.sh \
-	tests/integration/secure-mode.sh
+	tests/integration/secure-mode.sh tests/integration/file-list.sh
 EXTRA_DIST += tests/integration/nvtx.sh tests/integration/ranks.sh tests/integration/launcher.sh \
 	tests/integration/multi-gpu.sh tests/integration/apis.sh tests/integration/sigpipe.sh \
-	tests/integration/secure-mode.sh
+	tests/integration/secure-mode.sh tests/integration/file-list.sh
 EXTRA_DIST += tests/integration/interpose-lib.sh tests/integration/interpose-exports.sh \
 	tests/integration/interpose-loader.sh tests/integration/interpose-dlsym.sh \
 	tests/integration/interpose-entrypoint.sh tests/integration/interpose-drv.sh \
