@@ -297,38 +297,29 @@ static char *read_whole(const char *path)
     return s;
 }
 
-static int is_file(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
 /* The trace files the library listed in `list` (CUDATRACE_FILE_LIST), each once, pointing into the list's
- * text *text (both malloc'ed).  The library writes each file's absolute name and a newline; a name with a
- * newline of its own spans lines, so a line continues the name before it when it is not absolute, or when
- * that name alone is no file (a newline followed by '/'). */
+ * text *text (both malloc'ed).  The library writes one line per file: its absolute name, a backslash in it
+ * written as \\ and a newline as \n, decoded here in place. */
 static size_t listed_files(const char *list, char **text, char ***files)
 {
-    size_t n = 0, len;
-    char *name = NULL;
+    size_t n = 0;
     *files = NULL;
     if (!(*text = read_whole(list)))
         return 0;
-    if ((len = strlen(*text)) > 0 && (*text)[len - 1] == '\n')
-        (*text)[len - 1] = '\0'; /* the last name's line end */
-    for (char *line = *text, *end; line; line = end ? end + 1 : NULL) {
-        if ((end = strchr(line, '\n')) != NULL)
-            *end = '\0';
-        if (name && *name && (*line != '/' || !is_file(name))) {
-            line[-1] = '\n'; /* part of the name before */
-            continue;
+    for (char *line = *text, *next; *line; line = next) {
+        char *end = line + strcspn(line, "\n"), *o = line;
+        next = *end ? end + 1 : end;
+        *end = '\0';
+        for (const char *i = line; *i; i++) {
+            if (*i == '\\' && (i[1] == '\\' || i[1] == 'n'))
+                i++, *o++ = *i == 'n' ? '\n' : '\\';
+            else
+                *o++ = *i;
         }
-        if (name && add_file(files, &n, name) < 0)
+        *o = '\0';
+        if (add_file(files, &n, line) < 0)
             break;
-        name = line;
     }
-    if (name && *name)
-        add_file(files, &n, name);
     return n;
 }
 

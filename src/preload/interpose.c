@@ -11,6 +11,7 @@
 #include "preload/capture.h"
 #include "preload/interpose.h"
 #include "recorder/alloc.h"
+#include "recorder/warn.h"
 
 #include <dlfcn.h>
 #include <link.h>
@@ -56,7 +57,7 @@ static void find_real_dlsym(void)
     if (!p)
         p = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.2.5");
     if (!p)
-        fputs("cudatrace: glibc's dlsym not found; dlsym look-ups will fail\n", stderr);
+        ct_warn("glibc's dlsym not found; dlsym look-ups will fail");
     __atomic_store_n(&real_dlsym, (dlsym_fn)p, __ATOMIC_RELEASE);
 }
 
@@ -149,7 +150,7 @@ CUresult ct_missing(unsigned id)
 {
     static int said;
     if (!__atomic_load_n(&driver, __ATOMIC_ACQUIRE) && load_error[0] && !__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
-        fprintf(stderr, "cudatrace: %s: driver calls fail with CUDA_ERROR_NOT_FOUND\n", load_error);
+        ct_warn("%s: driver calls fail with CUDA_ERROR_NOT_FOUND", load_error);
     (void)id;
     return CUDA_ERROR_NOT_FOUND;
 }

@@ -438,8 +438,8 @@ CT_EXPORT int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t get)
     const struct ct_capture_spec *spec = ct_capture_nvtx();
     const char *fwd = ct_settings_nvtx_forward();
 
-    if (!cb)
-        return 0;
+    if (!cb || ct_secure_mode())
+        return 0; /* in secure-execution mode, the program's NVTX calls go nowhere (settings.h) */
     if (spec) {
         cap_name_id = ct_rec_intern(CT_STR_NVTX, spec->range);
         cap_domain_name_id = spec->domain[0] ? ct_rec_intern(CT_STR_NVTX, spec->domain) : 0;
@@ -460,6 +460,8 @@ __attribute__((constructor)) static void nvtx_ctor(void)
     char abs[PATH_MAX];
     const char *set = getenv("NVTX_INJECTION64_PATH"), *self;
 
+    if (ct_secure_mode())
+        return; /* nothing is traced, and the environment is left as it is (settings.h) */
     if (!dladdr((void *)InitializeInjectionNvtx2, &info) || !info.dli_fname)
         return;
     /* LD_PRELOAD=./libcudatrace.so: the name as loaded is relative to a directory the program may leave. */

@@ -88,7 +88,7 @@ static int apply_list(const struct ct_rec_client *c, const char *value)
 
 static void load(void)
 {
-    const char *value = getenv("CUDATRACE_APIS");
+    const char *value = ct_env("CUDATRACE_APIS");
     const struct ct_rec_client *c = atomic_load(&ct_rec_client);
 
     if (!c)

@@ -8,6 +8,7 @@
 #include "cudatrace/format.h"
 #include "recorder/clock.h"
 #include "recorder/hot.h"
+#include "recorder/settings.h"
 #include "recorder/warn.h"
 
 
@@ -58,7 +59,7 @@ static void pair(uint64_t *ticks, uint64_t *ns)
  * drain never converts with a base that is not there yet. */
 static void choose(void)
 {
-    const char *v = getenv("CUDATRACE_CLOCK");
+    const char *v = ct_env("CUDATRACE_CLOCK");
     int want_tsc = 1, mode = CT_CLOCK_MONO;
 
     if (v && *v && strcmp(v, "auto") != 0) {

@@ -44,6 +44,8 @@ void ct_rec_ranges_only(int nvtx)
 
 static int start(void)
 {
+    if (ct_secure_mode())
+        return -1; /* a set-user-ID program: passing calls on only, silently (settings.h) */
     if (!cfg_loaded) { /* once per process image: a forked child keeps its parent's settings and warnings */
         ct_settings_load(&cfg);
         cfg_loaded = 1;

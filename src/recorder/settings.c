@@ -5,10 +5,21 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/auxv.h>
 
 #include "cudatrace/format.h"
 #include "recorder/settings.h"
 #include "recorder/warn.h"
+
+int ct_secure_mode(void)
+{
+    return getauxval(AT_SECURE) != 0;
+}
+
+const char *ct_env(const char *name)
+{
+    return ct_secure_mode() ? NULL : getenv(name);
+}
 
 int ct_parse_size(const char *s, size_t *out)
 {
@@ -198,12 +209,12 @@ int ct_parse_apis(const char *s, struct ct_apis_spec *out)
 void ct_settings_capture(struct ct_capture_spec *c)
 {
     memset(c, 0, sizeof *c);
-    ct_parse_capture(getenv("CUDATRACE_CAPTURE"), c); /* a bad value: all, and ct_settings_load says so */
+    ct_parse_capture(ct_env("CUDATRACE_CAPTURE"), c); /* a bad value: all, and ct_settings_load says so */
 }
 
 const char *ct_settings_nvtx_forward(void)
 {
-    const char *v = getenv("CUDATRACE_NVTX_FORWARD");
+    const char *v = ct_env("CUDATRACE_NVTX_FORWARD");
     return v && *v ? v : NULL;
 }
 
@@ -213,24 +224,24 @@ static void load_stacks(struct ct_settings *s)
     unsigned u;
     int m;
 
-    if ((v = getenv("CUDATRACE_STACKS")) != NULL) {
+    if ((v = ct_env("CUDATRACE_STACKS")) != NULL) {
         if (ct_parse_stacks(v, &m) == 0)
             s->stacks = m;
         else
             ct_warn("CUDATRACE_STACKS=\"%.64s\" is not none, alloc or all; using alloc", v);
     }
-    if ((v = getenv("CUDATRACE_STACK_DEPTH")) != NULL) {
+    if ((v = ct_env("CUDATRACE_STACK_DEPTH")) != NULL) {
         if (ct_parse_uint(v, &u) == 0 && u >= 1 && u <= CT_MAX_STACK_DEPTH)
             s->stack_depth = u;
         else
             ct_warn("CUDATRACE_STACK_DEPTH=\"%.64s\" is not a number of frames from 1 to %u; using %u", v,
                     CT_MAX_STACK_DEPTH, CT_DEFAULT_STACK_DEPTH);
     }
-    if ((v = getenv("CUDATRACE_PYTHON_STACKS")) != NULL && ct_parse_python_stacks(v, &s->python_stacks) != 0)
+    if ((v = ct_env("CUDATRACE_PYTHON_STACKS")) != NULL && ct_parse_python_stacks(v, &s->python_stacks) != 0)
         ct_warn("CUDATRACE_PYTHON_STACKS=\"%.64s\" is not auto or off; using auto", v);
 #ifndef HAVE_LIBUNWIND
     /* Asked for explicitly: say why there will be none.  The default says nothing. */
-    if (s->stacks != CT_STACKS_NONE && (v = getenv("CUDATRACE_STACKS")) != NULL)
+    if (s->stacks != CT_STACKS_NONE && (v = ct_env("CUDATRACE_STACKS")) != NULL)
         ct_warn("CUDATRACE_STACKS=%s: this build has no libunwind; call stacks are not recorded", v);
     s->stacks = CT_STACKS_NONE;
 #endif
@@ -242,20 +253,20 @@ static void load_gpu(struct ct_settings *s)
     unsigned u;
     int m;
 
-    if ((v = getenv("CUDATRACE_GPU_TIME")) != NULL) {
+    if ((v = ct_env("CUDATRACE_GPU_TIME")) != NULL) {
         if (ct_parse_gpu_time(v, &m) == 0)
             s->gpu_time = m;
         else
             ct_warn("CUDATRACE_GPU_TIME=\"%.64s\" is not auto, all, activity, events, sample or off; using auto", v);
     }
-    if ((v = getenv("CUDATRACE_GPU_SAMPLE")) != NULL) {
+    if ((v = ct_env("CUDATRACE_GPU_SAMPLE")) != NULL) {
         if (ct_parse_uint(v, &u) == 0 && u >= 1 && u <= CT_MAX_GPU_SAMPLE)
             s->gpu_sample = u;
         else
             ct_warn("CUDATRACE_GPU_SAMPLE=\"%.64s\" is not a number from 1 to %u; using %u", v, CT_MAX_GPU_SAMPLE,
                     CT_DEFAULT_GPU_SAMPLE);
     }
-    if ((v = getenv("CUDATRACE_CUPTI")) != NULL) {
+    if ((v = ct_env("CUDATRACE_CUPTI")) != NULL) {
         if (*v == '/' && strlen(v) < sizeof s->cupti)
             strcpy(s->cupti, v);
         else
@@ -281,32 +292,32 @@ void ct_settings_load(struct ct_settings *s)
     s->gpu_time = CT_GPU_REQ_AUTO;
     s->gpu_sample = CT_DEFAULT_GPU_SAMPLE;
 
-    if ((v = getenv("CUDATRACE_OUTPUT")) != NULL) {
+    if ((v = ct_env("CUDATRACE_OUTPUT")) != NULL) {
         if (*v && strlen(v) < sizeof s->output)
             strcpy(s->output, v);
         else
             ct_warn("CUDATRACE_OUTPUT=\"%.64s\" is %s; using %s", v, *v ? "too long" : "empty", CT_DEFAULT_OUTPUT);
     }
-    if ((v = getenv("CUDATRACE_BUFFER_SIZE")) != NULL) {
+    if ((v = ct_env("CUDATRACE_BUFFER_SIZE")) != NULL) {
         if (ct_parse_size(v, &size) == 0 && size >= CT_MIN_BUFFER_SIZE && size <= CT_MAX_BUFFER_SIZE)
             s->buffer_size = round_pow2(size);
         else
             ct_warn("CUDATRACE_BUFFER_SIZE=\"%.64s\" is not a size from 64K to 1G (e.g. 4M); using %uM", v, (unsigned)(CT_DEFAULT_BUFFER_SIZE >> 20));
     }
-    if ((v = getenv("CUDATRACE_FLUSH_MS")) != NULL) {
+    if ((v = ct_env("CUDATRACE_FLUSH_MS")) != NULL) {
         if (ct_parse_uint(v, &u) == 0 && u >= CT_MIN_FLUSH_MS && u <= CT_MAX_FLUSH_MS)
             s->flush_ms = u;
         else
             ct_warn("CUDATRACE_FLUSH_MS=\"%.64s\" is not a number of milliseconds from %u to %u; using %u", v,
                     CT_MIN_FLUSH_MS, CT_MAX_FLUSH_MS, CT_DEFAULT_FLUSH_MS);
     }
-    if ((v = getenv("CUDATRACE_QUIET")) != NULL) {
+    if ((v = ct_env("CUDATRACE_QUIET")) != NULL) {
         if (ct_parse_bool(v, &b) == 0)
             s->quiet = b;
         else
             ct_warn("CUDATRACE_QUIET=\"%.64s\" is not 1 or 0; using 0", v);
     }
-    if ((v = getenv("CUDATRACE_FILE_MODE")) != NULL) {
+    if ((v = ct_env("CUDATRACE_FILE_MODE")) != NULL) {
         if (ct_parse_mode(v, &u) == 0)
             s->file_mode = u;
         else
@@ -315,14 +326,14 @@ void ct_settings_load(struct ct_settings *s)
     load_stacks(s);
     load_gpu(s);
     /* Used long before (ct_settings_capture); warned about here, with the others, once tracing starts. */
-    if ((v = getenv("CUDATRACE_FILE_LIST")) != NULL) {
+    if ((v = ct_env("CUDATRACE_FILE_LIST")) != NULL) {
         if (*v == '/' && strlen(v) < sizeof s->file_list)
             strcpy(s->file_list, v);
         else
             ct_warn("CUDATRACE_FILE_LIST=\"%.64s\" is not an absolute file name; the trace file is not listed", v);
     }
     struct ct_capture_spec c;
-    if ((v = getenv("CUDATRACE_CAPTURE")) != NULL && ct_parse_capture(v, &c) != 0)
+    if ((v = ct_env("CUDATRACE_CAPTURE")) != NULL && ct_parse_capture(v, &c) != 0)
         ct_warn("CUDATRACE_CAPTURE=\"%.64s\" is not all, profiler or nvtx:RANGE[@DOMAIN]; using all (every call is "
                 "recorded)", v);
 }

@@ -1,5 +1,6 @@
-/* CUDATRACE_* configuration of the recorder: every variable is read and validated here (documented in
- * README.md, "Environment variables").  A bad value gives one "cudatrace:" warning and the default. */
+/* CUDATRACE_* configuration of the recorder (README.md, "Environment variables"): every variable is read
+ * through ct_env, and validated here but for CUDATRACE_CLOCK (clock.c) and CUDATRACE_APIS (apis.c).  A bad
+ * value gives one "cudatrace:" warning and the default. */
 #ifndef CT_RECORDER_SETTINGS_H
 #define CT_RECORDER_SETTINGS_H
 
@@ -57,6 +58,15 @@ struct ct_settings {
     char cupti[1024];   /* CUDATRACE_CUPTI: the libcupti to load, an absolute file name ("" look for one) */
     char file_list[1024]; /* CUDATRACE_FILE_LIST: append each trace file's absolute name here ("" none) */
 };
+
+/* Secure-execution mode (AT_SECURE: a set-user-ID or set-group-ID program, or one given capabilities): the
+ * environment belongs to a user with fewer rights than the process, so no CUDATRACE_* variable is read (as
+ * glibc ignores MALLOC_* then) and nothing is traced: the library only passes calls on, says nothing and
+ * leaves the environment alone.  The one place this is decided; getauxval is called through the PLT, so
+ * tests can interpose it (tests/integration/secure-mode.sh). */
+int ct_secure_mode(void);
+/* getenv for a CUDATRACE_* variable: NULL in secure-execution mode. */
+const char *ct_env(const char *name);
 
 /* Read the environment; warn once per bad variable. */
 void ct_settings_load(struct ct_settings *s);

@@ -412,16 +412,22 @@ static unsigned char *first_records(size_t *len, const char *host, uint32_t feat
     return buf;
 }
 
-/* CUDATRACE_FILE_LIST: one line per trace file, its absolute name, appended in one write (so the lines of
- * processes writing at once do not mix): how `cudatrace run --stats` finds every file of a run. */
+/* CUDATRACE_FILE_LIST: one line per trace file, its absolute name with a backslash written as \\ and a newline
+ * as \n (so that a name is one line whatever it holds), appended in one write (so the lines of processes
+ * writing at once do not mix): how `cudatrace run --stats` finds every file of a run. */
 static void list_file(const char *list)
 {
-    char line[PATH_MAX + 1];
-    int fd, n;
+    static char line[2 * PATH_MAX + 1]; /* off the stack of the thread that starts tracing, which holds a lock */
+    char path[PATH_MAX];
+    int fd, n = 0;
 
-    if (!*list || !realpath(tf.path, line))
+    if (!*list || !realpath(tf.path, path))
         return;
-    n = (int)strlen(line);
+    for (const char *p = path; *p; p++) {
+        if (*p == '\\' || *p == '\n')
+            line[n++] = '\\';
+        line[n++] = *p == '\n' ? 'n' : *p;
+    }
     line[n++] = '\n';
     if ((fd = open(list, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600)) < 0) {
         ct_warn("cannot open %s (CUDATRACE_FILE_LIST): %s", list, strerror(errno));

@@ -1,9 +1,12 @@
 #include "config.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "recorder/warn.h"
@@ -38,20 +41,39 @@ static int stderr_is_original(void)
            st.st_ino == err_file.ino;
 }
 
+/* Our line must not kill the program: with stderr a pipe whose reader has gone (`prog 2>&1 | head -1`), a
+ * write raises SIGPIPE, whose default action ends the process.  So SIGPIPE is blocked in this thread around
+ * the write, the line dropped on EPIPE, and the SIGPIPE that write left pending taken back; one that was
+ * pending already (the program's, or another write's, kept blocked) stays for the program.  Only
+ * async-signal-safe calls: pthread_sigmask, sigpending and sigtimedwait are system calls in glibc. */
 void ct_say(const char *msg, size_t len)
 {
-    int saved = errno;
+    static const struct timespec now = {0, 0};
+    sigset_t pipe_set, old, pending;
+    int saved = errno, epipe = 0, was_pending;
 
-    if (stderr_is_original()) {
-        for (size_t off = 0; off < len;) {
-            ssize_t w = write(STDERR_FILENO, msg + off, len - off);
-            if (w < 0 && errno == EINTR)
-                continue;
-            if (w <= 0)
-                break;
-            off += (size_t)w;
-        }
+    if (!stderr_is_original()) {
+        errno = saved;
+        return;
     }
+    sigemptyset(&pipe_set);
+    sigaddset(&pipe_set, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+    was_pending = sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE) == 1;
+    for (size_t off = 0; off < len;) {
+        ssize_t w = write(STDERR_FILENO, msg + off, len - off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0 && errno == EPIPE)
+            epipe = 1; /* nobody reads: the rest is dropped */
+        if (w <= 0)
+            break;
+        off += (size_t)w;
+    }
+    if (epipe && !was_pending)
+        while (sigtimedwait(&pipe_set, NULL, &now) < 0 && errno == EINTR) {
+        }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
     errno = saved;
 }
 

@@ -12,7 +12,8 @@
 
 void ct_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Write `len` bytes of an already formatted message (a line or more) to stderr as above, unescaped.
+/* Write `len` bytes of an already formatted message (a line or more) to stderr as above, unescaped.  A
+ * stderr nobody reads any more (a closed pipe) drops the message: it never raises SIGPIPE in the program.
  * Async-signal-safe. */
 void ct_say(const char *msg, size_t len);
 

@@ -7,9 +7,11 @@ TESTS += tests/integration/interpose-exports.sh tests/integration/interpose-load
 	tests/integration/interpose-signals.sh tests/integration/gpu-time.sh tests/integration/gpu-activity.sh \
 	tests/integration/gpu-ending.sh \
 	tests/integration/nvtx.sh tests/integration/ranks.sh tests/integration/launcher.sh \
-	tests/integration/multi-gpu.sh tests/integration/apis.sh
+	tests/integration/multi-gpu.sh tests/integration/apis.sh tests/integration/sigpipe.sh \
+	tests/integration/secure-mode.sh tests/integration/file-list.sh
 EXTRA_DIST += tests/integration/nvtx.sh tests/integration/ranks.sh tests/integration/launcher.sh \
-	tests/integration/multi-gpu.sh tests/integration/apis.sh
+	tests/integration/multi-gpu.sh tests/integration/apis.sh tests/integration/sigpipe.sh \
+	tests/integration/secure-mode.sh tests/integration/file-list.sh
 EXTRA_DIST += tests/integration/interpose-lib.sh tests/integration/interpose-exports.sh \
 	tests/integration/interpose-loader.sh tests/integration/interpose-dlsym.sh \
 	tests/integration/interpose-entrypoint.sh tests/integration/interpose-drv.sh \
@@ -105,3 +107,16 @@ tests_integration_apis_calls_SOURCES = tests/integration/apis-calls.c tests/samp
 tests_integration_apis_calls_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 tests_integration_apis_calls_LDFLAGS = $(CT_INTERPOSE_LINK) -L$(CUDA_STUBS_DIR)
 tests_integration_apis_calls_LDADD = -lcuda
+
+# The tracer's warning on a stderr nobody reads, in a program that blocks SIGPIPE (sigpipe.sh).
+check_PROGRAMS += tests/integration/sigpipe-pending
+tests_integration_sigpipe_pending_SOURCES = tests/integration/sigpipe-pending.c
+tests_integration_sigpipe_pending_LDFLAGS = $(CT_INTERPOSE_LINK) -L$(CUDA_STUBS_DIR)
+tests_integration_sigpipe_pending_LDADD = -lcuda
+
+# Preloaded first, makes getauxval(AT_SECURE) answer 1: a set-user-ID program as the library sees it
+# (secure-mode.sh).
+check_LTLIBRARIES += tests/integration/libatsecure.la
+tests_integration_libatsecure_la_SOURCES = tests/integration/at-secure.c
+tests_integration_libatsecure_la_LDFLAGS = -module -avoid-version -rpath /nowhere -no-undefined
+tests_integration_libatsecure_la_LIBADD = $(DL_LIBS)

@@ -3,8 +3,9 @@
 # kept, an NVTX injection library forwarded to; the library put first when already there, under a path
 # with a space refused), the options as CUDATRACE_* variables (a bad -o template refused), the command's
 # exit status, death by a signal reproduced (with and without --stats), signals sent to the launcher passed
-# on, --stats summarizing the files of every process of the run (a shell running two samples; a newline in
-# a file's name), capture by NVTX range, `cudatrace report`, and its own errors (125, 126, 127).
+# on, --stats summarizing the files of every process of the run (a shell running two samples; a newline or
+# a backslash in a file's name), capture by NVTX range, `cudatrace report`, and its own errors (125, 126,
+# 127).
 . "$CT_TOP_SRCDIR/tests/integration/interpose-lib.sh"
 launcher=$CT_LAUNCHER
 samples=$CT_TOP_BUILDDIR/tests/samples
@@ -105,12 +106,12 @@ grep -q '^Pids,"[0-9]*, [0-9]*"$' "$tmp/st.out" || fail "--stats summary of both
 grep -q '^# nvtx$' "$tmp/st.out" && grep -q ',PushPop,:forward$' "$tmp/st.out" || fail "--stats: no nvtx table"
 grep -q ',cuLaunchKernel$' "$tmp/st.out" || fail "--stats: no api table"
 ls /tmp/cudatrace-files.* 2>/dev/null | grep -q . && echo "note: leftover file lists in /tmp (other runs?)"
-# A newline in a trace file's name: the name is listed over two lines, and still one file; so with a
-# newline followed by '/' (a directory whose name ends in a newline).
+# A newline in a trace file's name (the list has it escaped): still one file; so with a newline followed by
+# '/' (a directory whose name ends in a newline), and with a backslash followed by 'n', which is no newline.
 nl='
 '
 mkdir "$tmp/dir$nl"
-for name in "$tmp/nl${nl}name-%p.ctrace" "$tmp/dir$nl/t-%p.ctrace"; do
+for name in "$tmp/nl${nl}name-%p.ctrace" "$tmp/dir$nl/t-%p.ctrace" "$tmp/bs\\name-%p.ctrace"; do
     "$launcher" run --stats -o "$name" "$samples/vectoradd_drv" "$CT_TOP_SRCDIR/tests/samples" >"$tmp/nl.out" 2>"$tmp/nl.err" ||
         fail "--stats, a newline in the name: exit $? ($(cat "$tmp/nl.err"))"
     grep -q '^cudatrace: --stats: 1 trace file$' "$tmp/nl.err" || fail "--stats, a newline in the name: $(cat "$tmp/nl.err")"
