@@ -7,9 +7,11 @@ TESTS += tests/integration/interpose-exports.sh tests/integration/interpose-load
 	tests/integration/interpose-signals.sh tests/integration/gpu-time.sh tests/integration/gpu-activity.sh \
 	tests/integration/gpu-ending.sh \
 	tests/integration/nvtx.sh tests/integration/ranks.sh tests/integration/launcher.sh \
-	tests/integration/multi-gpu.sh tests/integration/apis.sh
+	tests/integration/multi-gpu.sh tests/integration/apis.sh tests/integration/interpose-steal.sh \
+	tests/integration/interpose-lowfd.sh
 EXTRA_DIST += tests/integration/nvtx.sh tests/integration/ranks.sh tests/integration/launcher.sh \
-	tests/integration/multi-gpu.sh tests/integration/apis.sh
+	tests/integration/multi-gpu.sh tests/integration/apis.sh tests/integration/interpose-steal.sh \
+	tests/integration/interpose-lowfd.sh
 EXTRA_DIST += tests/integration/interpose-lib.sh tests/integration/interpose-exports.sh \
 	tests/integration/interpose-loader.sh tests/integration/interpose-dlsym.sh \
 	tests/integration/interpose-entrypoint.sh tests/integration/interpose-drv.sh \
@@ -99,3 +101,10 @@ tests_integration_apis_calls_SOURCES = tests/integration/apis-calls.c tests/samp
 tests_integration_apis_calls_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 tests_integration_apis_calls_LDFLAGS = $(CT_INTERPOSE_LINK) -L$(CUDA_STUBS_DIR)
 tests_integration_apis_calls_LDADD = -lcuda
+
+# Programs that take the tracer's descriptors (interpose-steal.sh) or need their lowest ones
+# (interpose-lowfd.sh).
+check_PROGRAMS += tests/integration/interpose-fds
+tests_integration_interpose_fds_SOURCES = tests/integration/interpose-fds.c
+tests_integration_interpose_fds_LDFLAGS = $(CT_INTERPOSE_LINK) -L$(CUDA_STUBS_DIR)
+tests_integration_interpose_fds_LDADD = -lcuda
