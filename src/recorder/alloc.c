@@ -6,14 +6,22 @@
 
 #include "recorder/alloc.h"
 
+void ct_signals_block(sigset_t *old)
+{
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, old);
+}
+
+void ct_signals_restore(const sigset_t *old) { pthread_sigmask(SIG_SETMASK, old, NULL); }
+
 /* Every signal blocked while glibc's allocator may hold its locks (alloc.h). */
 #define MASKED(expr)                                                                                     \
     do {                                                                                                 \
-        sigset_t all_, old_;                                                                             \
-        sigfillset(&all_);                                                                               \
-        pthread_sigmask(SIG_BLOCK, &all_, &old_);                                                        \
+        sigset_t old_;                                                                                   \
+        ct_signals_block(&old_);                                                                         \
         expr;                                                                                            \
-        pthread_sigmask(SIG_SETMASK, &old_, NULL);                                                       \
+        ct_signals_restore(&old_);                                                                       \
     } while (0)
 
 void *ct_malloc(size_t size)

@@ -16,4 +16,9 @@ void *ct_aligned_alloc(size_t align, size_t size);
 char *ct_strdup(const char *s);
 void ct_free(void *p);
 
+/* Every signal blocked on this thread until ct_signals_restore(old): around the tracer's rare paths that
+ * call glibc functions that allocate inside (the recorder's start, pthread_getattr_np). */
+void ct_signals_block(sigset_t *old);
+void ct_signals_restore(const sigset_t *old);
+
 #endif

@@ -13,6 +13,7 @@
 
 #include "recorder/apis.h"
 #include "recorder/drain.h"
+#include "recorder/alloc.h"
 #include "recorder/forklock.h"
 #include "recorder/gpu.h"
 #include "recorder/intern.h"
@@ -77,10 +78,15 @@ void ct_rec_init(void)
     if (atomic_load(&ct_state) != CT_ST_UNINIT || in_init || !atomic_load(&ct_rec_client))
         return;
     in_init = 1; /* anything start() calls that records comes back here and finds tracing not yet on */
+    /* Signals wait until the start is done: it allocates, opens files and starts threads, and a handler
+     * that forked meanwhile would find glibc's locks held by this thread (alloc.h). */
+    sigset_t old;
+    ct_signals_block(&old);
     pthread_mutex_lock(&init_mu);
     if (atomic_load(&ct_state) == CT_ST_UNINIT)
         atomic_store(&ct_state, start() == 0 ? CT_ST_ON : CT_ST_OFF);
     pthread_mutex_unlock(&init_mu);
+    ct_signals_restore(&old);
     in_init = 0;
 }
 

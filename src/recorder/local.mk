@@ -2,7 +2,8 @@
 # (recorder.h is the API the interposition layer uses); it knows nothing of CUDA's routes.  A PIC
 # convenience library that libcudatrace.so takes in whole (LIBADD) and that the recorder's tests and
 # benchmark link directly, each with its own ct_variants table (variants.h).
-# Hidden visibility: only the exec hooks (exec_hooks.c) are exported from libcudatrace.so.
+# Hidden visibility: only the exec and descriptor hooks (exec_hooks.c, fd_hooks.c) are exported from
+# libcudatrace.so.
 noinst_LTLIBRARIES += src/recorder/librecorder.la
 src_recorder_librecorder_la_SOURCES = \
 	src/recorder/recorder.h src/recorder/variants.h src/recorder/hot.h src/recorder/export.h \
@@ -18,7 +19,8 @@ src_recorder_librecorder_la_SOURCES = \
 	src/recorder/gpu.c src/recorder/gpu.h \
 	src/recorder/writer.c src/recorder/writer.h \
 	src/recorder/forklock.c src/recorder/forklock.h src/recorder/alloc.c src/recorder/alloc.h \
-	src/recorder/lifecycle.c src/recorder/exec_hooks.c \
+	src/recorder/lifecycle.c src/recorder/exec_hooks.c src/recorder/fd_hooks.c \
+	src/recorder/fdhigh.c src/recorder/fdhigh.h \
 	src/recorder/tracefile.c src/recorder/tracefile.h \
 	src/recorder/meta_queue.c src/recorder/meta_queue.h \
 	src/recorder/intern.c src/recorder/intern.h \

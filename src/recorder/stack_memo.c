@@ -65,17 +65,25 @@ static struct memos *memos_of_thread(void)
     void *lo;
     size_t size;
     struct memos *ms;
+    sigset_t old;
     memos_gone = 1; /* one try per thread */
-    if (!memos_keyed || pthread_getattr_np(pthread_self(), &a) != 0)
+    if (!memos_keyed)
         return NULL;
-    int ok = pthread_attr_getstack(&a, &lo, &size) == 0;
-    pthread_attr_destroy(&a);
-    if (!ok || !(ms = ct_calloc(1, sizeof *ms)))
-        return NULL;
-    if (pthread_setspecific(memos_key, ms) != 0) {
+    /* pthread_getattr_np reads /proc/self/maps through stdio and pthread_setspecific may grow a table: both
+     * allocate (alloc.h). */
+    ct_signals_block(&old);
+    const int got = pthread_getattr_np(pthread_self(), &a) == 0;
+    int ok = got && pthread_attr_getstack(&a, &lo, &size) == 0;
+    if (got)
+        pthread_attr_destroy(&a);
+    ms = ok ? ct_calloc(1, sizeof *ms) : NULL;
+    if (ms && pthread_setspecific(memos_key, ms) != 0) {
         ct_free(ms);
-        return NULL;
+        ms = NULL;
     }
+    ct_signals_restore(&old);
+    if (!ms)
+        return NULL;
     ms->lo = (uintptr_t)lo;
     ms->hi = (uintptr_t)lo + size;
     ms->credit_at_ns = ct_now_ns();

@@ -11,6 +11,7 @@
 #endif
 
 #include "format/record.h"
+#include "recorder/fdhigh.h"
 #include "recorder/forklock.h"
 #include "recorder/hot.h"
 #include "recorder/meta_queue.h"
@@ -272,10 +273,26 @@ uint32_t ct_stack_capture(void) { return walk(0); }
 uint32_t ct_stack_capture(void) { return 0; }
 #endif
 
+/* libunwind opens a pipe (to validate memory) when first used, taking the two lowest free descriptors: now,
+ * with this thread's pipe and pipe2 moving them high (fdhigh.h), rather than at the first stack walk, in
+ * the middle of the program (which may have closed 0 and 1 by then). */
+static void start_libunwind(void)
+{
+#ifdef HAVE_LIBUNWIND
+    unw_context_t uc;
+    unw_cursor_t c;
+    ct_fd_own_pipes = 1;
+    if (unw_getcontext(&uc) == 0)
+        (void)unw_init_local(&c, &uc);
+    ct_fd_own_pipes = 0;
+#endif
+}
+
 unsigned ct_stack_start(int mode, unsigned d)
 {
     if (mode == CT_STACKS_NONE)
         return 0;
+    start_libunwind();
     pthread_mutex_lock(&mu);
     if (!table && !(table = ct_calloc(TABLE_SLOTS, sizeof *table))) {
         pthread_mutex_unlock(&mu);

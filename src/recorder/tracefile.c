@@ -14,6 +14,7 @@
 
 #include "format/record.h"
 #include "recorder/clock.h"
+#include "recorder/fdhigh.h"
 #include "recorder/output.h"
 #include "recorder/rank.h"
 #include "recorder/settings.h"
@@ -51,24 +52,58 @@ static __thread int thread_blocks_signals;
 
 void ct_tf_thread_blocks_signals(void) { thread_blocks_signals = 1; }
 
-/* ---- writing, with SIGXFSZ kept from the program ---- */
+/* ---- the descriptor's lock ----
+ *
+ * tf.fd is a number, and a program may put a file of its own on that number (dup2, dup3) or close it at any
+ * moment.  fd_hooks.c catches those calls: ct_tf_step_aside moves the trace to another number first.  Every
+ * system call on tf.fd, and every change of it, holds fd_lock, so that no write goes by a number the
+ * program has just taken.  The holder has every signal blocked (the writer thread always has), so a signal
+ * handler that closes or dup2s never runs on the thread that holds the lock: waiting for it cannot
+ * deadlock.  The holder does nothing but system calls on the file; it may wait only on the kernel. */
+_Atomic int ct_tf_fdnum = -1; /* tf.fd, for the hooks' unlocked compare */
+static _Atomic int fd_lock;
+/* The trace has no descriptor for now but is to be reopened by name (ct_tf_step_aside found no free number,
+ * or the program closed a range above any we could move to): the holder of the drain reopens it. */
+static _Atomic int detached;
 
-struct xfsz_guard { sigset_t old; int active; };
+struct fd_guard { sigset_t old; int masked, locked; };
 
-static void guard_on(struct xfsz_guard *g)
+static void set_fd(int fd)
 {
-    sigset_t s;
-    g->active = !thread_blocks_signals;
-    if (g->active) {
-        sigemptyset(&s);
-        sigaddset(&s, SIGXFSZ);
-        pthread_sigmask(SIG_BLOCK, &s, &g->old);
+    tf.fd = fd;
+    atomic_store_explicit(&ct_tf_fdnum, fd, memory_order_release);
+}
+
+/* Block signals and take the lock; wait_ms < 0: as long as it takes, else give up after about wait_ms (the
+ * caller then goes on without it: see ct_tf_give_up). */
+static void fd_enter(struct fd_guard *g, int wait_ms)
+{
+    sigset_t all;
+    g->masked = !thread_blocks_signals;
+    if (g->masked) {
+        sigfillset(&all);
+        pthread_sigmask(SIG_BLOCK, &all, &g->old);
+    }
+    for (long naps = 0;; naps++) {
+        int expected = 0;
+        if (atomic_compare_exchange_weak_explicit(&fd_lock, &expected, 1, memory_order_acquire,
+                                                  memory_order_relaxed)) {
+            g->locked = 1;
+            return;
+        }
+        if (wait_ms >= 0 && naps >= (long)wait_ms * 20) {
+            g->locked = 0;
+            return;
+        }
+        nanosleep(&(struct timespec){0, 50000}, NULL);
     }
 }
 
-/* After EFBIG the kernel queued SIGXFSZ for this thread: take it before unblocking. */
-static void guard_off(struct xfsz_guard *g, int err)
+/* After EFBIG the kernel queued SIGXFSZ for this thread: take it before unblocking (kept from the program). */
+static void fd_leave(struct fd_guard *g, int err)
 {
+    if (g->locked)
+        atomic_store_explicit(&fd_lock, 0, memory_order_release);
     if (err == EFBIG) {
         sigset_t s;
         struct timespec zero = {0, 0};
@@ -77,15 +112,18 @@ static void guard_off(struct xfsz_guard *g, int err)
         while (sigtimedwait(&s, NULL, &zero) == SIGXFSZ) {
         }
     }
-    if (g->active)
+    if (g->masked)
         pthread_sigmask(SIG_SETMASK, &g->old, NULL);
 }
 
-/* writev all of iov; returns the bytes written and sets *err on failure (0 when all went out). */
-static size_t write_all(const struct iovec *in, int n, int *err)
+static void reattach_locked(void);
+
+/* writev all of iov; returns the bytes written and sets *err on failure (0 when all went out); *reopened
+ * when the file had to be opened again by name first. */
+static size_t write_all_r(const struct iovec *in, int n, int *err, int *reopened)
 {
     struct iovec iov[4];
-    struct xfsz_guard g;
+    struct fd_guard g;
     size_t done = 0;
     int i = 0;
 
@@ -93,7 +131,13 @@ static size_t write_all(const struct iovec *in, int n, int *err)
         n = 4; /* callers pass at most 3 spans */
     memcpy(iov, in, (size_t)n * sizeof *iov);
     *err = 0;
-    guard_on(&g);
+    fd_enter(&g, -1);
+    if (atomic_load(&detached)) { /* the program took our number while no other was free */
+        reattach_locked();
+        *reopened = 1;
+    }
+    if (tf.fd < 0)
+        *err = EBADF, i = n;
     while (i < n) {
         atomic_fetch_add_explicit(&progress, 1, memory_order_release);
         ssize_t w = writev(tf.fd, iov + i, n - i);
@@ -113,32 +157,35 @@ static size_t write_all(const struct iovec *in, int n, int *err)
             iov[i].iov_len -= left;
         }
     }
-    guard_off(&g, *err);
+    fd_leave(&g, *err);
     return done;
 }
 
-static void pwrite_quiet(const void *buf, size_t len, uint64_t off)
+static void say_reattached(void);
+
+static size_t write_all(const struct iovec *in, int n, int *err)
 {
-    struct xfsz_guard g;
-    ssize_t w;
-    guard_on(&g);
-    do
-        w = pwrite(tf.fd, buf, len, (off_t)off);
-    while (w < 0 && errno == EINTR);
-    guard_off(&g, w < 0 ? errno : 0);
+    int reopened = 0;
+    size_t done = write_all_r(in, n, err, &reopened);
+    if (reopened)
+        say_reattached();
+    return done;
+}
+
+/* wait_ms: as fd_enter's. */
+static void pwrite_quiet(const void *buf, size_t len, uint64_t off, int wait_ms)
+{
+    struct fd_guard g;
+    ssize_t w = 0;
+    fd_enter(&g, wait_ms);
+    if (tf.fd >= 0)
+        do
+            w = pwrite(tf.fd, buf, len, (off_t)off);
+        while (w < 0 && errno == EINTR);
+    fd_leave(&g, w < 0 ? errno : 0);
 }
 
 /* ---- the descriptor: kept out of the program's way ---- */
-
-/* Programs that close "all" descriptors or dup2 over low ones rarely reach this high. */
-static int move_high(int fd)
-{
-    int hi = fcntl(fd, F_DUPFD_CLOEXEC, 512);
-    if (hi < 0)
-        return fd;
-    close(fd);
-    return hi;
-}
 
 static void remember_identity(int fd)
 {
@@ -155,27 +202,110 @@ static int is_our_file(int fd)
     return fd >= 0 && fstat(fd, &st) == 0 && st.st_dev == tf.dev && st.st_ino == tf.ino;
 }
 
-int ct_tf_mine(void)
+static int have_file(void)
 {
-    return tf.fd >= 0 && getpid() == tf.pid;
+    return atomic_load_explicit(&ct_tf_fdnum, memory_order_acquire) >= 0 || atomic_load(&detached);
 }
 
-void ct_tf_verify(void)
+int ct_tf_mine(void)
 {
-    int fd;
+    return have_file() && getpid() == tf.pid;
+}
 
-    if (tf.fd < 0 || tf.failed || is_our_file(tf.fd))
-        return;
-    /* The program closed our descriptor (or put a file of its own there): never write through that number
-     * again; reopen the file by name if it is still ours, else the writes fail and are counted as lost. */
-    fd = open(tf.path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+/* Holding fd_lock: open the file again by name if it is still ours (same device and inode), at tf.off. */
+static void reattach_locked(void)
+{
+    int fd = open(tf.path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
     if (fd >= 0 && (!is_our_file(fd) || lseek(fd, (off_t)tf.off, SEEK_SET) < 0)) {
-        close(fd);
+        ct_fd_close_raw(fd);
         fd = -1;
     }
-    tf.fd = fd >= 0 ? move_high(fd) : -1;
+    set_fd(fd >= 0 ? ct_fd_move_high(fd) : -1);
+    atomic_store(&detached, 0);
+}
+
+static void say_reattached(void)
+{
     ct_warn("the program closed the descriptor of %s; %s", tf.path,
-            tf.fd >= 0 ? "reopened it" : "the rest of the trace is counted as lost");
+            have_file() ? "reopened it" : "the rest of the trace is counted as lost");
+}
+
+/* The backstop behind the descriptor hooks (fd_hooks.c), once per drain: a program that closed our number
+ * or put a file of its own there by a route the hooks do not see (a raw system call, libc's own calls):
+ * never write through that number again; reopen the file by name if it is still ours, else count the rest
+ * as lost. */
+void ct_tf_verify(void)
+{
+    struct fd_guard g;
+    int again = 0;
+
+    if (tf.failed || !have_file())
+        return;
+    fd_enter(&g, -1);
+    if (atomic_load(&detached) || !is_our_file(tf.fd)) {
+        reattach_locked();
+        again = 1;
+        if (tf.fd < 0) /* no file to write the LOST and END records to: the counts reach stderr only */
+            tf.failed = tf.counting = 1, tf.lost_off = tf.off;
+    }
+    fd_leave(&g, 0);
+    if (again)
+        say_reattached();
+}
+
+/* Holding fd_lock: if the trace's number is in lo..hi, move the trace above hi (at or above the floor), or
+ * detach it when no number there is free; 1 when detached. */
+static int step_aside_locked(int lo, int hi)
+{
+    if (tf.fd < lo || tf.fd > hi)
+        return 0;
+    const int floor = ct_fd_floor();
+    int to = -1;
+    /* One number: anywhere else, from the floor up first.  A range: above it. */
+    const int from = lo == hi || hi < floor ? floor : hi + 1;
+    if (hi < INT_MAX - 1 && (to = fcntl(tf.fd, F_DUPFD_CLOEXEC, from)) < 0)
+        to = fcntl(tf.fd, F_DUPFD_CLOEXEC, lo == hi ? 0 : hi + 1); /* nothing free from the floor up */
+    if (to < 0)
+        atomic_store(&detached, 1);
+    set_fd(to); /* the old number is left to the program's call, which closes or replaces it */
+    return to < 0;
+}
+
+void ct_tf_step_aside(int lo, int hi)
+{
+    struct fd_guard g;
+
+    if (getpid() != tf.pid) /* a vfork child: our memory, its own descriptors */
+        return;
+    fd_enter(&g, -1);
+    step_aside_locked(lo, hi);
+    fd_leave(&g, 0);
+}
+
+static struct fd_guard range_guard; /* while a range holds fd_lock: one at a time */
+
+int ct_tf_range_begin(unsigned lo, unsigned hi)
+{
+    struct fd_guard g;
+    const int fd = atomic_load_explicit(&ct_tf_fdnum, memory_order_acquire);
+
+    if (fd < 0 || (unsigned)fd < lo || (unsigned)fd > hi || getpid() != tf.pid)
+        return 0;
+    fd_enter(&g, -1);
+    if (!step_aside_locked((int)lo, hi > INT_MAX ? INT_MAX : (int)hi)) {
+        fd_leave(&g, 0);
+        return 0;
+    }
+    /* Nowhere above the range to go: the program's call runs under the lock, so that the reopen by name (at
+     * the next write) cannot land on a number the range is about to close. */
+    range_guard = g;
+    return 1;
+}
+
+void ct_tf_range_end(void)
+{
+    struct fd_guard g = range_guard;
+    fd_leave(&g, 0);
 }
 
 /* ---- accounting ---- */
@@ -247,7 +377,7 @@ static void put_lost_record(void)
 {
     struct ct_rec_lost l;
     make_lost_record(&l, CT_LOST_WRITE_ERROR);
-    pwrite_quiet(&l, sizeof l, tf.lost_off);
+    pwrite_quiet(&l, sizeof l, tf.lost_off, -1);
 }
 
 /* The END record with the totals as they are now. */
@@ -282,9 +412,15 @@ static void write_failed(int err, uint64_t good_end)
         tf.lost -= tf.hist[k].count;
         tf.wlost += weight(tf.hist[k].type, tf.hist[k].count);
     }
-    if (ftruncate(tf.fd, (off_t)cut) == 0)
+    struct fd_guard g;
+    fd_enter(&g, -1);
+    if (tf.fd >= 0 && ftruncate(tf.fd, (off_t)cut) == 0)
         tf.off = cut;
-    lseek(tf.fd, (off_t)tf.off, SEEK_SET);
+    if (tf.fd >= 0)
+        lseek(tf.fd, (off_t)tf.off, SEEK_SET);
+    else
+        tf.counting = 1; /* no descriptor for the LOST and END records: the count reaches stderr only */
+    fd_leave(&g, 0);
     tf.failed = 1;
     tf.lost_off = tf.off;
     put_lost_record();
@@ -328,12 +464,12 @@ void ct_tf_append_seen(const struct iovec *iov, int n, const struct ct_span_stat
     size_t total = 0, done;
     int err;
 
-    if ((tf.fd < 0 && !tf.counting) || n <= 0)
+    if ((!have_file() && !tf.counting) || n <= 0)
         return;
     if (tf.failed) {
         for (int i = 0; i < n; i++)
             FOR_RECORDS(h, iov[i].iov_base, iov[i].iov_len) not_written(h);
-        if (tf.fd >= 0)
+        if (!tf.counting)
             put_lost_record();
         return;
     }
@@ -372,7 +508,7 @@ static size_t read_cmdline(char *buf, size_t len)
             break;
         got += (size_t)r;
     }
-    close(fd);
+    ct_fd_close_raw(fd);
     return got;
 }
 
@@ -435,7 +571,7 @@ static void list_file(const char *list)
     }
     if (write(fd, line, (size_t)n) != n)
         ct_warn("cannot write %s (CUDATRACE_FILE_LIST)", list);
-    close(fd);
+    ct_fd_close_raw(fd);
 }
 
 int ct_tf_open(const struct ct_settings *s, uint32_t features)
@@ -446,7 +582,8 @@ int ct_tf_open(const struct ct_settings *s, uint32_t features)
     int err;
 
     memset(&tf, 0, sizeof tf);
-    tf.fd = -1;
+    set_fd(-1);
+    atomic_store(&detached, 0);
     gethostname(host, sizeof host - 1);
     if (ct_output_expand(s->output, name, sizeof name, (long)getpid(), host) < 0) {
         ct_warn("CUDATRACE_OUTPUT=\"%s\" is not a valid file name template (%%p, %%h, %%q{VAR}, %%%%); using %s",
@@ -464,16 +601,17 @@ int ct_tf_open(const struct ct_settings *s, uint32_t features)
         ct_warn("cannot create %s: %s; tracing disabled", name, strerror(errno));
         return -1;
     }
-    tf.fd = move_high(tf.fd);
+    tf.fd = ct_fd_move_high(tf.fd);
     tf.pid = getpid();
     remember_identity(tf.fd);
     if (!(first = first_records(&len, host, features))) {
         ct_warn("cannot write %s: %s; tracing disabled", tf.path, strerror(ENOMEM));
-        close(tf.fd);
+        ct_fd_close_raw(tf.fd);
         unlink(tf.path);
         tf.fd = -1;
         return -1;
     }
+    set_fd(tf.fd); /* from here the descriptor hooks keep the program off it */
     size_t done = write_all(&(struct iovec){first, len}, 1, &err);
     const size_t hdr = sizeof(struct ct_file_header);
     if (done >= hdr) {
@@ -484,9 +622,13 @@ int ct_tf_open(const struct ct_settings *s, uint32_t features)
     } else {
         /* Not even the header fits: no file to keep, but the calls are still counted, and said at exit. */
         ct_warn("cannot write %s: %s; calls are counted, not recorded", tf.path, strerror(err));
-        close(tf.fd);
+        struct fd_guard g;
+        fd_enter(&g, -1);
+        if (tf.fd >= 0)
+            ct_fd_close_raw(tf.fd);
+        set_fd(-1);
+        fd_leave(&g, 0);
         unlink(tf.path);
-        tf.fd = -1;
         tf.failed = tf.counting = 1;
     }
     free(first);
@@ -541,23 +683,27 @@ void ct_tf_close(int quiet)
     struct ct_rec_end e;
     int err = 0;
 
-    if (tf.fd < 0 && !tf.counting)
+    if (!have_file() && !tf.counting)
         return;
-    if (tf.fd >= 0 && !tf.failed) {
+    if (!tf.failed) {
         make_end_record(&e);
         size_t done = write_all(&(struct iovec){&e, sizeof e}, 1, &err);
         if (done != sizeof e)
             write_failed(err, tf.off + done);
     }
-    if (tf.fd >= 0 && tf.failed) { /* the LOST record with the final count, then END right after it */
+    if (tf.failed && !tf.counting) { /* the LOST record with the final count, then END right after it */
         make_end_record(&e);
         put_lost_record();
-        pwrite_quiet(&e, sizeof e, tf.lost_off + sizeof(struct ct_rec_lost));
+        pwrite_quiet(&e, sizeof e, tf.lost_off + sizeof(struct ct_rec_lost), -1);
     }
     completed(quiet); /* without a file (counting only) the count reaches stderr only */
+    struct fd_guard g;
+    fd_enter(&g, -1);
     if (tf.fd >= 0)
-        close(tf.fd);
-    tf.fd = -1;
+        ct_fd_close_raw(tf.fd);
+    set_fd(-1);
+    atomic_store(&detached, 0);
+    fd_leave(&g, 0);
 }
 
 uint64_t ct_tf_progress(void) { return atomic_load_explicit(&progress, memory_order_acquire); }
@@ -567,10 +713,10 @@ void ct_tf_give_up(uint64_t unwritten, int quiet)
     alignas(8) unsigned char tail[sizeof(struct ct_rec_lost) + sizeof(struct ct_rec_end)];
     size_t len = 0;
 
-    if (tf.fd < 0 && !tf.counting)
+    if (!have_file() && !tf.counting)
         return;
     tf.wlost += unwritten;
-    if (tf.fd >= 0) {
+    if (!tf.counting) {
         /* The holder may have written part of a record past tf.off (or be writing still, stuck): cut there. */
         const uint64_t at = tf.failed ? tf.lost_off : tf.off;
         if (tf.wlost) {
@@ -579,8 +725,13 @@ void ct_tf_give_up(uint64_t unwritten, int quiet)
         }
         make_end_record((struct ct_rec_end *)(tail + len));
         len += sizeof(struct ct_rec_end);
-        pwrite_quiet(tail, len, at);
-        (void)!ftruncate(tf.fd, (off_t)(at + len)); /* if it fails, a reader still stops at END */
+        /* The lock, unless a holder stuck in the kernel keeps it: then the number is still the trace's (a
+         * descriptor hook waits for the lock before it moves the trace). */
+        struct fd_guard g;
+        fd_enter(&g, 200);
+        if (tf.fd >= 0 && pwrite(tf.fd, tail, len, (off_t)at) >= 0)
+            (void)!ftruncate(tf.fd, (off_t)(at + len)); /* if it fails, a reader still stops at END */
+        fd_leave(&g, 0);
     }
     /* The descriptor stays open: a stuck holder is still in a write on it, and the process dies next. */
     completed(quiet);
@@ -588,8 +739,10 @@ void ct_tf_give_up(uint64_t unwritten, int quiet)
 
 void ct_tf_abandon(void)
 {
+    atomic_store(&fd_lock, 0); /* a parent's thread may have held it: not in this process */
     if (tf.fd >= 0)
-        close(tf.fd);
-    tf.fd = -1;
+        ct_fd_close_raw(tf.fd);
+    set_fd(-1);
+    atomic_store(&detached, 0);
     tf.counting = 0;
 }

@@ -8,6 +8,7 @@
 #ifndef CT_RECORDER_TRACEFILE_H
 #define CT_RECORDER_TRACEFILE_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 #include <sys/uio.h>
 
@@ -29,8 +30,20 @@ void ct_tf_close(int quiet);
 /* Is this process the one that created the file?  Not in the child of a vfork, which shares our memory
  * (the exec hooks run there) but not the parent's state of mind: such a child must not drain. */
 int ct_tf_mine(void);
-/* Before a drain: make sure the descriptor still refers to our file (programs close descriptors). */
+/* Before a drain: make sure the descriptor still refers to our file (the backstop behind the descriptor
+ * hooks: a program may reach its descriptors by routes they do not see). */
 void ct_tf_verify(void);
+/* The trace's descriptor, -1 when none: the descriptor hooks (fd_hooks.c) compare the program's with it. */
+extern _Atomic int ct_tf_fdnum;
+/* The program is about to close or replace the descriptors lo..hi, and the trace's is one of them: move the
+ * trace above hi (at or above the floor of fdhigh.h), or detach it to be reopened by name when no number
+ * there is free.  Waits for a write in progress; never deadlocks in a signal handler (the holder blocks
+ * signals). */
+void ct_tf_step_aside(int lo, int hi);
+/* Around the program's close_range(lo, hi)/closefrom(lo): 1 when the trace was in the range and could not be
+ * moved above it; the program's call then runs holding the descriptor's lock, and ct_tf_range_end ends it. */
+int ct_tf_range_begin(unsigned lo, unsigned hi);
+void ct_tf_range_end(void);
 /* Write calls begun plus write calls returned (odd while a write is in the kernel): a waiting signal flush
  * tells a slow drain from a stuck one. */
 uint64_t ct_tf_progress(void);

@@ -16,12 +16,13 @@ for name in cuGetProcAddress cuGetProcAddress_v2 dlsym cudaGetDriverEntryPoint c
     grep -qx "$name" "$tmp/exports" || fail "$name is not exported"
 done
 # Every other export is a driver variant, one of the recorder's exec hooks, the NVTX injection entry point,
-# a thread-rename hook, or one of the CUPTI functions whose first call by the program hands CUPTI over to it.
+# a thread-rename hook, a descriptor hook (close, dup2, ...: fd_hooks.c), or one of the CUPTI functions
+# whose first call by the program hands CUPTI over to it.
 others=$(grep -v -x -e 'cu[A-Z][A-Za-z0-9_]*' -e 'cudaGetDriverEntryPoint\(ByVersion\)\?\(_ptsz\)\?' -e dlsym \
     -e 'exec[lv]p\?e\?' -e execvpe -e fexecve -e 'posix_spawnp\?' -e InitializeInjectionNvtx2 \
     -e pthread_setname_np -e prctl -e cuptiSubscribe -e cuptiSubscribe_v2 -e cuptiActivityRegisterCallbacks \
     -e cuptiActivityEnable -e cuptiActivityEnableContext -e cuptiActivityEnableAndDump -e cuptiActivityFlushAll \
-    -e cuptiFinalize "$tmp/exports")
+    -e cuptiFinalize -e close -e dup2 -e dup3 -e close_range -e closefrom -e pipe -e pipe2 "$tmp/exports")
 [ -z "$others" ] || fail "unexpected exports: $others"
 # One export per variant of the generated table.
 # shellcheck disable=SC2086

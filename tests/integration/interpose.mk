@@ -8,10 +8,12 @@ TESTS += tests/integration/interpose-exports.sh tests/integration/interpose-load
 	tests/integration/gpu-ending.sh \
 	tests/integration/nvtx.sh tests/integration/ranks.sh tests/integration/launcher.sh \
 	tests/integration/multi-gpu.sh tests/integration/apis.sh tests/integration/sigpipe.sh \
-	tests/integration/secure-mode.sh tests/integration/file-list.sh
+	tests/integration/secure-mode.sh tests/integration/file-list.sh tests/integration/interpose-steal.sh \
+	tests/integration/interpose-lowfd.sh
 EXTRA_DIST += tests/integration/nvtx.sh tests/integration/ranks.sh tests/integration/launcher.sh \
 	tests/integration/multi-gpu.sh tests/integration/apis.sh tests/integration/sigpipe.sh \
-	tests/integration/secure-mode.sh tests/integration/file-list.sh
+	tests/integration/secure-mode.sh tests/integration/file-list.sh tests/integration/interpose-steal.sh \
+	tests/integration/interpose-lowfd.sh
 EXTRA_DIST += tests/integration/interpose-lib.sh tests/integration/interpose-exports.sh \
 	tests/integration/interpose-loader.sh tests/integration/interpose-dlsym.sh \
 	tests/integration/interpose-entrypoint.sh tests/integration/interpose-drv.sh \
@@ -120,3 +122,10 @@ check_LTLIBRARIES += tests/integration/libatsecure.la
 tests_integration_libatsecure_la_SOURCES = tests/integration/at-secure.c
 tests_integration_libatsecure_la_LDFLAGS = -module -avoid-version -rpath /nowhere -no-undefined
 tests_integration_libatsecure_la_LIBADD = $(DL_LIBS)
+
+# Programs that take the tracer's descriptors (interpose-steal.sh) or need their lowest ones
+# (interpose-lowfd.sh).
+check_PROGRAMS += tests/integration/interpose-fds
+tests_integration_interpose_fds_SOURCES = tests/integration/interpose-fds.c
+tests_integration_interpose_fds_LDFLAGS = $(CT_INTERPOSE_LINK) -L$(CUDA_STUBS_DIR)
+tests_integration_interpose_fds_LDADD = -lcuda

@@ -17,6 +17,7 @@
  *     -V  vfork after recording: the child closes every descriptor above 2 (as Python's subprocess does)
  *         and execs /bin/true; the parent waits for it and makes N more records
  *     -C  after recording, close every descriptor above 2 (as daemons do), wait for a drain, make N more
+ *     -R  the same with the close system call itself, past the tracer's close hook
  *     -x  exit status of main (and of the forked child)
  *     -2  before recording, close descriptor 2 and open FILE there (a data file of its own), writing "data"
  *     -H  before recording, install a SIGHUP handler whose flags lack SA_RESTART and whose mask holds SIGUSR1;
@@ -35,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -106,12 +108,15 @@ static void *worker(void *arg)
     return NULL;
 }
 
-static void close_all_above_2(void)
+static void close_all_above_2(int raw)
 {
     struct rlimit rl;
     int max = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < 65536 ? (int)rl.rlim_cur : 65536;
     for (int fd = 3; fd < max; fd++)
-        close(fd);
+        if (raw)
+            syscall(SYS_close, fd);
+        else
+            close(fd);
 }
 
 static void run_threads(int threads, long n);
@@ -147,7 +152,7 @@ static int vfork_exec(void)
     pid_t pid = vfork();
     if (pid == 0) {
         char *const argv[] = {"true", NULL};
-        close_all_above_2();
+        close_all_above_2(0);
         execv("/bin/true", argv);
         _exit(127);
     }
@@ -191,7 +196,7 @@ int main(int argc, char **argv)
     const char *ready = NULL, *data2 = NULL, *locked = NULL;
 
     char how = 'v';
-    while ((opt = getopt(argc, argv, "+t:n:s:pmFL:VCw:kx:HE:2:")) != -1) {
+    while ((opt = getopt(argc, argv, "+t:n:s:pmFL:VCRw:kx:HE:2:")) != -1) {
         switch (opt) {
         case 't': threads = atoi(optarg); break;
         case 'n': records = atol(optarg); break;
@@ -202,6 +207,7 @@ int main(int argc, char **argv)
         case 'L': locked = optarg; break;
         case 'V': do_vfork = 1; break;
         case 'C': do_close = 1; break;
+        case 'R': do_close = 2; break;
         case 'w': ready = optarg; break;
         case 'k': keep = 1; break;
         case 'x': status = atoi(optarg); break;
@@ -268,7 +274,7 @@ int main(int argc, char **argv)
     }
     if (do_close) {
         const struct timespec drain = {0, 50 * 1000 * 1000}; /* several writer intervals */
-        close_all_above_2();
+        close_all_above_2(do_close == 2);
         nanosleep(&drain, NULL);
         run_threads(1, records);
     }
