@@ -36,6 +36,7 @@
 static const char usage[] =
     "Usage: " PROG " run [OPTION]... [--] COMMAND [ARG]...\n"
     "       " PROG " report REPORT-COMMAND [ARG]...   (runs cudatrace-report)\n"
+    "       " PROG " -V|--version\n"
     "Run COMMAND with libcudatrace.so preloaded: every CUDA driver call it makes, and its NVTX\n"
     "annotations, are recorded, in the files of its children and exec'd programs too.\n"
     "\n"
@@ -61,7 +62,6 @@ static const char usage[] =
     "      --stats            when COMMAND ends, print the summary of every trace file it and its\n"
     "                         children wrote (cudatrace-report summary)\n"
     "  -h, --help             this help\n"
-    "  -V, --version          the version\n"
     "\n"
     "The environment keeps what it had: LD_PRELOAD gets the library in front; an NVTX injection\n"
     "library already named by NVTX_INJECTION64_PATH keeps receiving the annotations (the tracer\n"

@@ -1,7 +1,7 @@
 /* Perfetto's native protobuf trace (perfetto_trace.proto holds the subset written): a process track per
  * traced process, a thread track per thread, a slice per call, a "device memory" counter per process; with
  * GPU spans (format 5) a track "GPU N" per device ordinal with a child track per stream, a slice per span and
- * a flow from each call to its span.  The layout follows the Chrome export (export_chrome.c); what differs
+ * a flow from each call to its span.  The layout follows the Chrome export (chrome.c); what differs
  * is how little each call costs:
  *
  *   - Each thread's packets form a sequence of their own, whose defaults name the thread's track and a
