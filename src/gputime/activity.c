@@ -46,7 +46,8 @@ static const CUpti_ActivityKind kinds[] = {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL
 /* ---- links: correlation id -> call ---- */
 
 /* Filed by the calling thread after its call, read by the collector: corr last, so that a reader that sees
- * the id sees the rest (and reads the id again after, for a slot refiled meanwhile by id + LINKS). */
+ * the id sees the rest (and reads the id again after, for a slot refiled meanwhile by id + LINKS).  Release
+ * stores and acquire loads, not fences, which ThreadSanitizer cannot follow. */
 struct link {
     _Atomic uint32_t corr;
     _Atomic uint32_t tid;
@@ -61,13 +62,13 @@ static struct link *links;
 static void link_put(uint32_t corr, uint32_t tid, uint64_t seq, uint64_t stream, uint16_t api)
 {
     struct link *l = &links[corr & (LINKS - 1)];
+    /* Each release store keeps the corr = 0 before it ahead of it. */
     atomic_store_explicit(&l->corr, 0, memory_order_relaxed);
-    atomic_thread_fence(memory_order_release);
-    atomic_store_explicit(&l->tid, tid, memory_order_relaxed);
-    atomic_store_explicit(&l->seq, seq, memory_order_relaxed);
-    atomic_store_explicit(&l->stream, stream, memory_order_relaxed);
-    atomic_store_explicit(&l->api, api, memory_order_relaxed);
-    atomic_store_explicit(&l->seen, 0, memory_order_relaxed);
+    atomic_store_explicit(&l->tid, tid, memory_order_release);
+    atomic_store_explicit(&l->seq, seq, memory_order_release);
+    atomic_store_explicit(&l->stream, stream, memory_order_release);
+    atomic_store_explicit(&l->api, api, memory_order_release);
+    atomic_store_explicit(&l->seen, 0, memory_order_release);
     atomic_store_explicit(&l->corr, corr, memory_order_release);
 }
 
@@ -77,11 +78,11 @@ static int link_get(uint32_t corr, struct ct_rec_gpu *g)
     struct link *l = &links[corr & (LINKS - 1)];
     if (corr == 0 || atomic_load_explicit(&l->corr, memory_order_acquire) != corr)
         return 0;
-    g->h.tid = atomic_load_explicit(&l->tid, memory_order_relaxed);
-    g->seq = atomic_load_explicit(&l->seq, memory_order_relaxed);
-    g->stream = atomic_load_explicit(&l->stream, memory_order_relaxed);
-    g->api_id = (uint16_t)atomic_load_explicit(&l->api, memory_order_relaxed);
-    atomic_thread_fence(memory_order_acquire);
+    /* Acquire loads: the second look at corr cannot be made before them. */
+    g->h.tid = atomic_load_explicit(&l->tid, memory_order_acquire);
+    g->seq = atomic_load_explicit(&l->seq, memory_order_acquire);
+    g->stream = atomic_load_explicit(&l->stream, memory_order_acquire);
+    g->api_id = (uint16_t)atomic_load_explicit(&l->api, memory_order_acquire);
     if (atomic_load_explicit(&l->corr, memory_order_relaxed) != corr)
         return 0;
     atomic_store_explicit(&l->seen, 1, memory_order_relaxed);

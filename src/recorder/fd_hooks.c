@@ -23,6 +23,10 @@
 #include "recorder/fdhigh.h"
 #include "recorder/tracefile.h"
 
+/* Named by programs that link the recorder statically (tests/integration/recorder.mk), so that this file
+ * comes with it even where a sanitizer's runtime, linked first, already defines close and the rest. */
+const char ct_fd_hooks_linked = 1;
+
 static int (*next_close)(int);
 static int (*next_dup2)(int, int);
 static int (*next_dup3)(int, int, int);

@@ -261,10 +261,13 @@ static int step_aside_locked(int lo, int hi)
         return 0;
     const int floor = ct_fd_floor();
     int to = -1;
-    /* One number: anywhere else, from the floor up first.  A range: above it. */
-    const int from = lo == hi || hi < floor ? floor : hi + 1;
-    if (hi < INT_MAX - 1 && (to = fcntl(tf.fd, F_DUPFD_CLOEXEC, from)) < 0)
-        to = fcntl(tf.fd, F_DUPFD_CLOEXEC, lo == hi ? 0 : hi + 1); /* nothing free from the floor up */
+    /* One number: anywhere else, from the floor up first.  A range: above it (none above INT_MAX). */
+    const int above = hi < INT_MAX ? hi + 1 : -1;
+    const int from = lo == hi || hi < floor ? floor : above, again = lo == hi ? 0 : above;
+    if (from >= 0)
+        to = fcntl(tf.fd, F_DUPFD_CLOEXEC, from);
+    if (to < 0 && again >= 0)
+        to = fcntl(tf.fd, F_DUPFD_CLOEXEC, again); /* nothing free from the floor up */
     if (to < 0)
         atomic_store(&detached, 1);
     set_fd(to); /* the old number is left to the program's call, which closes or replaces it */

@@ -116,7 +116,7 @@ expect_count destroy 1 '^gpu seq=.* dur=3000 '
 
 # fork: the parent's three spans are in its trace; the child's trace has none, and no warning.
 rm -f "$tmp"/fork-*.ctrace
-CUDATRACE_OUTPUT=$tmp/fork-%p.ctrace LD_LIBRARY_PATH=$CT_SIMDRIVER_DIR LD_PRELOAD=$CT_PRELOAD "$prog" fork \
+CUDATRACE_OUTPUT=$tmp/fork-%p.ctrace LD_LIBRARY_PATH=$CT_SIMDRIVER_DIR LD_PRELOAD=${CT_TEST_PRELOAD_PREFIX:+$CT_TEST_PRELOAD_PREFIX:}$CT_PRELOAD "$prog" fork \
     2>"$tmp/fork.err" || fail "fork: exit $? ($(cat "$tmp/fork.err"))"
 set -- "$tmp"/fork-*.ctrace
 [ $# -eq 2 ] || fail "fork: $# trace files, expected 2"

@@ -4,6 +4,8 @@ check_PROGRAMS += tests/integration/recorder-app tests/integration/recorder-orde
 EXTRA_DIST += tests/integration/recorder_variants.h
 tests_integration_recorder_app_SOURCES = tests/integration/recorder-app.c tests/integration/recorder-variants.c
 tests_integration_recorder_app_LDADD = src/recorder/librecorder.la $(DL_LIBS)
+# The descriptor hooks (recorder-fds.sh) even under TSan, whose runtime, linked first, defines close.
+tests_integration_recorder_app_LDFLAGS = -Wl,--undefined=ct_fd_hooks_linked
 tests_integration_recorder_order_SOURCES = tests/integration/recorder-order.c tests/integration/recorder-variants.c
 tests_integration_recorder_order_LDADD = src/recorder/librecorder.la $(DL_LIBS)
 
