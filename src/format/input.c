@@ -38,7 +38,7 @@ static int magic_differs(const char *bytes, size_t n, size_t *seen)
     size_t k = *seen < CT_MAGIC_LEN ? CT_MAGIC_LEN - *seen : 0;
     if (k > n)
         k = n;
-    if (memcmp(bytes, CT_MAGIC + *seen, k) != 0)
+    if (memcmp(bytes, &CT_MAGIC[*seen], k) != 0)
         return 1;
     *seen += k;
     return 0;
