@@ -10,11 +10,18 @@ if [ -n "${CT_SANITIZED:-}" ] || grep -aq '__asan_init\|__tsan_init\|__msan_init
 else
     limit() { (ulimit -v "$1" && shift && exec "$@"); }
 fi
+# bounded KIB SECONDS WHAT REPORT-ARGS...: the report within KIB of address space and SECONDS, exit 0, its
+# output in $TMP/out
+bounded() {
+    kib=$1 secs=$2 what=$3
+    shift 3
+    limit "$kib" timeout "$secs" "$REPORT" "$@" >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    [ "$rc" = 0 ] || fail "$what: exit $rc (124: too slow): $(cat "$TMP/err")"
+}
 
 "$GEN" threads 200000 "$TMP/threads.ct" || { echo "report-gen failed" >&2; exit 99; }
-limit 524288 timeout 60 "$REPORT" summary -f json "$TMP/threads.ct" >"$TMP/out" 2>"$TMP/err"
-rc=$?
-[ "$rc" = 0 ] || fail "200000 threads within 512 MiB: exit $rc (124: too slow): $(cat "$TMP/err")"
+bounded 524288 60 "200000 threads within 512 MiB" summary -f json "$TMP/threads.ct"
 py '
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -24,9 +31,7 @@ assert {r["Name"]: r["Num Calls"] for r in d["api"]} == {"cuCtxSynchronize": 187
 
 mkdir "$TMP/job"
 "$GEN" files 1000 "$TMP/job" || { echo "report-gen failed" >&2; exit 99; }
-limit 65536 timeout 60 "$REPORT" summary -f json "$TMP"/job/rank-*.ctrace >"$TMP/out" 2>"$TMP/err"
-rc=$?
-[ "$rc" = 0 ] || fail "1000 files within 64 MiB: exit $rc: $(cat "$TMP/err")"
+bounded 65536 60 "1000 files within 64 MiB" summary -f json "$TMP"/job/rank-*.ctrace
 py '
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -34,15 +39,12 @@ assert d["header"]["Calls recorded"] == 128000, d["header"]
 assert {r["Name"]: r["Num Calls"] for r in d["api"]} == {"cuMemAlloc": 32000, "cuMemcpyHtoD": 32000,
                                                       "cuLaunchKernel": 32000, "cuMemFree": 32000}, d["api"]
 '
-limit 65536 timeout 60 "$REPORT" calls -f csv "$TMP"/job/rank-*.ctrace >"$TMP/out" 2>"$TMP/err"
-rc=$?
-[ "$rc" = 0 ] && [ "$(wc -l <"$TMP/out")" = 128001 ] || fail "calls of 1000 files within 64 MiB: exit $rc: $(cat "$TMP/err")"
+bounded 65536 60 "calls of 1000 files within 64 MiB" calls -f csv "$TMP"/job/rank-*.ctrace
+[ "$(wc -l <"$TMP/out")" = 128001 ] || fail "calls of 1000 files: $(wc -l <"$TMP/out") lines, expected 128001"
 
 # A row per kernel name, in the host and the GPU tables: a few hundred bytes each, not kilobytes.
 "$GEN" kernels 100000 "$TMP/kernels.ct" || { echo "report-gen failed" >&2; exit 99; }
-limit 393216 timeout 120 "$REPORT" summary -f json "$TMP/kernels.ct" >"$TMP/out" 2>"$TMP/err"
-rc=$?
-[ "$rc" = 0 ] || fail "100000 kernel names within 384 MiB: exit $rc: $(cat "$TMP/err")"
+bounded 393216 120 "100000 kernel names within 384 MiB" summary -f json "$TMP/kernels.ct"
 py '
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -50,9 +52,7 @@ assert len(d["kernels"]) == 100000 and len(d["gpu_kernels"]) == 100000, (len(d["
 assert d["kernels"][0]["Name"] == "void kernel_00000049<128, 4>(float const*, float*, int)", d["kernels"][0]
 assert sum(r["Instances"] for r in d["gpu_kernels"]) == 100000
 '
-limit 65536 timeout 60 "$REPORT" summary -f json --section api "$TMP/kernels.ct" >"$TMP/out" 2>"$TMP/err"
-rc=$?
-[ "$rc" = 0 ] || fail "100000 kernel names, api table only, within 64 MiB: exit $rc: $(cat "$TMP/err")"
+bounded 65536 60 "100000 kernel names, api table only, within 64 MiB" summary -f json --section api "$TMP/kernels.ct"
 py '
 import json, sys
 assert json.load(open(sys.argv[1]))["api"][0]["Num Calls"] == 100000
