@@ -1,11 +1,11 @@
 /* The program's descriptor calls that could take the trace's number: close, dup2, dup3, close_range and
- * closefrom.  When the target is the trace's descriptor (one atomic load and a compare, on every close of
- * the program), ct_tf_step_aside first moves the trace to another number, waiting for a write in progress,
- * and then the program's call goes ahead on the old number: no write of ours ever reaches a file of the
- * program's.  And pipe/pipe2: the pipe libunwind opens when the tracer starts it goes high (fdhigh.h).
+ * closefrom.  When the target is the trace's descriptor, or the trace is detached (one atomic load and two
+ * compares, on every close of the program), ct_tf_range_begin first moves the trace to another number,
+ * waiting for a write in progress, and then the program's call goes ahead on the old number: no write of
+ * ours ever reaches a file of the program's.  And pipe/pipe2: the pipe libunwind opens when the tracer starts it goes high (fdhigh.h).
  *
  * These run anywhere: before the tracer starts (ct_tf_fdnum is -1), in signal handlers (the lock's holder
- * blocks signals, so it is never the interrupted thread), in a vfork child (ct_tf_step_aside checks the pid),
+ * blocks signals, so it is never the interrupted thread), in a vfork child (ct_tf_range_begin checks the pid),
  * and on the writer thread (which holds the lock only around its own system calls).  The next functions are
  * looked up by our constructor, not here: dlsym is not async-signal-safe.  Until then (another library's
  * constructor) the system call itself is made. */
@@ -46,31 +46,44 @@ __attribute__((constructor)) static void fd_hooks_init(void)
     next_pipe2 = (int (*)(int[2], int))dlsym(RTLD_NEXT, "pipe2");
 }
 
+/* Is fd the trace's, or is the trace detached (any number may be the one its reopen takes)? */
 static inline int is_trace(int fd)
 {
-    return __builtin_expect(fd == atomic_load_explicit(&ct_tf_fdnum, memory_order_relaxed), 0) && fd >= 0;
+    const int t = atomic_load_explicit(&ct_tf_fdnum, memory_order_relaxed);
+    return __builtin_expect((fd == t && fd >= 0) || t == CT_TF_DETACHED, 0);
 }
+
+/* The program's call `rc = call`, between ct_tf_range_begin(lo, hi) and its end, errno kept. */
+#define AROUND(lo, hi, call)                                                                             \
+    do {                                                                                                 \
+        const int locked_ = ct_tf_range_begin((lo), (hi));                                               \
+        rc = (call);                                                                                     \
+        if (locked_) {                                                                                   \
+            const int e_ = errno;                                                                        \
+            ct_tf_range_end();                                                                           \
+            errno = e_;                                                                                  \
+        }                                                                                                \
+    } while (0)
 
 static inline int close_next(int fd) { return next_close ? next_close(fd) : (int)syscall(SYS_close, fd); }
 
 /* Out of line, so that the common case needs no stack frame: a load, two compares, the tail call. */
 __attribute__((noinline, cold)) static int close_trace_number(int fd)
 {
-    ct_tf_step_aside(fd, fd);
-    return close_next(fd);
+    int rc;
+    AROUND((unsigned)fd, (unsigned)fd, close_next(fd));
+    return rc;
 }
 
 CT_EXPORT int close(int fd)
 {
-    if (is_trace(fd))
+    if (is_trace(fd) && fd >= 0)
         return close_trace_number(fd);
     return close_next(fd);
 }
 
-CT_EXPORT int dup2(int oldfd, int newfd)
+static int dup2_next(int oldfd, int newfd)
 {
-    if (is_trace(newfd) && oldfd != newfd)
-        ct_tf_step_aside(newfd, newfd);
     if (next_dup2)
         return next_dup2(oldfd, newfd);
     if (oldfd == newfd)
@@ -78,11 +91,27 @@ CT_EXPORT int dup2(int oldfd, int newfd)
     return (int)syscall(SYS_dup3, oldfd, newfd, 0);
 }
 
+static int dup3_next(int oldfd, int newfd, int flags)
+{
+    return next_dup3 ? next_dup3(oldfd, newfd, flags) : (int)syscall(SYS_dup3, oldfd, newfd, flags);
+}
+
+CT_EXPORT int dup2(int oldfd, int newfd)
+{
+    int rc;
+    if (!is_trace(newfd) || oldfd == newfd || newfd < 0)
+        return dup2_next(oldfd, newfd);
+    AROUND((unsigned)newfd, (unsigned)newfd, dup2_next(oldfd, newfd));
+    return rc;
+}
+
 CT_EXPORT int dup3(int oldfd, int newfd, int flags)
 {
-    if (is_trace(newfd) && oldfd != newfd)
-        ct_tf_step_aside(newfd, newfd);
-    return next_dup3 ? next_dup3(oldfd, newfd, flags) : (int)syscall(SYS_dup3, oldfd, newfd, flags);
+    int rc;
+    if (!is_trace(newfd) || oldfd == newfd || newfd < 0)
+        return dup3_next(oldfd, newfd, flags);
+    AROUND((unsigned)newfd, (unsigned)newfd, dup3_next(oldfd, newfd, flags));
+    return rc;
 }
 
 #ifndef CLOSE_RANGE_CLOEXEC
@@ -103,14 +132,10 @@ static int range_call(unsigned lo, unsigned hi, int flags)
 
 CT_EXPORT int close_range(unsigned lo, unsigned hi, int flags)
 {
-    /* CLOSE_RANGE_CLOEXEC closes nothing (and ours is close-on-exec already). */
-    const int locked = (flags & CLOSE_RANGE_CLOEXEC) ? 0 : ct_tf_range_begin(lo, hi);
-    const int rc = range_call(lo, hi, flags);
-    if (locked) {
-        const int e = errno;
-        ct_tf_range_end();
-        errno = e;
-    }
+    int rc;
+    if (flags & CLOSE_RANGE_CLOEXEC) /* closes nothing (and ours is close-on-exec already) */
+        return range_call(lo, hi, flags);
+    AROUND(lo, hi, range_call(lo, hi, flags));
     return rc;
 }
 

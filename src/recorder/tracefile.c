@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "format/record.h"
+#include "recorder/alloc.h"
 #include "recorder/clock.h"
 #include "recorder/fdhigh.h"
 #include "recorder/output.h"
@@ -55,16 +56,15 @@ void ct_tf_thread_blocks_signals(void) { thread_blocks_signals = 1; }
 /* ---- the descriptor's lock ----
  *
  * tf.fd is a number, and a program may put a file of its own on that number (dup2, dup3) or close it at any
- * moment.  fd_hooks.c catches those calls: ct_tf_step_aside moves the trace to another number first.  Every
+ * moment.  fd_hooks.c catches those calls: ct_tf_range_begin moves the trace to another number first.  Every
  * system call on tf.fd, and every change of it, holds fd_lock, so that no write goes by a number the
  * program has just taken.  The holder has every signal blocked (the writer thread always has), so a signal
  * handler that closes or dup2s never runs on the thread that holds the lock: waiting for it cannot
  * deadlock.  The holder does nothing but system calls on the file; it may wait only on the kernel. */
-_Atomic int ct_tf_fdnum = -1; /* tf.fd, for the hooks' unlocked compare */
+_Atomic int ct_tf_fdnum = -1; /* tf.fd, for the hooks' unlocked compare; CT_TF_DETACHED as said there */
 static _Atomic int fd_lock;
-/* The trace has no descriptor for now but is to be reopened by name (ct_tf_step_aside found no free number,
- * or the program closed a range above any we could move to): the holder of the drain reopens it. */
-static _Atomic int detached;
+
+static int detached(void) { return atomic_load_explicit(&ct_tf_fdnum, memory_order_acquire) == CT_TF_DETACHED; }
 
 struct fd_guard { sigset_t old; int masked, locked; };
 
@@ -78,12 +78,9 @@ static void set_fd(int fd)
  * caller then goes on without it: see ct_tf_give_up). */
 static void fd_enter(struct fd_guard *g, int wait_ms)
 {
-    sigset_t all;
     g->masked = !thread_blocks_signals;
-    if (g->masked) {
-        sigfillset(&all);
-        pthread_sigmask(SIG_BLOCK, &all, &g->old);
-    }
+    if (g->masked)
+        ct_signals_block(&g->old);
     for (long naps = 0;; naps++) {
         int expected = 0;
         if (atomic_compare_exchange_weak_explicit(&fd_lock, &expected, 1, memory_order_acquire,
@@ -113,28 +110,28 @@ static void fd_leave(struct fd_guard *g, int err)
         }
     }
     if (g->masked)
-        pthread_sigmask(SIG_SETMASK, &g->old, NULL);
+        ct_signals_restore(&g->old);
 }
 
 static void reattach_locked(void);
+static void say_reattached(void);
 
-/* writev all of iov; returns the bytes written and sets *err on failure (0 when all went out); *reopened
- * when the file had to be opened again by name first. */
-static size_t write_all_r(const struct iovec *in, int n, int *err, int *reopened)
+/* writev all of iov; returns the bytes written and sets *err on failure (0 when all went out). */
+static size_t write_all(const struct iovec *in, int n, int *err)
 {
     struct iovec iov[4];
     struct fd_guard g;
     size_t done = 0;
-    int i = 0;
+    int i = 0, reopened = 0;
 
     if (n > 4)
         n = 4; /* callers pass at most 3 spans */
     memcpy(iov, in, (size_t)n * sizeof *iov);
     *err = 0;
     fd_enter(&g, -1);
-    if (atomic_load(&detached)) { /* the program took our number while no other was free */
+    if (detached()) { /* the program took our number while no other was free */
         reattach_locked();
-        *reopened = 1;
+        reopened = 1;
     }
     if (tf.fd < 0)
         *err = EBADF, i = n;
@@ -158,26 +155,16 @@ static size_t write_all_r(const struct iovec *in, int n, int *err, int *reopened
         }
     }
     fd_leave(&g, *err);
-    return done;
-}
-
-static void say_reattached(void);
-
-static size_t write_all(const struct iovec *in, int n, int *err)
-{
-    int reopened = 0;
-    size_t done = write_all_r(in, n, err, &reopened);
-    if (reopened)
+    if (reopened) /* said once the lock is given back */
         say_reattached();
     return done;
 }
 
-/* wait_ms: as fd_enter's. */
-static void pwrite_quiet(const void *buf, size_t len, uint64_t off, int wait_ms)
+static void pwrite_quiet(const void *buf, size_t len, uint64_t off)
 {
     struct fd_guard g;
     ssize_t w = 0;
-    fd_enter(&g, wait_ms);
+    fd_enter(&g, -1);
     if (tf.fd >= 0)
         do
             w = pwrite(tf.fd, buf, len, (off_t)off);
@@ -204,7 +191,7 @@ static int is_our_file(int fd)
 
 static int have_file(void)
 {
-    return atomic_load_explicit(&ct_tf_fdnum, memory_order_acquire) >= 0 || atomic_load(&detached);
+    return atomic_load_explicit(&ct_tf_fdnum, memory_order_acquire) != -1;
 }
 
 int ct_tf_mine(void)
@@ -221,7 +208,6 @@ static void reattach_locked(void)
         fd = -1;
     }
     set_fd(fd >= 0 ? ct_fd_move_high(fd) : -1);
-    atomic_store(&detached, 0);
 }
 
 static void say_reattached(void)
@@ -242,7 +228,7 @@ void ct_tf_verify(void)
     if (tf.failed || !have_file())
         return;
     fd_enter(&g, -1);
-    if (atomic_load(&detached) || !is_our_file(tf.fd)) {
+    if (detached() || !is_our_file(tf.fd)) {
         reattach_locked();
         again = 1;
         if (tf.fd < 0) /* no file to write the LOST and END records to: the counts reach stderr only */
@@ -268,39 +254,39 @@ static int step_aside_locked(int lo, int hi)
         to = fcntl(tf.fd, F_DUPFD_CLOEXEC, from);
     if (to < 0 && again >= 0)
         to = fcntl(tf.fd, F_DUPFD_CLOEXEC, again); /* nothing free from the floor up */
-    if (to < 0)
-        atomic_store(&detached, 1);
-    set_fd(to); /* the old number is left to the program's call, which closes or replaces it */
+    set_fd(to < 0 ? CT_TF_DETACHED : to); /* the old number is left to the program's call */
     return to < 0;
 }
 
-void ct_tf_step_aside(int lo, int hi)
+/* Close the trace's descriptor, if any, under the lock: no hook may move it meanwhile. */
+static void drop_fd(void)
 {
     struct fd_guard g;
-
-    if (getpid() != tf.pid) /* a vfork child: our memory, its own descriptors */
-        return;
     fd_enter(&g, -1);
-    step_aside_locked(lo, hi);
+    if (tf.fd >= 0)
+        ct_fd_close_raw(tf.fd);
+    set_fd(-1);
     fd_leave(&g, 0);
 }
 
-static struct fd_guard range_guard; /* while a range holds fd_lock: one at a time */
+static struct fd_guard range_guard; /* while a program's call holds fd_lock: one at a time */
 
 int ct_tf_range_begin(unsigned lo, unsigned hi)
 {
     struct fd_guard g;
     const int fd = atomic_load_explicit(&ct_tf_fdnum, memory_order_acquire);
 
-    if (fd < 0 || (unsigned)fd < lo || (unsigned)fd > hi || getpid() != tf.pid)
+    /* Detached, the trace may be in the middle of its reopen by name, on whatever free number open() and
+     * the move high gave: the program's call, whatever numbers it names, waits for it. */
+    if (getpid() != tf.pid || (fd != CT_TF_DETACHED && (fd < 0 || (unsigned)fd < lo || (unsigned)fd > hi)))
         return 0;
     fd_enter(&g, -1);
-    if (!step_aside_locked((int)lo, hi > INT_MAX ? INT_MAX : (int)hi)) {
+    if (!detached() && !step_aside_locked((int)lo, hi > INT_MAX ? INT_MAX : (int)hi)) {
         fd_leave(&g, 0);
         return 0;
     }
-    /* Nowhere above the range to go: the program's call runs under the lock, so that the reopen by name (at
-     * the next write) cannot land on a number the range is about to close. */
+    /* Detached, now or by the move: the program's call runs under the lock, so that the reopen by name (at
+     * the next write) cannot land on a number the call is about to close or replace. */
     range_guard = g;
     return 1;
 }
@@ -380,7 +366,7 @@ static void put_lost_record(void)
 {
     struct ct_rec_lost l;
     make_lost_record(&l, CT_LOST_WRITE_ERROR);
-    pwrite_quiet(&l, sizeof l, tf.lost_off, -1);
+    pwrite_quiet(&l, sizeof l, tf.lost_off);
 }
 
 /* The END record with the totals as they are now. */
@@ -586,7 +572,6 @@ int ct_tf_open(const struct ct_settings *s, uint32_t features)
 
     memset(&tf, 0, sizeof tf);
     set_fd(-1);
-    atomic_store(&detached, 0);
     gethostname(host, sizeof host - 1);
     if (ct_output_expand(s->output, name, sizeof name, (long)getpid(), host) < 0) {
         ct_warn("CUDATRACE_OUTPUT=\"%s\" is not a valid file name template (%%p, %%h, %%q{VAR}, %%%%); using %s",
@@ -625,12 +610,7 @@ int ct_tf_open(const struct ct_settings *s, uint32_t features)
     } else {
         /* Not even the header fits: no file to keep, but the calls are still counted, and said at exit. */
         ct_warn("cannot write %s: %s; calls are counted, not recorded", tf.path, strerror(err));
-        struct fd_guard g;
-        fd_enter(&g, -1);
-        if (tf.fd >= 0)
-            ct_fd_close_raw(tf.fd);
-        set_fd(-1);
-        fd_leave(&g, 0);
+        drop_fd();
         unlink(tf.path);
         tf.failed = tf.counting = 1;
     }
@@ -697,16 +677,10 @@ void ct_tf_close(int quiet)
     if (tf.failed && !tf.counting) { /* the LOST record with the final count, then END right after it */
         make_end_record(&e);
         put_lost_record();
-        pwrite_quiet(&e, sizeof e, tf.lost_off + sizeof(struct ct_rec_lost), -1);
+        pwrite_quiet(&e, sizeof e, tf.lost_off + sizeof(struct ct_rec_lost));
     }
     completed(quiet); /* without a file (counting only) the count reaches stderr only */
-    struct fd_guard g;
-    fd_enter(&g, -1);
-    if (tf.fd >= 0)
-        ct_fd_close_raw(tf.fd);
-    set_fd(-1);
-    atomic_store(&detached, 0);
-    fd_leave(&g, 0);
+    drop_fd();
 }
 
 uint64_t ct_tf_progress(void) { return atomic_load_explicit(&progress, memory_order_acquire); }
@@ -746,6 +720,5 @@ void ct_tf_abandon(void)
     if (tf.fd >= 0)
         ct_fd_close_raw(tf.fd);
     set_fd(-1);
-    atomic_store(&detached, 0);
     tf.counting = 0;
 }

@@ -33,15 +33,17 @@ int ct_tf_mine(void);
 /* Before a drain: make sure the descriptor still refers to our file (the backstop behind the descriptor
  * hooks: a program may reach its descriptors by routes they do not see). */
 void ct_tf_verify(void);
-/* The trace's descriptor, -1 when none: the descriptor hooks (fd_hooks.c) compare the program's with it. */
+/* The trace's descriptor, -1 when none, CT_TF_DETACHED when the program took its number and none other was
+ * free (it is reopened by name at the next write): the descriptor hooks (fd_hooks.c) compare the program's
+ * with it. */
+#define CT_TF_DETACHED (-2)
 extern _Atomic int ct_tf_fdnum;
-/* The program is about to close or replace the descriptors lo..hi, and the trace's is one of them: move the
- * trace above hi (at or above the floor of fdhigh.h), or detach it to be reopened by name when no number
- * there is free.  Waits for a write in progress; never deadlocks in a signal handler (the holder blocks
- * signals). */
-void ct_tf_step_aside(int lo, int hi);
-/* Around the program's close_range(lo, hi)/closefrom(lo): 1 when the trace was in the range and could not be
- * moved above it; the program's call then runs holding the descriptor's lock, and ct_tf_range_end ends it. */
+/* Around a program's call that closes or replaces the descriptors lo..hi (close, dup2, dup3, close_range,
+ * closefrom; lo == hi for one).  When the trace's is one of them it is first moved aside: to another
+ * number (above hi for a range, at or above the floor of fdhigh.h), or, none being free, detached.  1 when
+ * the trace is detached: the program's call then runs holding the descriptor's lock (so that the reopen by
+ * name cannot take a number the call is about to close or replace), and ct_tf_range_end ends it.  Waits
+ * for a write in progress; never deadlocks in a signal handler (the holder blocks signals). */
 int ct_tf_range_begin(unsigned lo, unsigned hi);
 void ct_tf_range_end(void);
 /* Write calls begun plus write calls returned (odd while a write is in the kernel): a waiting signal flush
