@@ -73,11 +73,9 @@ int ct_runs_note_new_run(struct ct_runs *x, uint32_t tid, uint64_t begin, uint64
         return -1;
     struct ct_runs_thread *t = &x->threads[i];
     /* Room for one run to begin with: most threads of a program that has many make one or two. */
-    struct ct_run *runs = t->cap ? ct_grow(t->runs, &t->cap, t->nruns + 1, sizeof *runs) : malloc(sizeof *runs);
+    struct ct_run *runs = ct_grow_from(t->runs, &t->cap, t->nruns + 1, sizeof *runs, 1);
     if (!runs)
         return -1;
-    if (!t->cap)
-        t->cap = 1;
     t->runs = runs;
     t->runs[t->nruns++] = (struct ct_run){begin, end, x->nclocks};
     t->calls++;
