@@ -1,6 +1,7 @@
-# src/report: cudatrace-report (see the top-level Makefile.am), in five parts (doc/contributing.md, "Layout"):
+# src/report: cudatrace-report (see the top-level Makefile.am), in six parts (doc/contributing.md, "Layout"):
 #   cmd/      one file per command, and the command line they share (cli.c)
 #   summary/  the summary's tables beyond its host tables: GPU, NVTX, per group, launch shapes
+#   analyze/  the analyze command's rules: host calls, GPU timeline, ranks, memory
 #   export/   one file per export format, and the protobuf writer of the Perfetto one
 #   symbols/  resolving the frames of call stacks from the modules' files (libdw, or ELF symbol tables)
 #   model/    what the commands and exports share: the trace read and merged, maps, statistics, text and
@@ -42,7 +43,13 @@ src_report_libctreport_la_SOURCES = \
 	src/report/cmd/memory.c \
 	src/report/cmd/stacks.c \
 	src/report/cmd/export.c \
-	src/report/cmd/info.c
+	src/report/cmd/info.c \
+	src/report/cmd/analyze.c \
+	src/report/analyze/rules.c src/report/analyze/rules.h \
+	src/report/analyze/host_rules.c \
+	src/report/analyze/gpu_idle.c \
+	src/report/analyze/ranks.c \
+	src/report/analyze/memory_rule.c
 # The symbolization back end (symbols.h): elfutils libdw, else the ELF symbol tables read by hand.
 if HAVE_LIBDW
 src_report_libctreport_la_SOURCES += src/report/symbols/symbols_dw.c

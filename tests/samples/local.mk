@@ -62,3 +62,11 @@ check_PROGRAMS += tests/samples/multi_gpu_peer
 tests_samples_multi_gpu_peer_SOURCES = tests/samples/multi_gpu_peer.c tests/samples/drv_sample.c tests/samples/drv_sample.h
 tests_samples_multi_gpu_peer_LDFLAGS = $(SAMPLES_DRV_LINK)
 tests_samples_multi_gpu_peer_LDADD = $(SAMPLES_DRV_LDADD)
+
+# One planted problem per rule of cudatrace-report analyze, and each fixed (tests/integration/analyze-rules.sh);
+# with debug information, so that the report names the lines.
+check_PROGRAMS += tests/samples/analyze_drv
+tests_samples_analyze_drv_SOURCES = tests/samples/analyze_drv.c tests/samples/drv_sample.c tests/samples/drv_sample.h
+tests_samples_analyze_drv_CFLAGS = $(AM_CFLAGS) -g
+tests_samples_analyze_drv_LDFLAGS = $(SAMPLES_DRV_LINK)
+tests_samples_analyze_drv_LDADD = $(SAMPLES_DRV_LDADD)

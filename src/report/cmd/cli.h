@@ -17,7 +17,8 @@ struct rp_command {
     const char *help;    /* the full --help text */
     int (*run)(int argc, char **argv);
 };
-extern const struct rp_command rp_cmd_summary, rp_cmd_calls, rp_cmd_export, rp_cmd_info, rp_cmd_memory, rp_cmd_stacks;
+extern const struct rp_command rp_cmd_summary, rp_cmd_calls, rp_cmd_export, rp_cmd_info, rp_cmd_memory, rp_cmd_stacks,
+    rp_cmd_analyze;
 
 struct rp_common {
     int format; /* enum rp_format, or -1 for the default of the output (table on a terminal, else csv) */

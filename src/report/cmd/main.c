@@ -8,7 +8,7 @@
 #include "report/model/trace.h"
 
 static const struct rp_command *const commands[] = {&rp_cmd_summary, &rp_cmd_calls, &rp_cmd_memory,
-                                                 &rp_cmd_stacks, &rp_cmd_export, &rp_cmd_info};
+                                                 &rp_cmd_stacks, &rp_cmd_analyze, &rp_cmd_export, &rp_cmd_info};
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
 static void usage(FILE *out)

@@ -17,6 +17,7 @@ struct rp_site {
     uint64_t count, bytes;        /* what the command sums: calls or allocations, bytes */
     uint64_t total_ns, max_ns;
     struct rp_stack *own;         /* a site of rp_site_python: its stack, the Python frames, freed with it */
+    const char *range;            /* analyze: the NVTX range of its first call (the trace's string), or NULL */
 };
 
 struct rp_sites {

@@ -1,0 +1,555 @@
+/* cudatrace-report analyze: the problems in a trace (the rules of src/report/analyze/), each with the
+ * time it is estimated to cost, its evidence, the call sites that cause it and what usually fixes it. */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/analyze/rules.h"
+#include "report/cmd/cli.h"
+#include "report/model/frames.h"
+#include "report/model/table.h"
+#include "report/model/trace.h"
+#include "report/symbols/symbolize.h"
+
+struct out {
+    FILE *f;
+    enum rp_format fmt;
+    const struct rp_timeunit *u;
+    unsigned long long top;
+    const struct rp_an *a;
+};
+
+static double share(const struct rp_an *a, uint64_t ns) { return a->run_ns ? 100.0 * (double)ns / (double)a->run_ns : 0; }
+
+/* A figure as the table shows it. */
+static const char *figure_text(char *buf, size_t size, const struct rp_an_figure *g, const struct rp_timeunit *u)
+{
+    char num[48], grouped[64];
+    switch (g->unit) {
+    case RP_AN_TIME:
+        rp_fmt_time(num, sizeof num, g->v, u, 0);
+        snprintf(buf, size, "%s %s %s", rp_group_digits(grouped, sizeof grouped, num), u->name, g->words);
+        break;
+    case RP_AN_PERCENT: snprintf(buf, size, "%.1f%% %s", g->v, g->words); break;
+    case RP_AN_BYTES:
+    case RP_AN_COUNT:
+        snprintf(num, sizeof num, "%.0f", g->v);
+        snprintf(buf, size, "%s %s", rp_group_digits(grouped, sizeof grouped, num), g->words);
+        break;
+    }
+    return buf;
+}
+
+static const char *time_text(char *buf, size_t size, double ns, const struct rp_timeunit *u)
+{
+    char num[48];
+    rp_fmt_time(num, sizeof num, ns, u, 0);
+    rp_group_digits(buf, size - 8, num);
+    strcat(buf, " ");
+    strcat(buf, u->name);
+    return buf;
+}
+
+/* ---- table ---- */
+
+static void site_text(const struct out *o, const struct rp_site *s, const char *what)
+{
+    char t[64];
+    fputs("   at: ", o->f);
+    rp_text_put(o->f, s->label && *s->label ? s->label : "(no stack)");
+    fprintf(o->f, ": %" PRIu64 " %s, %s", s->count, what, time_text(t, sizeof t, (double)s->total_ns, o->u));
+    if (s->bytes)
+        fprintf(o->f, ", %" PRIu64 " bytes", s->bytes);
+    if (s->range) {
+        fputs(", in NVTX range \"", o->f);
+        rp_text_put(o->f, s->range);
+        putc('"', o->f);
+    }
+    fputs("\n", o->f);
+    rp_stack_text(o->f, s->stack, "       ");
+}
+
+static void gap_text(const struct out *o, const struct rp_an_gap *g)
+{
+    const struct rp_trace *t = o->a->t;
+    const struct rp_file *f = &t->files[g->file];
+    char a[64], b[64], c[64], api[96];
+    fprintf(o->f, "   gap of %s at %s: the next work was launched by %s", time_text(a, sizeof a, (double)(g->t1 - g->t0), o->u),
+            time_text(b, sizeof b, (double)(g->t0 - t->start_ns), o->u), rp_file_api_name(f, g->api_id, api, sizeof api));
+    if (g->launch_t > g->t0)
+        fprintf(o->f, " %s after the GPU went idle", time_text(c, sizeof c, (double)(g->launch_t - g->t0), o->u));
+    const char *range = rp_an_range_at(t, g->file, g->tid, g->launch_t);
+    if (range) {
+        fputs(", in NVTX range \"", o->f);
+        rp_text_put(o->f, range);
+        putc('"', o->f);
+    }
+    fputs(", from:\n", o->f);
+    rp_stack_text(o->f, rp_stacktab_get(&f->stacks, g->stack_id), "       ");
+    fprintf(o->f, "     the host meanwhile made %" PRIu64 " calls (%s)%s\n", g->ncalls,
+            time_text(a, sizeof a, (double)g->calls_ns, o->u), g->during.n ? ", the longest:" : "");
+    for (size_t i = 0; i < g->during.n && i < 2; i++) {
+        fputs("  ", o->f);
+        site_text(o, &g->during.v[i], "calls");
+    }
+}
+
+static void findings_text(const struct out *o, const struct rp_an_result *r)
+{
+    const struct rp_an *a = o->a;
+    char b1[64], b2[64], b3[256];
+    fprintf(o->f, "Run: %s; steady state from %s (--warmup=%g%%)\n", time_text(b1, sizeof b1, (double)a->run_ns, o->u),
+            time_text(b2, sizeof b2, (double)(a->steady_t - a->t->start_ns), o->u), a->o->warmup * 100);
+    if (!a->stacks)
+        fputs("Call stacks were not recorded (CUDATRACE_STACKS=none, or a build without libunwind): findings "
+              "name no call sites.\n", o->f);
+    if (r->no_idle)
+        fprintf(o->f, "%s\n", r->no_idle);
+    if (!r->n)
+        fputs("\nNo findings over their thresholds.\n", o->f);
+    else
+        fprintf(o->f, "\n%zu finding%s, the largest estimated time lost first:\n", r->n, r->n == 1 ? "" : "s");
+    for (size_t i = 0; i < r->n; i++) {
+        const struct rp_an_finding *f = &r->f[i];
+        fprintf(o->f, "\n%zu. %s", i + 1, rp_an_rule_names[f->rule]);
+        if (f->where[0]) {
+            fputs(" (", o->f);
+            rp_text_put(o->f, f->where);
+            putc(')', o->f);
+        }
+        fprintf(o->f, ": %s\n", rp_an_rule_titles[f->rule]);
+        if (f->rule != RP_AN_LEAK)
+            fprintf(o->f, "   lost: %s (%.1f%% of the run)\n", time_text(b1, sizeof b1, (double)f->lost_ns, o->u),
+                    share(a, f->lost_ns));
+        fputs("   evidence: ", o->f);
+        for (unsigned j = 0; j < f->nfig; j++)
+            fprintf(o->f, "%s%s", j ? ", " : "", figure_text(b3, sizeof b3, &f->fig[j], o->u));
+        fprintf(o->f, "\n   fix: %s\n", rp_an_rule_fixes[f->rule]);
+        for (size_t j = 0; f->sites && j < f->nsites && (!o->top || j < o->top); j++)
+            site_text(o, &f->sites->v[j], f->rule == RP_AN_LEAK ? "allocations" : "calls");
+        for (size_t j = 0; f->dev && j < f->dev->ntop; j++)
+            gap_text(o, &f->dev->top[j]);
+    }
+}
+
+static void ranks_text(const struct out *o, const struct rp_an_result *r)
+{
+    if (r->nranks < 2)
+        return;
+    char b[4][64];
+    fprintf(o->f, "\nRanks (load: GPU busy less twice the time in collectives; the slowest has the most):\n");
+    fprintf(o->f, "  %-6s %16s %16s %8s %16s %16s\n", "Rank", "GPU busy", "Collectives", "Steps", "Step (median)", "Load");
+    for (size_t i = 0; i < r->nranks; i++) {
+        const struct rp_an_rank *k = &r->ranks[i];
+        fprintf(o->f, "  %-6d %16s %16s %8" PRIu64 " %16s %16s%s\n", k->rank, time_text(b[0], 64, (double)k->busy_ns, o->u),
+                time_text(b[1], 64, (double)k->collective_ns, o->u), k->steps,
+                k->steps ? time_text(b[2], 64, k->step_ns, o->u) : "-",
+                k->load_ns < 0 ? "0" : time_text(b[3], 64, (double)k->load_ns, o->u), i == r->slowest ? "  slowest" : "");
+    }
+}
+
+static void peak_text(const struct out *o, const struct rp_an_result *r)
+{
+    if (!r->peak_bytes)
+        return;
+    char b1[48], b2[64], b3[64];
+    fprintf(o->f, "\nPeak device memory: %s bytes at %s; held by:\n",
+            rp_group_digits(b2, sizeof b2, rp_u64s(b1, r->peak_bytes)),
+            time_text(b3, sizeof b3, (double)(r->peak_t - o->a->t->start_ns), o->u));
+    for (size_t i = 0; i < r->peak.n && (!o->top || i < o->top); i++) {
+        fprintf(o->f, "  %s bytes in %" PRIu64 " allocations at:\n",
+                rp_group_digits(b2, sizeof b2, rp_u64s(b1, r->peak.v[i].bytes)), r->peak.v[i].count);
+        rp_stack_text(o->f, r->peak.v[i].stack, "    ");
+    }
+}
+
+/* ---- json ---- */
+
+static void site_json(const struct out *o, const struct rp_site *s)
+{
+    fputs("{\"label\":", o->f);
+    rp_json_string(o->f, s->label ? s->label : "");
+    fprintf(o->f, ",\"count\":%" PRIu64 ",\"time_ns\":%" PRIu64 ",\"bytes\":%" PRIu64 ",\"range\":", s->count,
+            s->total_ns, s->bytes);
+    if (s->range)
+        rp_json_string(o->f, s->range);
+    else
+        fputs("null", o->f);
+    fputs(",\"stack\":", o->f);
+    rp_stack_json(o->f, s->stack);
+    putc('}', o->f);
+}
+
+static void sites_json(const struct out *o, const struct rp_sites *s, size_t n)
+{
+    putc('[', o->f);
+    for (size_t i = 0; s && i < n && (!o->top || i < o->top); i++) {
+        if (i)
+            putc(',', o->f);
+        site_json(o, &s->v[i]);
+    }
+    putc(']', o->f);
+}
+
+static void gap_json(const struct out *o, const struct rp_an_gap *g)
+{
+    const struct rp_trace *t = o->a->t;
+    const struct rp_file *f = &t->files[g->file];
+    char api[96];
+    fprintf(o->f, "{\"start_ns\":%" PRId64 ",\"duration_ns\":%" PRId64 ",\"launch\":{\"api\":", g->t0 - t->start_ns,
+            g->t1 - g->t0);
+    rp_json_string(o->f, rp_file_api_name(f, g->api_id, api, sizeof api));
+    fprintf(o->f, ",\"late_ns\":%" PRId64 ",\"range\":", g->launch_t > g->t0 ? g->launch_t - g->t0 : 0);
+    const char *range = rp_an_range_at(t, g->file, g->tid, g->launch_t);
+    if (range)
+        rp_json_string(o->f, range);
+    else
+        fputs("null", o->f);
+    fputs(",\"stack\":", o->f);
+    rp_stack_json(o->f, rp_stacktab_get(&f->stacks, g->stack_id));
+    fprintf(o->f, "},\"host_calls\":%" PRIu64 ",\"host_calls_ns\":%" PRIu64 ",\"during\":", g->ncalls, g->calls_ns);
+    sites_json(o, &g->during, g->during.n);
+    putc('}', o->f);
+}
+
+static void print_json(const struct out *o, const struct rp_an_result *r)
+{
+    const struct rp_an *a = o->a;
+    const struct rp_an_opts *op = a->o;
+    fprintf(o->f,
+            "{\"run_ns\":%" PRId64 ",\"steady_from_ns\":%" PRId64 ",\"stacks_recorded\":%s,\"thresholds\":{"
+            "\"warmup_percent\":%g,\"min_repeats\":%" PRIu64 ",\"idle_gap_ns\":%" PRIu64 ",\"small_copy_bytes\":%" PRIu64
+            ",\"min_launches\":%" PRIu64 ",\"window_ns\":%" PRIu64 ",\"launch_interval_ns\":%" PRIu64 ",\"rank_percent\":%g,\"leak_bytes\":%" PRIu64 "},"
+            "\"gpu_timeline\":",
+            a->run_ns, a->steady_t - a->t->start_ns, a->stacks ? "true" : "false", op->warmup * 100, op->min_repeats,
+            op->idle_gap_ns, op->small_bytes, op->min_launches, a->win_ns, op->launch_interval_ns, op->rank_share * 100, op->leak_bytes);
+    if (r->no_idle)
+        rp_json_string(o->f, r->no_idle);
+    else
+        fputs("null", o->f);
+    fputs(",\"findings\":[", o->f);
+    for (size_t i = 0; i < r->n; i++) {
+        const struct rp_an_finding *f = &r->f[i];
+        fprintf(o->f, "%s{\"rule\":\"%s\",\"title\":", i ? "," : "", rp_an_rule_names[f->rule]);
+        rp_json_string(o->f, rp_an_rule_titles[f->rule]);
+        fputs(",\"where\":", o->f);
+        rp_json_string(o->f, f->where);
+        fprintf(o->f, ",\"lost_ns\":%" PRIu64 ",\"lost_percent\":%.2f,\"evidence\":{", f->lost_ns, share(a, f->lost_ns));
+        for (unsigned j = 0; j < f->nfig; j++)
+            fprintf(o->f, "%s\"%s\":%.*f", j ? "," : "", f->fig[j].key, f->fig[j].unit == RP_AN_PERCENT ? 2 : 0,
+                    f->fig[j].v);
+        fputs("},\"fix\":", o->f);
+        rp_json_string(o->f, rp_an_rule_fixes[f->rule]);
+        fputs(",\"sites\":", o->f);
+        sites_json(o, f->sites, f->nsites);
+        if (f->dev) {
+            fputs(",\"gaps\":[", o->f);
+            for (size_t j = 0; j < f->dev->ntop; j++) {
+                if (j)
+                    putc(',', o->f);
+                gap_json(o, &f->dev->top[j]);
+            }
+            putc(']', o->f);
+        }
+        putc('}', o->f);
+    }
+    fputs("],\"ranks\":[", o->f);
+    for (size_t i = 0; i < r->nranks; i++) {
+        const struct rp_an_rank *k = &r->ranks[i];
+        fprintf(o->f,
+                "%s{\"rank\":%d,\"gpu_busy_ns\":%" PRIu64 ",\"collective_ns\":%" PRIu64 ",\"steps\":%" PRIu64
+                ",\"step_median_ns\":%.0f,\"load_ns\":%" PRId64 "}",
+                i ? "," : "", k->rank, k->busy_ns, k->collective_ns, k->steps, k->step_ns, k->load_ns);
+    }
+    fputs("],\"slowest_rank\":", o->f);
+    if (r->nranks > 1)
+        fprintf(o->f, "%d", r->ranks[r->slowest].rank);
+    else
+        fputs("null", o->f);
+    fprintf(o->f, ",\"peak\":{\"bytes\":%" PRIu64 ",\"time_ns\":%" PRId64 ",\"sites\":", r->peak_bytes,
+            r->peak_bytes ? r->peak_t - a->t->start_ns : 0);
+    sites_json(o, &r->peak, r->peak.n);
+    fputs("}}\n", o->f);
+}
+
+/* ---- csv, tsv ---- */
+
+static void print_table(const struct out *o, const struct rp_an_result *r)
+{
+    struct rp_table tb;
+    char lost[48];
+    snprintf(lost, sizeof lost, "Lost (%s)#", o->u->name);
+    const char *titles[] = {"Rule", "Where", lost, "Lost %#", "Evidence", "Site", "Range", "Stack", "Fix"};
+    if (rp_table_init(&tb, "findings", "Findings, the largest estimated time lost first", 9, titles) < 0)
+        return;
+    for (size_t i = 0; i < r->n; i++) {
+        const struct rp_an_finding *f = &r->f[i];
+        char t[48], pct[16], ev[1024] = "", fig[256];
+        rp_fmt_time(t, sizeof t, (double)f->lost_ns, o->u, 0);
+        snprintf(pct, sizeof pct, "%.2f", share(o->a, f->lost_ns));
+        for (unsigned j = 0; j < f->nfig; j++) {
+            if (j)
+                strncat(ev, "; ", sizeof ev - strlen(ev) - 1);
+            strncat(ev, figure_text(fig, sizeof fig, &f->fig[j], o->u), sizeof ev - strlen(ev) - 1);
+        }
+        const struct rp_site *s = f->sites && f->nsites ? &f->sites->v[0] : NULL;
+        const struct rp_stack *st = s ? s->stack : NULL;
+        const char *label = s && s->label ? s->label : "", *range = s && s->range ? s->range : "";
+        if (f->dev && f->dev->ntop) { /* idle: the call that ended the longest gap */
+            const struct rp_an_gap *g = &f->dev->top[0];
+            st = rp_stacktab_get(&o->a->t->files[g->file].stacks, g->stack_id);
+            range = rp_an_range_at(o->a->t, g->file, g->tid, g->launch_t);
+            range = range ? range : "";
+            label = "";
+        }
+        char *line = rp_stack_line(st);
+        const char *row[] = {rp_an_rule_names[f->rule], f->where, t, pct, ev, label, range, line ? line : "",
+                             rp_an_rule_fixes[f->rule]};
+        rp_table_row(&tb, row);
+        free(line);
+    }
+    rp_table_print(&tb, o->f, o->fmt, 1, r->nranks > 1);
+    rp_table_free(&tb);
+    if (r->nranks < 2)
+        return;
+    char busy[48], coll[48], step[48], load[48];
+    snprintf(busy, sizeof busy, "GPU Busy (%s)#", o->u->name);
+    snprintf(coll, sizeof coll, "Collectives (%s)#", o->u->name);
+    snprintf(step, sizeof step, "Step Median (%s)#", o->u->name);
+    snprintf(load, sizeof load, "Load (%s)#", o->u->name);
+    const char *rt[] = {"Rank!", busy, coll, "Steps#", step, load, "Slowest"};
+    if (rp_table_init(&tb, "ranks", "Ranks", 7, rt) < 0)
+        return;
+    for (size_t i = 0; i < r->nranks; i++) {
+        const struct rp_an_rank *k = &r->ranks[i];
+        char c[6][48];
+        snprintf(c[0], 48, "%d", k->rank);
+        rp_fmt_time(c[1], 48, (double)k->busy_ns, o->u, 0);
+        rp_fmt_time(c[2], 48, (double)k->collective_ns, o->u, 0);
+        rp_fmt_time(c[4], 48, k->step_ns, o->u, 0);
+        rp_fmt_time(c[5], 48, (double)k->load_ns, o->u, 0);
+        const char *row[] = {c[0], c[1], c[2], rp_u64s(c[3], k->steps), c[4], c[5], i == r->slowest ? "yes" : ""};
+        rp_table_row(&tb, row);
+    }
+    rp_table_print(&tb, o->f, o->fmt, 0, 1);
+    rp_table_free(&tb);
+}
+
+/* ---- options ---- */
+
+static int parse_pct(const char *opt, const char *arg, double *v)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(arg, &end);
+    if (errno || end == arg || (*end && strcmp(end, "%")) || !(x >= 0 && x <= 100))
+        return rp_usage_error(&rp_cmd_analyze, "%s wants a percentage from 0 to 100, not '%s'", opt, arg), -1;
+    *v = x / 100;
+    return 0;
+}
+
+static int parse_time(const char *opt, const char *arg, uint64_t *v)
+{
+    int64_t ns;
+    if (rp_parse_time(&rp_cmd_analyze, opt, arg, &ns) < 0)
+        return -1;
+    *v = (uint64_t)ns;
+    return 0;
+}
+
+static int parse_num(const char *opt, const char *arg, uint64_t *v)
+{
+    unsigned long long x;
+    if (rp_parse_u64(&rp_cmd_analyze, opt, arg, &x) < 0)
+        return -1;
+    *v = x;
+    return 0;
+}
+
+static int run(int argc, char **argv)
+{
+    enum { O_WARMUP = 256, O_REPEATS, O_IDLE, O_SMALL, O_LAUNCHES, O_WINDOW, O_INTERVAL, O_RANK, O_LEAK, O_STEP, O_EXIT };
+    static const struct option longopts[] = {RP_COMMON_LONGOPTS,
+                                              {"top", required_argument, NULL, 't'},
+                                              {"group-by", required_argument, NULL, 'g'},
+                                              {"warmup", required_argument, NULL, O_WARMUP},
+                                              {"min-repeats", required_argument, NULL, O_REPEATS},
+                                              {"idle-gap", required_argument, NULL, O_IDLE},
+                                              {"small-copy", required_argument, NULL, O_SMALL},
+                                              {"min-launches", required_argument, NULL, O_LAUNCHES},
+                                              {"window", required_argument, NULL, O_WINDOW},
+                                              {"launch-interval", required_argument, NULL, O_INTERVAL},
+                                              {"rank-lead", required_argument, NULL, O_RANK},
+                                              {"leak-bytes", required_argument, NULL, O_LEAK},
+                                              {"step-range", required_argument, NULL, O_STEP},
+                                              {"error-exitcode", required_argument, NULL, O_EXIT},
+                                              {NULL, 0, NULL, 0}};
+    struct rp_an_opts op = {.warmup = 0.10, .min_repeats = 10, .idle_gap_ns = 1000000, .small_bytes = 65536,
+                            .min_launches = 1000, .window_ns = 100000000,
+                            .launch_interval_ns = 50000, .rank_share = 0.05, .leak_bytes = 1,
+                            .by_python = 0, .step_range = "step"};
+    struct rp_common co;
+    unsigned long long top = 3, exit_n = 0;
+    int opt, bad = 0;
+    rp_common_init(&co);
+    while ((opt = getopt_long(argc, argv, RP_COMMON_SHORTOPTS "t:g:", longopts, NULL)) != -1) {
+        int h = rp_common_option(&co, &rp_cmd_analyze, opt, optarg, "table,csv,tsv,json");
+        if (h < 0)
+            return RP_EXIT_USAGE;
+        if (h)
+            continue;
+        switch (opt) {
+        case 'h': rp_help(&rp_cmd_analyze); return RP_EXIT_OK;
+        case 't': bad = rp_parse_u64(&rp_cmd_analyze, "--top", optarg, &top); break;
+        case 'g':
+            if (strcmp(optarg, "stack") != 0 && strcmp(optarg, "python") != 0)
+                return rp_usage_error(&rp_cmd_analyze, "--group-by takes stack or python, not %s", optarg);
+            op.by_python = strcmp(optarg, "python") == 0;
+            break;
+        case O_WARMUP: bad = parse_pct("--warmup", optarg, &op.warmup); break;
+        case O_REPEATS: bad = parse_num("--min-repeats", optarg, &op.min_repeats); break;
+        case O_IDLE: bad = parse_time("--idle-gap", optarg, &op.idle_gap_ns); break;
+        case O_SMALL: bad = parse_num("--small-copy", optarg, &op.small_bytes); break;
+        case O_LAUNCHES: bad = parse_num("--min-launches", optarg, &op.min_launches); break;
+        case O_WINDOW:
+            if (!(bad = parse_time("--window", optarg, &op.window_ns)) && !op.window_ns)
+                return rp_usage_error(&rp_cmd_analyze, "--window wants a time above 0, not %s", optarg);
+            break;
+        case O_INTERVAL: bad = parse_time("--launch-interval", optarg, &op.launch_interval_ns); break;
+        case O_RANK: bad = parse_pct("--rank-lead", optarg, &op.rank_share); break;
+        case O_LEAK: bad = parse_num("--leak-bytes", optarg, &op.leak_bytes); break;
+        case O_STEP: op.step_range = optarg; break;
+        case O_EXIT:
+            if (!(bad = rp_parse_u64(&rp_cmd_analyze, "--error-exitcode", optarg, &exit_n)) && exit_n > 255)
+                return rp_usage_error(&rp_cmd_analyze, "--error-exitcode takes 0 to 255, not %s", optarg);
+            break;
+        default: return rp_usage_hint(&rp_cmd_analyze);
+        }
+        if (bad)
+            return RP_EXIT_USAGE;
+    }
+    struct rp_trace tr;
+    int rc = rp_open_files(&tr, &rp_cmd_analyze, argc, argv, optind, 0);
+    if (rc != RP_EXIT_OK && rc != RP_EXIT_DAMAGED)
+        return rc;
+    struct rp_an a;
+    struct rp_an_result r;
+    memset(&r, 0, sizeof r);
+    struct rp_merge *m = NULL;
+    int failed = 0;
+    if (rp_an_init(&a, &tr, &op) < 0 || rp_symbolize(&tr) < 0 || !(m = rp_merge_begin(&tr)))
+        goto oom;
+    for (const struct rp_call *c; !a.oom && (c = rp_merge_next(m));)
+        rp_an_call(&a, c);
+    failed = rp_merge_failed(m);
+    rp_merge_end(m);
+    m = NULL;
+    if (failed)
+        goto unreadable;
+    rp_an_end(&a);
+    if (!a.oom && rp_an_need_pass2(&a)) {
+        if (!(m = rp_merge_begin(&tr)))
+            goto oom;
+        for (const struct rp_call *c; !a.oom && (c = rp_merge_next(m));)
+            rp_an_call2(&a, c);
+        failed = rp_merge_failed(m);
+        rp_merge_end(m);
+        m = NULL;
+        if (failed)
+            goto unreadable;
+    }
+    for (size_t i = 0; i < a.ndevs; i++)
+        for (size_t j = 0; j < a.devs[i].ntop; j++)
+            rp_sites_sort_time(&a.devs[i].top[j].during);
+    if (a.oom || rp_an_findings(&a, &r) < 0)
+        goto oom;
+    size_t untimed = 0;
+    for (size_t i = 0; i < tr.nfiles; i++)
+        untimed += !a.files[i].timed_all;
+    if (untimed)
+        r.no_idle = "The gpu-idle and launch-bound rules need every call's GPU work timed "
+                    "(CUDATRACE_GPU_TIME=all, or CUPTI's activity records): some files were sampled or untimed.";
+    FILE *f = rp_output_open(&co);
+    if (!f) {
+        rc = RP_EXIT_FAILED;
+        goto out;
+    }
+    struct out o = {f, co.format >= 0 ? (enum rp_format)co.format : rp_format_default(f), &co.unit, top, &a};
+    if (o.fmt == RP_FMT_JSON)
+        print_json(&o, &r);
+    else if (o.fmt == RP_FMT_TABLE) {
+        findings_text(&o, &r);
+        ranks_text(&o, &r);
+        peak_text(&o, &r);
+    } else
+        print_table(&o, &r);
+    rc = rp_output_close(f, &co, rc);
+    if (rc == RP_EXIT_OK && exit_n && r.n) /* as memory's: for CI */
+        rc = (int)exit_n;
+    goto out;
+unreadable:
+    rc = RP_EXIT_UNREADABLE;
+    goto out;
+oom:
+    fprintf(stderr, RP_PROG ": out of memory\n");
+    rc = RP_EXIT_FAILED;
+out:
+    if (m)
+        rp_merge_end(m);
+    rp_an_result_free(&r);
+    rp_an_free(&a);
+    rp_trace_close(&tr);
+    return rc;
+}
+
+const struct rp_command rp_cmd_analyze = {
+    "analyze", "the problems in a trace, the time each costs and the call sites that cause it",
+    "Usage: " RP_PROG " analyze [OPTION]... FILE...\n"
+    "Findings in one or more trace files, merged, the largest estimated time lost first: each with its\n"
+    "rule, evidence (counts, host time blocked, GPU time idle, share of the run), the call sites that\n"
+    "cause it (native frames and Python lines where stacks were recorded, and the NVTX range) and what\n"
+    "usually fixes it.  Rules (doc/analyze.md):\n"
+    "  sync          synchronize calls, copies and sets that synchronize, frees that wait, in the\n"
+    "                steady state: the host time they block\n"
+    "  pageable      asynchronous copies from or to pageable host memory (they run synchronously)\n"
+    "  churn         allocations from one site over and over in the steady state\n"
+    "  small-copies  copies of fewer than --small-copy bytes, many from one site\n"
+    "  gpu-idle      per device, gaps between GPU work of at least --idle-gap, and for the longest,\n"
+    "                the call that ended each and what the host did meanwhile\n"
+    "  launch-bound  windows in which the host spends longer launching (its launch calls and the\n"
+    "                time between those of a launch loop) than the GPU runs\n"
+    "  ranks         several ranks: each one's GPU busy time, collectives, steps; the slowest\n"
+    "  leak          memory still allocated at exit, by site; the peak's sites follow the findings\n"
+    "A site's calls count only in the steady state, after --warmup of the run.  Call sites of calls\n"
+    "other than allocations need CUDATRACE_STACKS=all; gpu-idle and launch-bound need every call timed\n"
+    "on the GPU (CUPTI's activity records, or CUDATRACE_GPU_TIME=all).\n"
+    "\n"
+    "Options:\n"
+    "  -f, --format=FMT       table, csv, tsv or json (default: table on a terminal, else csv)\n"
+    "  -u, --timeunit=UNIT    ns, us, ms or s (json: always ns)\n"
+    "  -t, --top=N            at most N sites per finding (default 3; 0: all)\n"
+    "  -g, --group-by=WHAT    stack (default): a site is a call stack; python: the innermost Python\n"
+    "                         frame of user code (as memory --group-by python)\n"
+    "      --warmup=PCT       the first PCT% of the run is warm-up (default 10)\n"
+    "      --min-repeats=N    sync, pageable, churn, small-copies: a site with N or more calls in\n"
+    "                         the steady state (default 10)\n"
+    "      --idle-gap=TIME    gpu-idle: the shortest gap counted (default 1ms; 500us, 2ms, ...)\n"
+    "      --small-copy=BYTES small-copies: a copy below BYTES is small (default 65536)\n"
+    "      --min-launches=N   launch-bound: launches in its windows before it reports (default 1000)\n"
+    "      --window=TIME      launch-bound: the window (default 100ms; at most 1024 per run)\n"
+    "      --launch-interval=TIME  launch-bound: a launch this soon after its thread's last one\n"
+    "                         counts the time between as launching (default 50us)\n"
+    "      --rank-lead=PCT    ranks: the slowest rank's lead over the others, in % of the run, before\n"
+    "                         it reports (default 5)\n"
+    "      --step-range=NAME  ranks: the NVTX range that is one step (default step)\n"
+    "      --leak-bytes=N     leak: bytes still allocated at exit before it reports (default 1)\n"
+    "      --error-exitcode=N exit N (1 to 255) when there is a finding (for CI); 0, the default: exit 0\n"
+    "  -o, --output=FILE      write to FILE instead of standard output\n"
+    "  -h, --help             this help\n"
+    "\n"
+    "Exit status: as for summary; N of --error-exitcode when there are findings and nothing else failed.\n",
+    run,
+};
