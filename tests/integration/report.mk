@@ -43,6 +43,8 @@ REPORT_TESTS = \
 	tests/integration/py-pystack.sh \
 	tests/integration/report-symbols.sh \
 	tests/integration/stacks-frames.sh \
-	tests/integration/stacks-reload.sh
+	tests/integration/stacks-reload.sh \
+	tests/integration/analyze-rules.sh \
+	tests/integration/analyze-ranks.sh
 TESTS += $(REPORT_TESTS)
 EXTRA_DIST += $(REPORT_TESTS) tests/integration/report-lib.sh tests/integration/py-pystack.py tests/integration/py-pystack-edge.py tests/integration/pysim.py

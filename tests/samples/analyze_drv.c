@@ -1,7 +1,7 @@
 /* A driver-API sample with one planted problem per analyze rule, and the same loop fixed, for
  * tests/integration/analyze-rules.sh on the simulated driver (its spin kernel keeps the device busy for
  * the nanoseconds it is given).  Usage: analyze_drv RULE[-fixed], RULE one of sync, pageable, churn, small,
- * idle, launch, leak.  Each runs STEPS steps after a short set-up; the lines the report must name carry a
+ * idle, launch, leak; or analyze_drv rank (one rank of a job: tests/integration/analyze-ranks.sh).  Each runs STEPS steps after a short set-up; the lines the report must name carry a
  * comment the test finds them by.  Exit 0 and "analyze_drv: PASSED" when every call succeeded. */
 #include "config.h"
 
@@ -17,8 +17,9 @@
 #define MIB (1u << 20)
 
 static const char ptx[] = ".version 8.0\n.target sm_90\n.address_size 64\n"
-                          ".visible .entry spin(.param .u64 ns)\n{\n ret;\n}\n";
-static CUfunction spin_fn;
+                          ".visible .entry spin(.param .u64 ns)\n{\n ret;\n}\n"
+                          ".visible .entry ncclDevKernel_AllReduce_Sum_f32_RING_LL()\n{\n ret;\n}\n";
+static CUfunction spin_fn, allreduce_fn;
 static CUstream stream;
 static CUdeviceptr dbuf;
 /* Loop bounds the compiler cannot see: an unrolled loop would make one source line several call sites. */
@@ -105,6 +106,15 @@ __attribute__((noinline)) static void step_launch(int fixed)
     }
 }
 
+/* rank: a step of 1 ms of compute (2 ms with ANALYZE_SLOW set: the slowed rank), then an all-reduce, a
+ * kernel named as NCCL's whose duration (the simulated driver's SIM_KERNEL_NS) stands for the wait. */
+__attribute__((noinline)) static void step_rank(void)
+{
+    spin(getenv("ANALYZE_SLOW") ? 2000000 : 1000000);
+    CHECK(cuLaunchKernel(allreduce_fn, 1, 1, 1, 1, 1, 1, 0, stream, NULL, NULL));
+    CHECK(cuStreamSynchronize(stream));
+}
+
 /* leak: a cache of three buffers never freed; fixed: freed. */
 static CUdeviceptr cache[3];
 __attribute__((noinline)) static void keep_cache(void)
@@ -126,6 +136,7 @@ int main(int argc, char **argv)
     sample_primary_context(&dev, &ctx);
     CHECK(cuModuleLoadData(&mod, ptx));
     CHECK(cuModuleGetFunction(&spin_fn, mod, "spin"));
+    CHECK(cuModuleGetFunction(&allreduce_fn, mod, "ncclDevKernel_AllReduce_Sum_f32_RING_LL"));
     CHECK(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
     CHECK(cuMemAlloc(&dbuf, MIB));
     void *pageable = calloc(1, MIB), *pinned;
@@ -142,6 +153,8 @@ int main(int argc, char **argv)
             step_small(pinned, fixed);
         else if (!strncmp(rule, "idle", n) && n == 4)
             step_idle(fixed);
+        else if (!strncmp(rule, "rank", n) && n == 4)
+            step_rank();
         else if (!strncmp(rule, "launch", n) && n == 6)
             step_launch(fixed);
         else if (!strncmp(rule, "leak", n) && n == 4) {
@@ -149,7 +162,7 @@ int main(int argc, char **argv)
                 keep_cache();
             spin(100000);
         } else {
-            fprintf(stderr, "usage: analyze_drv sync|pageable|churn|small|idle|launch|leak[-fixed]\n");
+            fprintf(stderr, "usage: analyze_drv sync|pageable|churn|small|idle|launch|leak[-fixed]|rank\n");
             return 2;
         }
     }

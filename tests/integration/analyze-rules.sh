@@ -1,0 +1,110 @@
+#!/bin/sh
+# cudatrace-report analyze on the simulated driver: for each rule, analyze_drv with the problem planted must
+# report it at the planted line (the site's function and line, symbolized with the sample's debug
+# information), and the same program fixed must not; --error-exitcode, the table and csv forms, bad options.
+set -u
+. "$CT_TOP_SRCDIR/tests/integration/report-lib.sh"
+SAMPLE=$CT_TOP_BUILDDIR/tests/samples/analyze_drv
+SRC=$CT_TOP_SRCDIR/tests/samples/analyze_drv.c
+[ -f "$CT_PRELOAD" ] || { echo "libcudatrace.so not built" >&2; exit 99; }
+grep -q '^#define HAVE_LIBUNWIND 1' "$CT_TOP_BUILDDIR/config.h" || { echo "no call stacks in this build" >&2; exit 77; }
+grep -q '^#define HAVE_LIBDW 1' "$CT_TOP_BUILDDIR/config.h" || { echo "report built without libdw" >&2; exit 77; }
+
+line() { grep -n "/\* ANALYZE-$1 \*/" "$SRC" | cut -d: -f1; }
+
+# trace RUN: analyze_drv RUN traced, every call's stack and GPU time, into $TMP/RUN.ct
+trace() {
+    env CUDATRACE_OUTPUT="$TMP/$1.ct" CUDATRACE_QUIET=1 CUDATRACE_STACKS=all CUDATRACE_GPU_TIME=events \
+        LD_PRELOAD="${CT_TEST_PRELOAD_PREFIX:+$CT_TEST_PRELOAD_PREFIX:}$CT_PRELOAD" \
+        LD_LIBRARY_PATH="$CT_SIMDRIVER_DIR" "$SAMPLE" "$1" >"$TMP/$1.out" 2>"$TMP/$1.err" ||
+        fail "analyze_drv $1 failed: $(cat "$TMP/$1.err")"
+    expect_eq "$1: output" "analyze_drv: PASSED" "$(cat "$TMP/$1.out")"
+}
+
+# check RUN RULE FUNCTION LINE: RUN's analysis (JSON) has a finding of RULE whose first site has a frame of
+# FUNCTION at LINE of analyze_drv.c; RUN-fixed's has none of RULE.  For gpu-idle the site is the launch that
+# ended the longest gap.
+check() {
+    trace "$1"
+    trace "$1-fixed"
+    run_report 0 analyze --format json "$TMP/$1.ct"
+    if ! RULE=$2 FN=$3 LINE=$4 "$PY" - "$TMP/out" >"$TMP/pyerr" 2>&1 <<'PYEOF'; then fail "$1: $(cat "$TMP/pyerr")"; fi
+import json, os, sys
+r = json.load(open(sys.argv[1]))
+rule, fn, line = os.environ["RULE"], os.environ["FN"], int(os.environ["LINE"])
+found = [f for f in r["findings"] if f["rule"] == rule]
+assert len(found) >= 1, [f["rule"] for f in r["findings"]]
+f = found[0]
+assert f["lost_ns"] > 0 or rule == "leak", f
+assert f["fix"] and f["title"] and f["evidence"], f
+stack = f["gaps"][0]["launch"]["stack"] if rule == "gpu-idle" else f["sites"][0]["stack"]
+frames = [(fr.get("function"), fr.get("line"), os.path.basename(fr.get("file", ""))) for fr in stack]
+assert (fn, line, "analyze_drv.c") in frames, frames
+lost = [g["lost_ns"] for g in r["findings"]]
+assert lost == sorted(lost, reverse=True), lost
+PYEOF
+    run_report 0 analyze --format json "$TMP/$1-fixed.ct"
+    py "
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert '$2' not in [f['rule'] for f in r['findings']], r['findings']
+"
+}
+
+check sync sync step_sync "$(line SYNC)"
+check pageable pageable step_copy "$(line PAGEABLE)"
+check churn churn step_alloc "$(line CHURN)"
+check small small-copies step_small "$(line SMALL)"
+check idle gpu-idle step_idle "$(line IDLE)"
+check launch launch-bound step_launch "$(line LAUNCHES)"
+check leak leak keep_cache "$(line LEAK)"
+
+# gpu-idle: the host's call during the longest gap is cuMemGetInfo at its line, and its evidence adds up.
+run_report 0 analyze --format json "$TMP/idle.ct"
+HOST=$(line HOST) py "
+import json, os, sys
+r = json.load(open(sys.argv[1]))
+f = [f for f in r['findings'] if f['rule'] == 'gpu-idle'][0]
+assert f['evidence']['gaps'] >= 20 and f['evidence']['idle_ns'] == f['lost_ns'], f['evidence']
+during = [s for s in f['gaps'][0]['during'] if s['label'] == 'cuMemGetInfo']
+assert during and during[0]['stack'][0]['function'] == 'host_work', f['gaps'][0]
+assert during[0]['stack'][0]['line'] == int(os.environ['HOST']), during[0]['stack'][0]
+"
+# A threshold moves the rule: gaps of 2 ms are not counted from --idle-gap=50ms; --min-repeats above the
+# steps' 40 drops the sync site.
+run_report 0 analyze --format json --idle-gap=50ms "$TMP/idle.ct"
+py "
+import json, sys
+assert 'gpu-idle' not in [f['rule'] for f in json.load(open(sys.argv[1]))['findings']]
+"
+run_report 0 analyze --format json --min-repeats=41 "$TMP/sync.ct"
+py "
+import json, sys
+assert 'sync' not in [f['rule'] for f in json.load(open(sys.argv[1]))['findings']]
+"
+
+# --error-exitcode: N with a finding, 0 without.
+run_report 7 analyze --error-exitcode=7 --format json "$TMP/leak.ct"
+run_report 0 analyze --error-exitcode=7 --format json "$TMP/leak-fixed.ct"
+
+# The table names the rule, the site and its line; csv has a row per finding.
+run_report 0 analyze --format table "$TMP/sync.ct"
+grep -q "^1\. sync: " "$TMP/out" || fail "table: sync is not the first finding: $(cat "$TMP/out")"
+grep -q "#0 step_sync+0x[0-9a-f]* (analyze_drv.c:$(line SYNC)) \[analyze_drv\]" "$TMP/out" || fail "table: no sync site"
+grep -q "^   fix: " "$TMP/out" || fail "table: no fix line"
+run_report 0 analyze --format csv "$TMP/leak.ct"
+head -1 "$TMP/out" | grep -q "^Rule,Where,Lost (ns),Lost %,Evidence,Site,Range,Stack,Fix" || fail "csv header: $(head -1 "$TMP/out")"
+grep -q "^leak,.*keep_cache" "$TMP/out" || fail "csv: no leak row"
+run_report 0 analyze --format tsv "$TMP/leak.ct"
+grep -q "^leak	" "$TMP/out" || fail "tsv: no leak row"
+
+# Bad options and files.
+run_report 1 analyze --warmup=120 "$TMP/leak.ct"
+run_report 1 analyze --idle-gap=soon "$TMP/leak.ct"
+run_report 1 analyze --error-exitcode=300 "$TMP/leak.ct"
+run_report 1 analyze --group-by=thread "$TMP/leak.ct"
+run_report 1 analyze
+run_report 2 analyze "$TMP/nothing.ct"
+run_report 0 analyze --help
+grep -q -- "--idle-gap=TIME" "$TMP/out" || fail "--help names no --idle-gap"
+finish
