@@ -37,7 +37,11 @@ GPU_EXPECTATIONS = \
 	tests/gpu/expect/py_torch_gputime.sh \
 	tests/gpu/expect/py_torchrun.sh \
 	tests/gpu/expect/py_torchrun_nccl.sh \
-	tests/gpu/expect/multi_gpu_peer.sh
+	tests/gpu/expect/multi_gpu_peer.sh \
+	tests/gpu/expect/analyze_report.inc \
+	tests/gpu/expect/py_torch_analyze.sh \
+	tests/gpu/expect/py_torch_analyze_fixed.sh \
+	tests/gpu/expect/py_torch_ddp_slow.sh
 EXTRA_DIST += tests/gpu/run-gpu-tests tests/gpu/run-signals tests/gpu/checks.sh tests/gpu/tracequery.py tests/gpu/gputable.py \
 	$(GPU_EXPECTATIONS) \
 	scripts/gpu-bundle tests/integration/harness-sim.sh

@@ -21,7 +21,10 @@ GPU_PY_SAMPLES = \
 	tests/samples/py_torch_gputime.py \
 	tests/samples/py_torch_profiler.py \
 	tests/samples/py_torchrun.py \
-	tests/samples/py_torchrun_nccl.py
+	tests/samples/py_torchrun_nccl.py \
+	tests/samples/py_torch_analyze.py \
+	tests/samples/py_torch_analyze_fixed.py \
+	tests/samples/py_torch_ddp_slow.py
 EXTRA_DIST += $(GPU_CU_SAMPLES) $(GPU_PY_SAMPLES)
 
 GPU_SAMPLES = \
