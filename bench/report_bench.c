@@ -1,4 +1,4 @@
-/* Times `cudatrace-report summary`, `calls` and the Perfetto and SQLite exports on a generated trace: wall
+/* Times `cudatrace-report summary`, `calls`, `analyze` and the Perfetto and SQLite exports on a generated trace: wall
  * seconds and the peak resident memory of the report process (getrusage of the child), and each export's
  * size per call, so the speed and memory claims of the man page and doc/performance.md are measured.
  *
@@ -74,7 +74,7 @@ int main(int argc, char **argv)
     /* command, its option, its format (an export writes `out`, whose size is reported) */
     const char *modes[][3] = {{"summary", NULL, "csv"},          {"summary", "--section=api", "csv"},
                               {"calls", "--api=cuMemFree", "csv"}, {"export", NULL, "perfetto"},
-                              {"export", NULL, "sqlite"}};
+                              {"export", NULL, "sqlite"},        {"analyze", NULL, "csv"}};
     for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
         const int export = !strcmp(modes[i][0], "export");
         char fmt[32];

@@ -68,6 +68,9 @@ static char *const runs[][9] = {
     {"memory", "-f", "csv", F, NULL},
     {"stacks", "-f", "json", F, NULL},
     {"stacks", "-f", "table", "-t", "0", F, NULL},
+    {"analyze", "-f", "json", "--idle-gap=0", "--min-repeats=1", "--min-launches=1", F, F2, NULL},
+    {"analyze", "-f", "table", "-t", "0", "--warmup=0", F, NULL},
+    {"analyze", "-f", "csv", "-g", "python", F, NULL},
     {"export", "-f", "chrome", F, F2, NULL},
     {"export", "-f", "csv", F, NULL},
     {"export", "-f", "json", F, NULL},
@@ -84,7 +87,7 @@ static char *const runs[][9] = {
 static const struct rp_command *command(const char *name)
 {
     static const struct rp_command *const all[] = {&rp_cmd_summary, &rp_cmd_calls, &rp_cmd_memory,
-                                                   &rp_cmd_stacks, &rp_cmd_export, &rp_cmd_info};
+                                                   &rp_cmd_stacks, &rp_cmd_analyze, &rp_cmd_export, &rp_cmd_info};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         if (!strcmp(all[i]->name, name))
             return all[i];
