@@ -283,7 +283,8 @@ int rp_an_findings(struct rp_an *a, struct rp_an_result *r)
     }
     if (rp_an_ranks(a, r) < 0 || rp_an_memory(a, r) < 0)
         return -1;
-    qsort(r->f, r->n, sizeof *r->f, by_lost);
+    if (r->n)
+        qsort(r->f, r->n, sizeof *r->f, by_lost);
     return 0;
 }
 
