@@ -11,7 +11,7 @@ import subprocess
 import sys
 
 STEPS = 30
-SLOW_MS = 50
+SLOW_MS = 100
 
 
 def skip(why):
@@ -57,13 +57,14 @@ def worker(rank):
     opt = torch.optim.SGD(model.parameters(), lr=0.01)
     x = torch.randn(128, 256, device=dev)
     y = torch.randint(0, 8, (128,), device=dev)
-    # GPU cycles in SLOW_MS: measured, since clocks differ between GPUs.
+    # GPU cycles in SLOW_MS: measured, since clocks differ between GPUs (the first call loads the kernel).
+    torch.cuda._sleep(1 << 10)
     start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     start.record()
-    torch.cuda._sleep(1 << 20)
+    torch.cuda._sleep(1 << 24)
     end.record()
     end.synchronize()
-    cycles = int((1 << 20) * SLOW_MS / max(start.elapsed_time(end), 1e-3))
+    cycles = int((1 << 24) * SLOW_MS / max(start.elapsed_time(end), 1e-3))
     for _ in range(STEPS):
         torch.cuda.nvtx.range_push("step")
         if rank == 1:

@@ -70,7 +70,7 @@ int rp_an_ranks(struct rp_an *a, struct rp_an_result *r)
         return -1;
     char label[64];
     snprintf(f->where, sizeof f->where, "%s", rp_file_label(&t->files[s->file], label, sizeof label));
-    rp_an_fig(f, "slowest_rank", "slowest rank", RP_AN_COUNT, s->rank);
+    rp_an_fig(f, "slowest_rank", "the slowest", RP_AN_RANK, s->rank);
     rp_an_fig(f, "ranks", "ranks", RP_AN_COUNT, (double)r->nranks);
     rp_an_fig(f, "busy_ns", "its GPU time busy", RP_AN_TIME, (double)s->busy_ns);
     rp_an_fig(f, "collective_ns", "its time in collectives", RP_AN_TIME, (double)s->collective_ns);

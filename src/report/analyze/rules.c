@@ -142,6 +142,7 @@ void rp_an_free(struct rp_an *a)
     rp_an_host_free(&a->host);
     rp_an_gpu_free(a);
     rp_sites_free(&a->launch_sites);
+    rp_sites_free(&a->gap_sites);
     rp_apimatch_free(&a->am);
     rp_kernel_names_free(&a->kn);
     rp_memtrack_free(&a->mem);
@@ -224,9 +225,31 @@ static int by_lost(const void *x, const void *y)
     return (a->rule > b->rule) - (a->rule < b->rule);
 }
 
+const struct rp_stack *rp_an_gap_stack(const struct rp_an *a, const struct rp_an_gap *g)
+{
+    return g->launch_site < a->gap_sites.n ? a->gap_sites.v[g->launch_site].stack : NULL;
+}
+
+/* The sites of the calls that ended the longest gaps. */
+static int gap_sites(struct rp_an *a)
+{
+    for (size_t i = 0; i < a->ndevs; i++)
+        for (size_t j = 0; j < a->devs[i].ntop; j++) {
+            struct rp_an_gap *g = &a->devs[i].top[j];
+            struct rp_site *s = a->o->by_python ? rp_site_python(&a->gap_sites, a->t, g->file, g->stack_id)
+                                                : rp_site_of(&a->gap_sites, a->t, g->file, g->stack_id, "", 0);
+            if (!s)
+                return -1;
+            g->launch_site = (size_t)(s - a->gap_sites.v);
+        }
+    return 0;
+}
+
 int rp_an_findings(struct rp_an *a, struct rp_an_result *r)
 {
     memset(r, 0, sizeof *r);
+    if (gap_sites(a) < 0)
+        return -1;
     for (int rule = RP_AN_SYNC; rule <= RP_AN_SMALL; rule++)
         if (host_finding(a, r, (enum rp_an_rule)rule) < 0)
             return -1;

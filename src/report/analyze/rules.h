@@ -64,6 +64,7 @@ struct rp_an_gap {
     int64_t launch_t;      /* when it was made (report clock) */
     uint32_t stack_id, tid;
     uint16_t api_id;
+    size_t launch_site;    /* after the passes: its site in rp_an.gap_sites (rp_an_gap_stack) */
     /* second pass: the host's calls during the gap */
     struct rp_sites during;
     uint64_t ncalls, calls_ns;
@@ -112,6 +113,7 @@ struct rp_an {
     int ranks;            /* several files with rank records: collectives are looked for */
     struct rp_an_host host;
     struct rp_sites launch_sites; /* the steady state's launches, by site */
+    struct rp_sites gap_sites;    /* the calls that ended the longest gaps, by site (as --group-by says) */
     uint64_t nwin, win_ns;
     struct rp_an_file *files;
     struct rp_u64map dev_of;      /* (file, device + 1) -> index into devs */
@@ -145,6 +147,9 @@ void rp_an_gpu_free(struct rp_an *a);
  * (a->oom set).  The site's range is set from the call's NVTX range the first time. */
 struct rp_site *rp_an_site(struct rp_an *a, struct rp_sites *s, const struct rp_call *c,
                            const struct rp_api_entry *api);
+/* The stack of the call that ended gap g, as --group-by shows sites: the whole stack, or the Python frames
+ * from the innermost one of user code on. */
+const struct rp_stack *rp_an_gap_stack(const struct rp_an *a, const struct rp_an_gap *g);
 /* The innermost NVTX push/pop or start/end range open on thread tid of file f at report time t; NULL if
  * none. */
 const char *rp_an_range_at(const struct rp_trace *t, size_t file, uint32_t tid, int64_t t_ns);
@@ -152,7 +157,7 @@ const char *rp_an_range_at(const struct rp_trace *t, size_t file, uint32_t tid, 
 /* ---- findings ---- */
 
 /* One figure of a finding's evidence. */
-enum rp_an_unit { RP_AN_COUNT, RP_AN_TIME, RP_AN_BYTES, RP_AN_PERCENT };
+enum rp_an_unit { RP_AN_COUNT, RP_AN_TIME, RP_AN_BYTES, RP_AN_PERCENT, RP_AN_RANK };
 struct rp_an_figure {
     const char *key;     /* JSON member: "calls", "blocked_ns" */
     const char *words;   /* in the table: "calls", "host time blocked" */

@@ -34,6 +34,7 @@ static const char *figure_text(char *buf, size_t size, const struct rp_an_figure
         snprintf(buf, size, "%s %s %s", rp_group_digits(grouped, sizeof grouped, num), u->name, g->words);
         break;
     case RP_AN_PERCENT: snprintf(buf, size, "%.1f%% %s", g->v, g->words); break;
+    case RP_AN_RANK: snprintf(buf, size, "rank %.0f %s", g->v, g->words); break;
     case RP_AN_BYTES:
     case RP_AN_COUNT:
         snprintf(num, sizeof num, "%.0f", g->v);
@@ -55,14 +56,24 @@ static const char *time_text(char *buf, size_t size, double ns, const struct rp_
 
 /* ---- table ---- */
 
-static void site_text(const struct out *o, const struct rp_site *s, const char *what)
+/* "at: cuCtxSynchronize: 40 calls, 14.5 ms, in NVTX range "step"" and the stack; a site of allocations
+ * still live (leaks), which have no time: "at: 1,048,576 bytes in 3 allocations". */
+static void site_text(const struct out *o, const struct rp_site *s, int live)
 {
-    char t[64];
+    char t[64], n[48];
     fputs("   at: ", o->f);
-    rp_text_put(o->f, s->label && *s->label ? s->label : "(no stack)");
-    fprintf(o->f, ": %" PRIu64 " %s, %s", s->count, what, time_text(t, sizeof t, (double)s->total_ns, o->u));
-    if (s->bytes)
-        fprintf(o->f, ", %" PRIu64 " bytes", s->bytes);
+    if (s->label && *s->label) {
+        rp_text_put(o->f, s->label);
+        fputs(": ", o->f);
+    }
+    if (live)
+        fprintf(o->f, "%s bytes in %" PRIu64 " allocations", rp_group_digits(t, sizeof t, rp_u64s(n, s->bytes)),
+                s->count);
+    else
+        fprintf(o->f, "%" PRIu64 " call%s, %s", s->count, s->count == 1 ? "" : "s",
+                time_text(t, sizeof t, (double)s->total_ns, o->u));
+    if (s->bytes && !live)
+        fprintf(o->f, ", %s bytes", rp_group_digits(t, sizeof t, rp_u64s(n, s->bytes)));
     if (s->range) {
         fputs(", in NVTX range \"", o->f);
         rp_text_put(o->f, s->range);
@@ -88,12 +99,15 @@ static void gap_text(const struct out *o, const struct rp_an_gap *g)
         putc('"', o->f);
     }
     fputs(", from:\n", o->f);
-    rp_stack_text(o->f, rp_stacktab_get(&f->stacks, g->stack_id), "       ");
-    fprintf(o->f, "     the host meanwhile made %" PRIu64 " calls (%s)%s\n", g->ncalls,
-            time_text(a, sizeof a, (double)g->calls_ns, o->u), g->during.n ? ", the longest:" : "");
+    rp_stack_text(o->f, rp_an_gap_stack(o->a, g), "       ");
+    if (g->ncalls)
+        fprintf(o->f, "     the host meanwhile made %" PRIu64 " call%s (%s), the longest:\n", g->ncalls,
+                g->ncalls == 1 ? "" : "s", time_text(a, sizeof a, (double)g->calls_ns, o->u));
+    else
+        fputs("     the host made no CUDA call meanwhile\n", o->f);
     for (size_t i = 0; i < g->during.n && i < 2; i++) {
         fputs("  ", o->f);
-        site_text(o, &g->during.v[i], "calls");
+        site_text(o, &g->during.v[i], 0);
     }
 }
 
@@ -129,7 +143,7 @@ static void findings_text(const struct out *o, const struct rp_an_result *r)
             fprintf(o->f, "%s%s", j ? ", " : "", figure_text(b3, sizeof b3, &f->fig[j], o->u));
         fprintf(o->f, "\n   fix: %s\n", rp_an_rule_fixes[f->rule]);
         for (size_t j = 0; f->sites && j < f->nsites && (!o->top || j < o->top); j++)
-            site_text(o, &f->sites->v[j], f->rule == RP_AN_LEAK ? "allocations" : "calls");
+            site_text(o, &f->sites->v[j], f->rule == RP_AN_LEAK);
         for (size_t j = 0; f->dev && j < f->dev->ntop; j++)
             gap_text(o, &f->dev->top[j]);
     }
@@ -209,7 +223,7 @@ static void gap_json(const struct out *o, const struct rp_an_gap *g)
     else
         fputs("null", o->f);
     fputs(",\"stack\":", o->f);
-    rp_stack_json(o->f, rp_stacktab_get(&f->stacks, g->stack_id));
+    rp_stack_json(o->f, rp_an_gap_stack(o->a, g));
     fprintf(o->f, "},\"host_calls\":%" PRIu64 ",\"host_calls_ns\":%" PRIu64 ",\"during\":", g->ncalls, g->calls_ns);
     sites_json(o, &g->during, g->during.n);
     putc('}', o->f);
@@ -300,7 +314,7 @@ static void print_table(const struct out *o, const struct rp_an_result *r)
         const char *label = s && s->label ? s->label : "", *range = s && s->range ? s->range : "";
         if (f->dev && f->dev->ntop) { /* idle: the call that ended the longest gap */
             const struct rp_an_gap *g = &f->dev->top[0];
-            st = rp_stacktab_get(&o->a->t->files[g->file].stacks, g->stack_id);
+            st = rp_an_gap_stack(o->a, g);
             range = rp_an_range_at(o->a->t, g->file, g->tid, g->launch_t);
             range = range ? range : "";
             label = "";
