@@ -1,6 +1,7 @@
-/* Times `cudatrace-report summary`, `calls`, `analyze` and the Perfetto and SQLite exports on a generated trace: wall
- * seconds and the peak resident memory of the report process (getrusage of the child), and each export's
- * size per call, so the speed and memory claims of the man page and doc/performance.md are measured.
+/* Times `cudatrace-report summary`, `calls`, `analyze` and the Perfetto and SQLite exports on a generated
+ * trace: wall seconds and the peak resident memory of the report process (getrusage of the child), and each
+ * export's size per call, so the speed and memory claims of the man page and doc/performance.md are
+ * measured.
  *
  *   report_bench REPORT GEN [N]   N calls (default 10,000,000), written by GEN (tests/integration/report-gen)
  *                                 into a temporary file, read by REPORT, then removed with the exports.

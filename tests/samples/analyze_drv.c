@@ -1,8 +1,9 @@
 /* A driver-API sample with one planted problem per analyze rule, and the same loop fixed, for
  * tests/integration/analyze-rules.sh on the simulated driver (its spin kernel keeps the device busy for
  * the nanoseconds it is given).  Usage: analyze_drv RULE[-fixed], RULE one of sync, pageable, churn, small,
- * idle, launch, leak; or analyze_drv rank (one rank of a job: tests/integration/analyze-ranks.sh).  Each runs STEPS steps after a short set-up; the lines the report must name carry a
- * comment the test finds them by.  Exit 0 and "analyze_drv: PASSED" when every call succeeded. */
+ * idle, launch, leak; or analyze_drv rank (one rank of a job: tests/integration/analyze-ranks.sh).  Each
+ * runs STEPS steps after a short set-up; the lines the report must name carry a comment the test finds
+ * them by.  Exit 0 and "analyze_drv: PASSED" when every call succeeded. */
 #include "config.h"
 
 #include "drv_sample.h"

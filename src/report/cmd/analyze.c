@@ -22,7 +22,10 @@ struct out {
     const struct rp_an *a;
 };
 
-static double share(const struct rp_an *a, uint64_t ns) { return a->run_ns ? 100.0 * (double)ns / (double)a->run_ns : 0; }
+static double share(const struct rp_an *a, uint64_t ns)
+{
+    return a->run_ns ? 100.0 * (double)ns / (double)a->run_ns : 0;
+}
 
 /* A figure as the table shows it. */
 static const char *figure_text(char *buf, size_t size, const struct rp_an_figure *g, const struct rp_timeunit *u)
@@ -88,8 +91,10 @@ static void gap_text(const struct out *o, const struct rp_an_gap *g)
     const struct rp_trace *t = o->a->t;
     const struct rp_file *f = &t->files[g->file];
     char a[64], b[64], c[64], api[96];
-    fprintf(o->f, "   gap of %s at %s: the next work was launched by %s", time_text(a, sizeof a, (double)(g->t1 - g->t0), o->u),
-            time_text(b, sizeof b, (double)(g->t0 - t->start_ns), o->u), rp_file_api_name(f, g->api_id, api, sizeof api));
+    fprintf(o->f, "   gap of %s at %s: the next work was launched by %s",
+            time_text(a, sizeof a, (double)(g->t1 - g->t0), o->u),
+            time_text(b, sizeof b, (double)(g->t0 - t->start_ns), o->u),
+            rp_file_api_name(f, g->api_id, api, sizeof api));
     if (g->launch_t > g->t0)
         fprintf(o->f, " %s after the GPU went idle", time_text(c, sizeof c, (double)(g->launch_t - g->t0), o->u));
     const char *range = rp_an_range_at(t, g->file, g->tid, g->launch_t);
@@ -155,13 +160,16 @@ static void ranks_text(const struct out *o, const struct rp_an_result *r)
         return;
     char b[4][64];
     fprintf(o->f, "\nRanks (load: GPU busy less twice the time in collectives; the slowest has the most):\n");
-    fprintf(o->f, "  %-6s %16s %16s %8s %16s %16s\n", "Rank", "GPU busy", "Collectives", "Steps", "Step (median)", "Load");
+    fprintf(o->f, "  %-6s %16s %16s %8s %16s %16s\n", "Rank", "GPU busy", "Collectives", "Steps", "Step (median)",
+            "Load");
     for (size_t i = 0; i < r->nranks; i++) {
         const struct rp_an_rank *k = &r->ranks[i];
-        fprintf(o->f, "  %-6d %16s %16s %8" PRIu64 " %16s %16s%s\n", k->rank, time_text(b[0], 64, (double)k->busy_ns, o->u),
+        fprintf(o->f, "  %-6d %16s %16s %8" PRIu64 " %16s %16s%s\n", k->rank,
+                time_text(b[0], 64, (double)k->busy_ns, o->u),
                 time_text(b[1], 64, (double)k->collective_ns, o->u), k->steps,
                 k->steps ? time_text(b[2], 64, k->step_ns, o->u) : "-",
-                k->load_ns < 0 ? "0" : time_text(b[3], 64, (double)k->load_ns, o->u), i == r->slowest ? "  slowest" : "");
+                k->load_ns < 0 ? "0" : time_text(b[3], 64, (double)k->load_ns, o->u),
+                i == r->slowest ? "  slowest" : "");
     }
 }
 
@@ -235,11 +243,14 @@ static void print_json(const struct out *o, const struct rp_an_result *r)
     const struct rp_an_opts *op = a->o;
     fprintf(o->f,
             "{\"run_ns\":%" PRId64 ",\"steady_from_ns\":%" PRId64 ",\"stacks_recorded\":%s,\"thresholds\":{"
-            "\"warmup_percent\":%g,\"min_repeats\":%" PRIu64 ",\"idle_gap_ns\":%" PRIu64 ",\"small_copy_bytes\":%" PRIu64
-            ",\"min_launches\":%" PRIu64 ",\"window_ns\":%" PRIu64 ",\"launch_interval_ns\":%" PRIu64 ",\"rank_percent\":%g,\"leak_bytes\":%" PRIu64 "},"
+            "\"warmup_percent\":%g,\"min_repeats\":%" PRIu64 ",\"idle_gap_ns\":%" PRIu64
+            ",\"small_copy_bytes\":%" PRIu64 ",\"min_launches\":%" PRIu64 ",\"window_ns\":%" PRIu64
+            ",\"launch_interval_ns\":%" PRIu64
+            ",\"rank_lead_percent\":%g,\"leak_bytes\":%" PRIu64 "},"
             "\"gpu_timeline\":",
             a->run_ns, a->steady_t - a->t->start_ns, a->stacks ? "true" : "false", op->warmup * 100, op->min_repeats,
-            op->idle_gap_ns, op->small_bytes, op->min_launches, a->win_ns, op->launch_interval_ns, op->rank_share * 100, op->leak_bytes);
+            op->idle_gap_ns, op->small_bytes, op->min_launches, a->win_ns, op->launch_interval_ns, op->rank_share * 100,
+            op->leak_bytes);
     if (r->no_idle)
         rp_json_string(o->f, r->no_idle);
     else
@@ -251,7 +262,8 @@ static void print_json(const struct out *o, const struct rp_an_result *r)
         rp_json_string(o->f, rp_an_rule_titles[f->rule]);
         fputs(",\"where\":", o->f);
         rp_json_string(o->f, f->where);
-        fprintf(o->f, ",\"lost_ns\":%" PRIu64 ",\"lost_percent\":%.2f,\"evidence\":{", f->lost_ns, share(a, f->lost_ns));
+        fprintf(o->f, ",\"lost_ns\":%" PRIu64 ",\"lost_percent\":%.2f,\"evidence\":{", f->lost_ns,
+                share(a, f->lost_ns));
         for (unsigned j = 0; j < f->nfig; j++)
             fprintf(o->f, "%s\"%s\":%.*f", j ? "," : "", f->fig[j].key, f->fig[j].unit == RP_AN_PERCENT ? 2 : 0,
                     f->fig[j].v);
@@ -385,7 +397,8 @@ static int parse_num(const char *opt, const char *arg, uint64_t *v)
 
 static int run(int argc, char **argv)
 {
-    enum { O_WARMUP = 256, O_REPEATS, O_IDLE, O_SMALL, O_LAUNCHES, O_WINDOW, O_INTERVAL, O_RANK, O_LEAK, O_STEP, O_EXIT };
+    enum { O_WARMUP = 256, O_REPEATS, O_IDLE, O_SMALL, O_LAUNCHES, O_WINDOW, O_INTERVAL, O_RANK, O_LEAK, O_STEP,
+           O_EXIT };
     static const struct option longopts[] = {RP_COMMON_LONGOPTS,
                                               {"top", required_argument, NULL, 't'},
                                               {"group-by", required_argument, NULL, 'g'},
