@@ -81,10 +81,11 @@ __attribute__((noinline)) static void host_work(void)
     CHECK(cuMemGetInfo(&free_b, &total_b)); /* ANALYZE-HOST */
 }
 
-/* idle: 100 us of GPU work, then host work the GPU waits through; fixed: the GPU work is queued to cover it. */
+/* idle: 100 us of GPU work, then host work the GPU waits through; fixed: 10 ms of GPU work a step, which
+ * keeps work queued ahead of the GPU however long the host's 2 ms take on a loaded machine. */
 __attribute__((noinline)) static void step_idle(int fixed)
 {
-    spin(fixed ? 2500000 : 100000); /* ANALYZE-IDLE */
+    spin(fixed ? 10000000 : 100000); /* ANALYZE-IDLE */
     host_work();
 }
 
@@ -98,12 +99,13 @@ static void host_overhead(void)
     while ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) < 5000);
 }
 
-/* launch: 100 launches of empty kernels each step, 5 us apart; fixed: kernels of 20 us each. */
+/* launch: 100 launches of empty kernels each step, 5 us apart; fixed: kernels of 100 us each, longer than
+ * the most the launch-bound rule counts between two launches (--launch-interval, 50 us). */
 __attribute__((noinline)) static void step_launch(int fixed)
 {
     for (int i = 0; i < launches_per_step; i++) {
         host_overhead();
-        spin(fixed ? 20000 : 0); /* ANALYZE-LAUNCHES */
+        spin(fixed ? 100000 : 0); /* ANALYZE-LAUNCHES */
     }
 }
 

@@ -91,10 +91,10 @@ static void gap_text(const struct out *o, const struct rp_an_gap *g)
     const struct rp_trace *t = o->a->t;
     const struct rp_file *f = &t->files[g->file];
     char a[64], b[64], c[64], api[96];
-    fprintf(o->f, "   gap of %s at %s: the next work was launched by %s",
+    fprintf(o->f, "   gap of %s at %s: the next work was launched by ",
             time_text(a, sizeof a, (double)(g->t1 - g->t0), o->u),
-            time_text(b, sizeof b, (double)(g->t0 - t->start_ns), o->u),
-            rp_file_api_name(f, g->api_id, api, sizeof api));
+            time_text(b, sizeof b, (double)(g->t0 - t->start_ns), o->u));
+    rp_text_put(o->f, rp_file_api_name(f, g->api_id, api, sizeof api));
     if (g->launch_t > g->t0)
         fprintf(o->f, " %s after the GPU went idle", time_text(c, sizeof c, (double)(g->launch_t - g->t0), o->u));
     const char *range = rp_an_range_at(t, g->file, g->tid, g->launch_t);
