@@ -72,8 +72,14 @@ static struct rp_an_device *device(struct rp_an *a, size_t file, int32_t dev)
     if (!v)
         return NULL;
     a->devs = v;
+    struct rp_an_file *af = &a->files[file];
+    size_t *of = ct_grow(af->devs, &af->cdevs, af->ndevs + 1, sizeof *of);
+    if (!of)
+        return NULL;
+    af->devs = of;
     if (!rp_u64map_put(&a->dev_of, file, k2, a->ndevs, 0))
         return NULL;
+    af->devs[af->ndevs++] = a->ndevs;
     struct rp_an_device *d = &a->devs[a->ndevs++];
     memset(d, 0, sizeof *d);
     d->file = file;
@@ -237,10 +243,9 @@ void rp_an_gpu_end(struct rp_an *a)
 void rp_an_gpu_call2(struct rp_an *a, const struct rp_call *c)
 {
     const struct rp_api_entry *api = NULL;
-    for (size_t i = 0; i < a->ndevs; i++) {
-        struct rp_an_device *d = &a->devs[i];
-        if (d->file != c->file_index)
-            continue;
+    const struct rp_an_file *af = &a->files[c->file_index];
+    for (size_t i = 0; i < af->ndevs; i++) {
+        struct rp_an_device *d = &a->devs[af->devs[i]];
         for (size_t j = 0; j < d->ntop; j++) {
             struct rp_an_gap *g = &d->top[j];
             if (c->t0 < g->t0 || c->t0 >= g->t1)
@@ -273,7 +278,9 @@ void rp_an_gpu_free(struct rp_an *a)
     free(a->devs);
     rp_u64map_free(&a->dev_of);
     rp_u64map_free(&a->last_launch);
-    for (size_t i = 0; a->files && i < a->t->nfiles; i++)
+    for (size_t i = 0; a->files && i < a->t->nfiles; i++) {
         free(a->files[i].win);
+        free(a->files[i].devs);
+    }
     free(a->files);
 }

@@ -49,7 +49,11 @@ int rp_an_ranks(struct rp_an *a, struct rp_an_result *r)
         k->step_ns = step_median(f, a->o->step_range, &k->steps);
         k->load_ns = (int64_t)k->busy_ns - 2 * (int64_t)k->collective_ns;
     }
-    if (r->nranks < 2)
+    r->slowest = r->nranks;
+    uint64_t busy = 0;
+    for (size_t i = 0; i < r->nranks; i++)
+        busy += r->ranks[i].busy_ns;
+    if (r->nranks < 2 || !busy) /* no rank's GPU work was timed: none is the slowest */
         return 0;
     size_t slow = 0;
     int64_t others = 0;

@@ -100,6 +100,7 @@ struct rp_an_window {
 struct rp_an_file {
     struct rp_an_window *win; /* nwin, allocated at the file's first launch */
     int timed_all;            /* every call's GPU work was timed (the idle and launch rules need it) */
+    size_t *devs, ndevs, cdevs; /* its devices: indexes into rp_an.devs */
     uint64_t busy_ns, collective_ns;
 };
 
@@ -191,7 +192,7 @@ struct rp_an_result {
     size_t n, cap;
     struct rp_an_rank *ranks;
     size_t nranks;
-    size_t slowest;        /* index into ranks, when nranks > 1 */
+    size_t slowest;        /* index into ranks; nranks when there is none (no rank's GPU work was timed) */
     struct rp_sites peak, leaks;
     uint64_t peak_bytes;
     int64_t peak_t;

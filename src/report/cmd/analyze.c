@@ -291,7 +291,7 @@ static void print_json(const struct out *o, const struct rp_an_result *r)
                 i ? "," : "", k->rank, k->busy_ns, k->collective_ns, k->steps, k->step_ns, k->load_ns);
     }
     fputs("],\"slowest_rank\":", o->f);
-    if (r->nranks > 1)
+    if (r->slowest < r->nranks)
         fprintf(o->f, "%d", r->ranks[r->slowest].rank);
     else
         fputs("null", o->f);
