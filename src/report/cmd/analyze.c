@@ -154,6 +154,14 @@ static void findings_text(const struct out *o, const struct rp_an_result *r)
     }
 }
 
+/* time_text of a time that may be below zero (a rank's load). */
+static const char *signed_time(char *buf, size_t size, double ns, const struct rp_timeunit *u)
+{
+    buf[0] = '-';
+    time_text(buf + (ns < 0), size - 1, ns < 0 ? -ns : ns, u);
+    return buf;
+}
+
 static void ranks_text(const struct out *o, const struct rp_an_result *r)
 {
     if (r->nranks < 2)
@@ -168,7 +176,7 @@ static void ranks_text(const struct out *o, const struct rp_an_result *r)
                 time_text(b[0], 64, (double)k->busy_ns, o->u),
                 time_text(b[1], 64, (double)k->collective_ns, o->u), k->steps,
                 k->steps ? time_text(b[2], 64, k->step_ns, o->u) : "-",
-                k->load_ns < 0 ? "0" : time_text(b[3], 64, (double)k->load_ns, o->u),
+                signed_time(b[3], 64, (double)k->load_ns, o->u),
                 i == r->slowest ? "  slowest" : "");
     }
 }
