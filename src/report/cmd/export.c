@@ -5,8 +5,45 @@
 #include <string.h>
 
 #include "report/cmd/cli.h"
+#include "report/cmd/summary.h"
 #include "report/export/export.h"
 #include "report/model/trace.h"
+
+#define HTML_TOP 100 /* rows of each summary table in the HTML report */
+
+/* A summary part's exit status as a writer's result. */
+static int part(int rc)
+{
+    return rc == RP_EXIT_OK ? 0 : rc == RP_EXIT_FAILED ? -1 : rc;
+}
+
+/* The HTML report: the summary's tables (cmd/summary.c, as HTML) among the charts (export/html*.c). */
+static int write_html(FILE *out, struct rp_trace *t)
+{
+    int rc;
+    rp_html_begin(out, t);
+    fputs("<section id=\"trace\"><h2>Trace</h2>\n", out);
+    if ((rc = part(rp_summary_html(out, t, RP_SUMMARY_HEADER, HTML_TOP))) != 0)
+        return rc;
+    fputs("</section>\n<section id=\"gpu\"><h2>GPU time</h2>\n", out);
+    if ((rc = part(rp_summary_html(out, t, RP_SUMMARY_GPU, HTML_TOP))) != 0)
+        return rc;
+    fputs("</section>\n", out);
+    if ((rc = rp_html_timeline(out, t)) != 0 || (rc = rp_html_memory(out, t)) != 0)
+        return rc;
+    if (rp_html_ranked(t)) {
+        fputs("<section id=\"ranks\"><h2>Ranks</h2>\n", out);
+        if ((rc = rp_html_ranks(out, t)) != 0 || (rc = part(rp_summary_html(out, t, RP_SUMMARY_BY_RANK, HTML_TOP))) != 0)
+            return rc;
+        fputs("</section>\n", out);
+    }
+    fputs("<section id=\"host\"><h2>Host: NVTX ranges, API calls, kernels, copies, memory, errors</h2>\n", out);
+    if ((rc = part(rp_summary_html(out, t, RP_SUMMARY_HOST, HTML_TOP))) != 0)
+        return rc;
+    fputs("</section>\n", out);
+    rp_html_end(out);
+    return 0;
+}
 
 /* The formats: each a stream writer, but sqlite's, which writes a file of its own (-o). */
 static const struct format {
@@ -14,9 +51,9 @@ static const struct format {
     int (*write)(FILE *, struct rp_trace *);
 } formats[] = {
     {"chrome", rp_export_chrome}, {"csv", rp_export_csv}, {"json", rp_export_jsonl}, {"perfetto", rp_export_perfetto},
-    {"sqlite", NULL},
+    {"html", write_html}, {"sqlite", NULL},
 };
-static const char format_names[] = "chrome, csv, json, perfetto or sqlite";
+static const char format_names[] = "chrome, csv, json, perfetto, html or sqlite";
 
 static int run(int argc, char **argv)
 {
