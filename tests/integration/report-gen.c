@@ -34,6 +34,8 @@
  *   report-gen escapes FILE     names with terminal control characters in them (thread, kernel, API, NVTX
  *                               message, host, command line, module path), as a hostile program can make
  *                               them (report-escapes.sh)
+ *   report-gen markup FILE      the same calls, the names with HTML markup and script in them, each of
+ *                               which would set data-pwned on the page's body if not escaped (report-html.sh)
  */
 #include "config.h"
 
@@ -674,23 +676,40 @@ static void kernels(unsigned long n)
 }
 
 /* ESC sequences that would clear the screen, set the window title, ...; a C1 CSI (U+009B) in UTF-8. */
-static void escapes(void)
+/* The names of a hostile trace: with terminal controls (escapes) or with markup and script (markup). */
+struct hostile {
+    const char *cmd;
+    size_t cmd_size;
+    const char *module, *host, *api, *thread, *kernel, *nvtx;
+};
+
+static const char esc_cmd[] = "./evil\033[2J\0arg";
+static const struct hostile esc_names = {esc_cmd, sizeof esc_cmd, "/nonexistent/\033[2Jlibevil.so", "host\033[31m",
+                                         "cuMemAlloc\033[5m", "\033[2J\033[31mPWN\r",
+                                         "k\033]0;title\007\xc2\x9b" "2J", "step\033[31m"};
+/* Each would run script in a page that did not escape it: it sets data-pwned on the body. */
+static const char markup_cmd[] = "./evil<script>document.body.dataset.pwned=1</script>\0arg";
+static const struct hostile markup_names = {
+    markup_cmd, sizeof markup_cmd, "/nonexistent/<b>lib&amp;evil.so", "host'\"><img src=x onerror=\"document.body.dataset.pwned=1\">",
+    "cuMemAlloc<script>document.body.dataset.pwned=1</script>", "</title></text><script>document.body.dataset.pwned=1</script>",
+    "k<svg onload=\"document.body.dataset.pwned=1\">;x\n", "step\"><script>document.body.dataset.pwned=1</script>&lt;"};
+
+static void escapes(const struct hostile *h)
 {
-    static const char cmd[] = "./evil\033[2J\0arg";
-    static const char module[] = "/nonexistent/\033[2Jlibevil.so";
+    const size_t module_len = strlen(h->module);
     enum { T = 8000 };
     const uint64_t base = 0x7f0000000000ull, frame = base + 0x1234;
     unsigned char rec[256];
     header_with(8000, 1, START_MONO, CT_FEAT_STACKS);
-    process("host\033[31m", cmd, sizeof cmd);
+    process(h->host, h->cmd, h->cmd_size);
     api(0, "cuLaunchKernel", "cuLaunchKernel", 0, CT_FAM_LAUNCH);
-    api(1, "cuMemAlloc\033[5m", "cuMemAlloc_v2", 0, CT_FAM_ALLOC);
-    string(T, 1, CT_STR_THREAD, "\033[2J\033[31mPWN\r");
+    api(1, h->api, "cuMemAlloc_v2", 0, CT_FAM_ALLOC);
+    string(T, 1, CT_STR_THREAD, h->thread);
     thread_name(T, 1);
-    string(T, 2, CT_STR_KERNEL, "k\033]0;title\007\xc2\x9b" "2J");
-    string(T, 3, CT_STR_NVTX, "step\033[31m");
-    ct_put_module(rec, base, base, base + 0x10000, module, sizeof module - 1, NULL, 0, 0);
-    put(rec, ct_size_module(sizeof module - 1));
+    string(T, 2, CT_STR_KERNEL, h->kernel);
+    string(T, 3, CT_STR_NVTX, h->nvtx);
+    ct_put_module(rec, base, base, base + 0x10000, h->module, module_len, NULL, 0, 0);
+    put(rec, ct_size_module(module_len));
     ct_put_stack(rec, T, 1, &frame, 1, 0);
     put(rec, ct_size_stack(1));
     struct ct_rec_nvtx n = {.kind = CT_NVTX_PUSH, .name_id = 3, .t_ns = START_MONO + 500};
@@ -746,11 +765,12 @@ int main(int argc, char **argv)
     const char *what = argc > 1 ? argv[1] : "";
     int want = !strcmp(what, "stacks")                                                   ? 6
                : !strcmp(what, "parent") || !strcmp(what, "child") || !strcmp(what, "gpu") ||
-                       !strcmp(what, "gpuoff") || !strcmp(what, "gpuact") || !strcmp(what, "escapes")
+                       !strcmp(what, "gpuoff") || !strcmp(what, "gpuact") || !strcmp(what, "escapes") ||
+                       !strcmp(what, "markup")
                    ? 3
                    : 4;
     if (argc != want) {
-        fprintf(stderr, "usage: report-gen parent|child|gpu|gpuoff|gpuact|escapes FILE | "
+        fprintf(stderr, "usage: report-gen parent|child|gpu|gpuoff|gpuact|escapes|markup FILE | "
                         "report-gen big|threads|gpubig|kernels N FILE | "
                         "report-gen stacks MODULES STACKS FRAMES FILE | report-gen files N DIR\n");
         return 1;
@@ -773,7 +793,9 @@ int main(int argc, char **argv)
     else if (!strcmp(what, "gpuact"))
         gpuact();
     else if (!strcmp(what, "escapes"))
-        escapes();
+        escapes(&esc_names);
+    else if (!strcmp(what, "markup"))
+        escapes(&markup_names);
     else if (!strcmp(what, "gpubig"))
         gpubig(strtoull(argv[2], NULL, 10));
     else if (!strcmp(what, "kernels"))

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "report/export/export.h"
-#include "report/export/html_chart.h"
+#include "report/model/html_chart.h"
 #include "report/model/frames.h"
 #include "report/model/html.h"
 #include "report/model/memory.h"

@@ -10,7 +10,7 @@
 
 #include "format/grow.h"
 #include "report/export/export.h"
-#include "report/export/html_chart.h"
+#include "report/model/html_chart.h"
 #include "report/model/html.h"
 #include "report/model/map.h"
 
@@ -193,6 +193,8 @@ static unsigned draw_nvtx(FILE *out, const struct rp_trace *t, const struct rp_h
             fprintf(out, "tid %" PRIu32 "</text>\n", tid);
             for (; j < k; j++) {
                 const struct rp_nvtx_range *r = &f->nvtx.r[j];
+                if (r->style == RP_NVTX_MARK) /* an instant, not a range (nor in the summary's nvtx table) */
+                    continue;
                 int64_t t0 = (int64_t)r->t0 + f->clock_offset, t1 = (int64_t)r->t1 + f->clock_offset;
                 double x0 = rp_html_x(a, t0), x1 = rp_html_x(a, t1);
                 if (x1 - x0 < 1 || *drawn >= MAX_RANGES) {

@@ -1,7 +1,7 @@
-/* What the HTML report's charts share (html.c, html_timeline.c, html_memory.c): the time axis of the run,
+/* What the HTML report's charts share (export/html_timeline.c, export/html_memory.c): the time axis of the run,
  * cut into pixel-wide bins, so that a chart's size depends on its width, never on the number of calls. */
-#ifndef CT_REPORT_EXPORT_HTML_CHART_H
-#define CT_REPORT_EXPORT_HTML_CHART_H
+#ifndef CT_REPORT_MODEL_HTML_CHART_H
+#define CT_REPORT_MODEL_HTML_CHART_H
 
 #include <stdint.h>
 #include <stdio.h>
