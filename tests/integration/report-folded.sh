@@ -5,9 +5,12 @@
 # line), a positive integer weight after the last blank.  The weights add up to what the JSON reports say:
 # host time or calls per call site (stacks), bytes at the peak or leaked (memory); frames come root first
 # (main before the function it called, the API last), Python frames among them; hostile names (report-gen
-# escapes, markup) cannot add a frame or a line.  Bad --weight values are usage errors.
+# escapes, markup) cannot add a frame or a line.  Bad --weight values are usage errors.  Where flamegraph.pl
+# is installed (in PATH, or CT_FLAMEGRAPH names it), each output is drawn with it too, which must take every
+# line (it says "Ignored N lines with invalid format" of any other).
 set -u
 . "$CT_TOP_SRCDIR/tests/integration/report-lib.sh"
+FLAMEGRAPH=${CT_FLAMEGRAPH:-$(command -v flamegraph.pl || true)}
 
 # folded: parse $TMP/out strictly (a bad line fails); its lines' total weight goes to $TMP/out.sum, which
 # `total` prints (empty when the parse failed)
@@ -26,6 +29,11 @@ for line in open(sys.argv[1], "rb").read().split(b"\n")[:-1]:
 assert n > 0, "no line"
 open(sys.argv[1] + ".sum", "w").write(str(total))
 '
+    if [ -n "$FLAMEGRAPH" ]; then
+        perl "$FLAMEGRAPH" <"$TMP/out" >"$TMP/flame.svg" 2>"$TMP/flame.err" || fail "flamegraph.pl: $(cat "$TMP/flame.err")"
+        grep -q Ignored "$TMP/flame.err" && fail "flamegraph.pl: $(cat "$TMP/flame.err")"
+        grep -q '<svg' "$TMP/flame.svg" || fail "flamegraph.pl drew nothing"
+    fi
 }
 total() { cat "$TMP/out.sum" 2>/dev/null; }
 

@@ -23,6 +23,9 @@ static const char style[] =
     "position:sticky;top:0}\n"
     "th[aria-sort=ascending]::after{content:' \\25b2'}th[aria-sort=descending]::after{content:' \\25bc'}\n"
     "table.kv th{background:none;font-weight:600}td.stack{font-family:monospace;font-size:12px}\n"
+    /* the header's fields in two columns of pairs: half as tall */
+    "table.kv{display:grid;grid-template-columns:max-content minmax(0,1fr) max-content minmax(0,1fr);"
+    "column-gap:4px}table.kv tbody,table.kv tr{display:contents}table.kv td.num{text-align:left}\n"
     ".none,.note{color:#666}svg{display:block;max-width:100%;height:auto;font-size:11px}\n"
     "svg .label{text-anchor:end;fill:#333}svg .dim{fill:#888}svg .in{fill:#fff;pointer-events:none}\n"
     ".bars rect{fill:#4e79a7}.bars .bar:hover rect{fill:#f28e2b}.idle{fill:#f3f3f3}\n"

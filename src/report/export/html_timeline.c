@@ -210,7 +210,7 @@ static unsigned draw_nvtx(FILE *out, const struct rp_trace *t, const struct rp_h
                     snprintf(fill, sizeof fill, "%s", palette[r->name_id % (sizeof palette / sizeof palette[0])]);
                 fprintf(out, "<rect class=\"range\" x=\"%.1f\" y=\"%u\" width=\"%.1f\" height=\"%d\" fill=\"%s\">"
                              "<title>", RP_HTML_LEFT + x0, y + lv * ROW + 1, x1 - x0, ROW - 2, fill);
-                rp_html_text(out, msg ? msg : "");
+                rp_html_text_cut(out, msg ? msg : "", 200); /* 5000 ranges of long messages: still bounded */
                 fprintf(out, ": %s</title></rect>", rp_html_duration(d, sizeof d, (double)(t1 - t0)));
                 if (x1 - x0 >= 30 && msg) {
                     fprintf(out, "<text class=\"in\" x=\"%.1f\" y=\"%u\">", RP_HTML_LEFT + x0 + 2, y + lv * ROW + 12);
