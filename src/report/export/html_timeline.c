@@ -251,7 +251,8 @@ int rp_html_timeline(FILE *out, struct rp_trace *t)
         fprintf(stderr, "cudatrace-report: out of memory\n");
         goto out;
     }
-    qsort(s.v, s.n, sizeof *s.v, by_device_stream);
+    if (s.n) /* s.v is NULL without spans */
+        qsort(s.v, s.n, sizeof *s.v, by_device_stream);
     size_t nvtx = 0;
     for (size_t i = 0; i < t->nfiles; i++)
         nvtx += t->files[i].nvtx.n;
