@@ -99,6 +99,12 @@ if [ -f "$CT_PRELOAD" ] && grep -q '^#define HAVE_LIBUNWIND 1' "$CT_TOP_BUILDDIR
         expect_eq "python: leaked bytes" 2097152 "$(folded; total)"
         grep -q ";main (py-pystack.py:$call);Model.load_weights (py-pystack.py:$leak);.* 2097152$" "$TMP/out" ||
             fail "python: no Python frames in order: $(cat "$TMP/out")"
+        run_report 0 memory --format folded --weight leaked --group-by python "$TMP/py.ct" # Python frames alone
+        folded
+        grep -q "^<module> (py-pystack.py:[0-9]*);main (py-pystack.py:$call);Model.load_weights (py-pystack.py:$leak) 2097152\$" \
+            "$TMP/out" || fail "python: --group-by python: $(cat "$TMP/out")"
+        run_report 0 memory --format folded --group-by python "$TMP/leak.ct"
+        expect_eq "leak_drv: --group-by python" "[no Python frame] 7340032" "$(cat "$TMP/out")"
     fi
 fi
 finish

@@ -124,8 +124,9 @@ static void print_text(FILE *out, const struct result *r, const struct rp_trace 
 /* ---- folded ---- */
 
 /* The sites holding device memory at its peak (or still allocated at exit), one folded stack each, root
- * first, weighed by their bytes; a site without a stack as "[no stack]". */
-static void print_folded(FILE *out, const struct rp_sites *s)
+ * first, weighed by their bytes; a site without a stack as "[no stack]" (grouped by Python line: the
+ * allocations made without a Python frame, "[no Python frame]"). */
+static void print_folded(FILE *out, const struct result *r, const struct rp_sites *s)
 {
     for (size_t i = 0; i < s->n; i++) {
         if (!s->v[i].bytes)
@@ -133,7 +134,7 @@ static void print_folded(FILE *out, const struct rp_sites *s)
         if (s->v[i].stack && s->v[i].stack->nframes)
             rp_stack_folded(out, s->v[i].stack);
         else
-            fputs("[no stack]", out);
+            fputs(r->by_python && r->stacks ? "[no Python frame]" : "[no stack]", out);
         fprintf(out, " %" PRIu64 "\n", s->v[i].bytes);
     }
 }
@@ -241,7 +242,8 @@ static int run(int argc, char **argv)
     }
     int rr = 0;
     if (rp_symbolize(&tr) < 0 || (rr = rp_memtrack_replay(&tr, &r.end, 0, &peak_at, NULL, NULL)) != 0 ||
-        (peak_at && (rr = rp_memtrack_replay(&tr, &at_peak, peak_at, NULL, NULL, NULL)) != 0) || rp_sites_of_memory(&r.leaks, &tr, &r.end, by_python, 0) < 0 ||
+        (peak_at && (rr = rp_memtrack_replay(&tr, &at_peak, peak_at, NULL, NULL, NULL)) != 0) ||
+        rp_sites_of_memory(&r.leaks, &tr, &r.end, by_python, 0) < 0 ||
         rp_sites_of_memory(&r.peak, &tr, &at_peak, by_python, 1) < 0) {
         if (rr == RP_EXIT_UNREADABLE) {
             rc = rr;
@@ -258,7 +260,7 @@ static int run(int argc, char **argv)
     }
     enum rp_format fmt = co.format >= 0 ? (enum rp_format)co.format : rp_format_default(f);
     if (fmt == RP_FMT_FOLDED) {
-        print_folded(f, leaked ? &r.leaks : &r.peak);
+        print_folded(f, &r, leaked ? &r.leaks : &r.peak);
     } else if (fmt == RP_FMT_JSON) {
         print_json(f, &r, &tr, top);
     } else if (fmt == RP_FMT_CSV) {
