@@ -31,6 +31,7 @@
  *   report-gen kernels N FILE   N distinct kernel names (C++ templates, 37 bytes mangled), each launched
  *                               once on one thread with its GPU span (GPU time all): the report's cost
  *                               per kernel name
+ *   report-gen streams N FILE   N streams, three timed launches on each (the HTML timeline's rows)
  *   report-gen escapes FILE     names with terminal control characters in them (thread, kernel, API, NVTX
  *                               message, host, command line, module path), as a hostile program can make
  *                               them (report-escapes.sh)
@@ -647,6 +648,26 @@ static void gpubig(unsigned long long n)
     gpu_info(CT_GPU_ALL, 0, 0, 1, n, 0, 0, 0, 0);
 }
 
+/* n streams of device 0, three timed launches on each, one after the other: more streams than the HTML
+ * report's timeline has rows for (report-html.sh). */
+static void streams(unsigned long n)
+{
+    static const char cmd[] = "./manystreams";
+    header(7200, 1, START_MONO);
+    process("benchhost", cmd, sizeof cmd);
+    api(0, "cuLaunchKernel", "cuLaunchKernel", 0, CT_FAM_LAUNCH);
+    string(7200, 1, CT_STR_KERNEL, "kernelS");
+    gpu_info(CT_GPU_ALL, 0, 0, 0, 0, 0, 0, 0, 0);
+    for (unsigned long i = 0; i < 3 * n; i++) {
+        launch(7200, 0, (int64_t)i * 1000, 100, 1, 1, 128, 0);
+        gpu_launch(7200, seq, 0, (int64_t)i * 1000 + 200, 500, 0x100 + (i / 3) * 0x10, 1, CT_LAUNCH_KERNEL, 1, 128);
+    }
+    gpu_info(CT_GPU_ALL, 0, 0, 1, 3 * n, 0, 0, 0, 0);
+    struct ct_rec_end end = {.calls = 3 * n, .end_mono_ns = START_MONO + (int64_t)(3 * n) * 1000 + 1000};
+    ct_put_hdr(&end.h, CT_REC_END, sizeof end, 0);
+    put(&end, sizeof end);
+}
+
 /* n kernels named apart, one launch and its span each, in blocks as the recorder drains them. */
 static void kernels(unsigned long n)
 {
@@ -771,7 +792,7 @@ int main(int argc, char **argv)
                    : 4;
     if (argc != want) {
         fprintf(stderr, "usage: report-gen parent|child|gpu|gpuoff|gpuact|escapes|markup FILE | "
-                        "report-gen big|threads|gpubig|kernels N FILE | "
+                        "report-gen big|threads|gpubig|kernels|streams N FILE | "
                         "report-gen stacks MODULES STACKS FRAMES FILE | report-gen files N DIR\n");
         return 1;
     }
@@ -800,6 +821,8 @@ int main(int argc, char **argv)
         gpubig(strtoull(argv[2], NULL, 10));
     else if (!strcmp(what, "kernels"))
         kernels(strtoul(argv[2], NULL, 10));
+    else if (!strcmp(what, "streams"))
+        streams(strtoul(argv[2], NULL, 10));
     else if (!strcmp(what, "threads"))
         threads(strtoul(argv[2], NULL, 10));
     else if (!strcmp(what, "stacks"))

@@ -11,6 +11,8 @@
   report-html.py errors DOM             the page's script caught an error and said so
   report-html.py hostile DOM            no name from the trace ran script (body data-pwned) and each shows
   report-html.py png FILE W H           a PNG of W x H pixels, not blank
+  report-html.py streams PAGE N         the timeline of N streams of three spans (report-gen streams): 32
+                                        rows, then one of the other streams' spans
 """
 import json
 import struct
@@ -252,6 +254,20 @@ def png(path, width, height):
     assert len(set(pixels)) > 32, 'a blank picture: %d distinct bytes' % len(set(pixels))
 
 
+def streams(path, n):
+    n = int(n)
+    p = parse(path)
+    tl = svg(p, 'timeline')[0]
+    rows = [g for g in tl['gs'] if g.get('class') == 'stream']
+    assert int(tl['attrs']['data-streams']) == len(rows) == 33, (tl['attrs'], len(rows))
+    assert [g['data-stream'] for g in rows[:32]] == ['0x%x' % (0x100 + 0x10 * i) for i in range(32)], rows[:3]
+    assert all(g['data-spans'] == '3' and g['data-busy'] == '1500' for g in rows[:32]), rows
+    assert (rows[32]['data-device'], rows[32]['data-spans'], rows[32]['data-busy']) == \
+        ('-2', str(3 * (n - 32)), str(1500 * (n - 32))), rows[32]
+    busy = [r for r in tl['rects'] if 'busy' in r.get('class', '')]
+    assert len(busy) <= 33 * 1000 and len(busy) >= 3 * 32, len(busy)
+
+
 if __name__ == '__main__':
-    {'page': page, 'sorted': sorted_table, 'errors': errors, 'hostile': hostile, 'static': static,
+    {'page': page, 'streams': streams, 'sorted': sorted_table, 'errors': errors, 'hostile': hostile, 'static': static,
      'png': png}[sys.argv[1]](*sys.argv[2:])

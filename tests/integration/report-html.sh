@@ -6,8 +6,9 @@
 # agree with them, and no JavaScript error; sorting by a column works (the #sort= address); names with markup
 # and script in them (report-gen markup) show as text and run nothing; a page whose script fails says so
 # (the check of the check).  A screenshot of the page is kept as tests/integration/report-html.png in the
-# build tree and must be a non-blank PNG.  The file itself is checked without the browser first; without
-# Chromium (Debian: chromium) the rest is skipped (77).
+# build tree and must be a non-blank PNG.  Without the browser first: the file is self-contained, and the
+# timeline of 40 streams (report-gen streams) has 32 rows and one of the rest.  Without Chromium (Debian:
+# chromium) the browser's part is skipped (77).
 set -u
 . "$CT_TOP_SRCDIR/tests/integration/report-lib.sh"
 CHECK=$CT_TOP_SRCDIR/tests/integration/report-html.py
@@ -38,6 +39,10 @@ run_report 4 export --format html -o /nonexistent/dir/report.html $files
 "$PY" "$CHECK" static "$TMP/report.html" || fail "the report file is not self-contained"
 "$PY" "$CHECK" static "$TMP/markup.html" || fail "the markup report is not self-contained"
 grep -q 'document.body.dataset.pwned=1</script>' "$TMP/markup.html" && fail "markup: a name's script tag was written as is"
+# 40 streams: 32 rows of their own, the other 8 streams' spans in one more
+"$GEN" streams 40 "$TMP/streams.ct" || fail "report-gen streams"
+run_report 0 export --format html -o "$TMP/streams.html" "$TMP/streams.ct"
+"$PY" "$CHECK" streams "$TMP/streams.html" 40 || fail "the timeline of 40 streams"
 [ "$failures" -eq 0 ] || finish
 
 CHROMIUM=${CT_CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
