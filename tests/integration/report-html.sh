@@ -54,7 +54,8 @@ fi
 browse() {
     url=$1
     shift
-    HOME=$TMP timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --no-first-run --disable-extensions \
+    HOME=$TMP timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run \
+        --disable-extensions \
         --user-data-dir="$TMP/profile" --host-resolver-rules='MAP * ~NOTFOUND' "$@" "$url" 2>>"$TMP/chromium.err"
 }
 dom() { # dom URL OUT: the page as rendered, once its script ran
