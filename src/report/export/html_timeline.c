@@ -22,6 +22,7 @@
 
 struct stream_row {
     size_t file;         /* streams of different processes are rows of their own */
+    int32_t rank;        /* the file's (-1: none), for the rows' order */
     int32_t device;      /* INT32_MIN: the row of the streams beyond MAX_STREAMS */
     uint64_t stream;
     uint64_t spans;
@@ -35,7 +36,7 @@ struct streams {
     struct rp_u64map of; /* (stream, file << 32 | device) -> row */
 };
 
-static struct stream_row *row_of(struct streams *s, size_t file, int32_t device, uint64_t stream)
+static struct stream_row *row_of(struct streams *s, size_t file, int32_t rank, int32_t device, uint64_t stream)
 {
     struct rp_u64map_entry *e = rp_u64map_get(&s->of, stream, (uint64_t)file << 32 | (uint32_t)device);
     if (e)
@@ -54,6 +55,7 @@ static struct stream_row *row_of(struct streams *s, size_t file, int32_t device,
     v = &s->v[s->n];
     memset(v, 0, sizeof *v);
     v->file = file;
+    v->rank = rank;
     v->device = device;
     v->stream = stream;
     if (!(v->bin = calloc(RP_HTML_BINS, sizeof *v->bin)) ||
@@ -84,11 +86,27 @@ static void add_busy(struct stream_row *r, const struct rp_html_axis *a, int64_t
     }
 }
 
+struct file_rank {
+    int32_t rank; /* -1: none */
+    size_t file;
+};
+
+/* By rank, files without one last; else in the order given. */
+static int by_rank(const void *x, const void *y)
+{
+    const struct file_rank *a = x, *b = y;
+    if (a->rank != b->rank)
+        return a->rank < 0 ? 1 : b->rank < 0 ? -1 : a->rank < b->rank ? -1 : 1;
+    return (a->file > b->file) - (a->file < b->file);
+}
+
 static int by_device_stream(const void *x, const void *y)
 {
     const struct stream_row *a = x, *b = y;
     if ((a->device == INT32_MIN) != (b->device == INT32_MIN))
         return a->device == INT32_MIN ? 1 : -1;
+    if (a->rank != b->rank) /* ranks in order, files without one after them */
+        return a->rank < 0 ? 1 : b->rank < 0 ? -1 : a->rank < b->rank ? -1 : 1;
     if (a->file != b->file)
         return a->file < b->file ? -1 : 1;
     if (a->device != b->device)
@@ -234,11 +252,20 @@ int rp_html_timeline(FILE *out, struct rp_trace *t)
     struct streams s = {0};
     int rc = 0;
     rp_html_axis_init(&a, t);
-    for (size_t i = 0; i < t->nfiles && !rc; i++) {
+    /* files by rank: the first MAX_STREAMS streams met get rows, so the lowest ranks' are the ones drawn */
+    struct file_rank *order = malloc((t->nfiles ? t->nfiles : 1) * sizeof *order);
+    if (!order)
+        rc = -1;
+    for (size_t i = 0; order && i < t->nfiles; i++)
+        order[i] = (struct file_rank){t->files[i].rank.rank, i};
+    if (order)
+        qsort(order, t->nfiles, sizeof *order, by_rank);
+    for (size_t k = 0; k < t->nfiles && !rc; k++) {
+        const size_t i = order[k].file;
         const struct rp_file *f = &t->files[i];
         for (size_t j = 0; j < f->gpu.n; j++) {
             const struct rp_gpu_span *sp = &f->gpu.v[j];
-            struct stream_row *r = row_of(&s, i, sp->device, sp->stream);
+            struct stream_row *r = row_of(&s, i, f->rank.rank, sp->device, sp->stream);
             if (!r) {
                 rc = -1;
                 break;
@@ -247,6 +274,7 @@ int rp_html_timeline(FILE *out, struct rp_trace *t)
             add_busy(r, &a, (int64_t)sp->start_ns + f->clock_offset, (int64_t)sp->end_ns + f->clock_offset);
         }
     }
+    free(order);
     if (rc) {
         fprintf(stderr, "cudatrace-report: out of memory\n");
         goto out;
