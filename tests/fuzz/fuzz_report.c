@@ -68,10 +68,13 @@ static char *const runs[][9] = {
     {"memory", "-f", "csv", F, NULL},
     {"stacks", "-f", "json", F, NULL},
     {"stacks", "-f", "table", "-t", "0", F, NULL},
+    {"stacks", "-f", "folded", F, NULL},
+    {"memory", "-f", "folded", "-w", "leaked", F, NULL},
     {"export", "-f", "chrome", F, F2, NULL},
     {"export", "-f", "csv", F, NULL},
     {"export", "-f", "json", F, NULL},
     {"export", "-f", "perfetto", F, F2, NULL},
+    {"export", "-f", "html", F, F2, NULL},
 #ifdef HAVE_SQLITE
     {"export", "-f", "sqlite", "-o", db, F, NULL},
 #endif

@@ -38,6 +38,8 @@ REPORT_TESTS = \
 	tests/integration/report-input.sh \
 	tests/integration/report-scale.sh \
 	tests/integration/report-escapes.sh \
+	tests/integration/report-folded.sh \
+	tests/integration/report-html.sh \
 	tests/integration/report-duplicates.sh \
 	tests/integration/stacks-memory.sh \
 	tests/integration/py-pystack.sh \
@@ -45,4 +47,6 @@ REPORT_TESTS = \
 	tests/integration/stacks-frames.sh \
 	tests/integration/stacks-reload.sh
 TESTS += $(REPORT_TESTS)
-EXTRA_DIST += $(REPORT_TESTS) tests/integration/report-lib.sh tests/integration/py-pystack.py tests/integration/py-pystack-edge.py tests/integration/pysim.py
+EXTRA_DIST += $(REPORT_TESTS) tests/integration/report-lib.sh tests/integration/py-pystack.py tests/integration/py-pystack-edge.py tests/integration/pysim.py \
+	tests/integration/report-html.py
+CLEANFILES += tests/integration/report-html.png
