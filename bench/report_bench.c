@@ -1,7 +1,7 @@
-/* Times `cudatrace-report summary`, `calls`, `analyze` and the Perfetto and SQLite exports on a generated
- * trace: wall seconds and the peak resident memory of the report process (getrusage of the child), and each
- * export's size per call, so the speed and memory claims of the man page and doc/performance.md are
- * measured.
+/* Times `cudatrace-report summary`, `calls`, `analyze` and the Perfetto, SQLite and HTML exports on a
+ * generated trace: wall seconds and the peak resident memory of the report process (getrusage of the
+ * child), and each export's size per call, so the speed and memory claims of the man page and
+ * doc/performance.md are measured.
  *
  *   report_bench REPORT GEN [N]   N calls (default 10,000,000), written by GEN (tests/integration/report-gen)
  *                                 into a temporary file, read by REPORT, then removed with the exports.
@@ -75,7 +75,8 @@ int main(int argc, char **argv)
     /* command, its option, its format (an export writes `out`, whose size is reported) */
     const char *modes[][3] = {{"summary", NULL, "csv"},          {"summary", "--section=api", "csv"},
                               {"calls", "--api=cuMemFree", "csv"}, {"export", NULL, "perfetto"},
-                              {"export", NULL, "sqlite"},        {"analyze", NULL, "csv"}};
+                              {"export", NULL, "sqlite"},            {"export", NULL, "html"},
+                              {"analyze", NULL, "csv"}};
     for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
         const int export = !strcmp(modes[i][0], "export");
         char fmt[32];
@@ -89,7 +90,9 @@ int main(int argc, char **argv)
         rc = run(cmd, &secs, &rss);
         printf("cudatrace-report %s %s: %.2f s, peak RSS %.1f MB, exit %d", modes[i][0],
                export ? fmt : modes[i][1] ? modes[i][1] : "", secs, (double)rss / 1024.0, rc);
-        if (export && stat(out, &st) == 0)
+        if (export && stat(out, &st) == 0 && st.st_size < 1000000) /* the HTML page: bounded, not per call */
+            printf(", %.1f kB", (double)st.st_size / 1e3);
+        else if (export && stat(out, &st) == 0)
             printf(", %.1f MB, %.1f bytes per call", (double)st.st_size / 1e6, (double)st.st_size / strtod(n, NULL));
         putchar('\n');
         fflush(stdout);

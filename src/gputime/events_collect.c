@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "gputime/events.h"
+#include "recorder/alloc.h"
 #include "recorder/clock.h"
 #include "recorder/gpu.h"
 #include "recorder/tsan.h"
@@ -181,7 +182,7 @@ void ct_gpu_collect_pool(struct ct_gpu_pool *pool, int final)
     pthread_mutex_unlock(&pool->mu);
     for (p = pool->wait; p; p = p->next)
         n++;
-    if (n == 0 || (v = malloc(2 * n * sizeof *v)) == NULL)
+    if (n == 0 || (v = ct_malloc(2 * n * sizeof *v)) == NULL)
         return; /* out of memory: they wait for the next drain */
     n = 0;
     for (p = pool->wait; p; p = p->next) {
@@ -212,7 +213,7 @@ void ct_gpu_collect_pool(struct ct_gpu_pool *pool, int final)
     }
     *keep = NULL;
     pool->wait_tail = keep;
-    free(v);
+    ct_free(v);
     ct_gpu_release(pool, done);
 }
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "gputime/events.h"
+#include "recorder/alloc.h"
 #include "recorder/gpu.h"
 #include "recorder/tsan.h"
 
@@ -18,7 +19,7 @@ static uint64_t forget(struct ct_gpu_pair *p)
 
     for (struct ct_gpu_pair *next; p; p = next, n++) {
         next = p->next;
-        free(p);
+        ct_free(p);
     }
     return n;
 }

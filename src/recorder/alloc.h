@@ -1,8 +1,10 @@
-/* The tracer's heap allocations on the program's threads, with every signal blocked for the time of the
- * allocator's call.  glibc's fork takes the allocator's locks: a program that forks from a signal handler
- * (POSIX lists fork as async-signal-safe) would otherwise deadlock when the signal interrupts the tracer
- * inside malloc on that thread, a hang the untraced program never has.  The cost, two sigprocmask system
- * calls, falls on the tracer's rare paths (a new string, thread, stack or table), never on a call's. */
+/* The tracer's heap: what the recorder, GPU time and the preload layer allocate.  Not glibc's allocator:
+ * a traced call may run in a signal handler that interrupted the program inside malloc (or a library's
+ * malloc inside a driver call), where a call into glibc's allocator waits forever on the lock the
+ * interrupted code holds.  So the tracer's blocks come from mmap'd chunks of its own, under its own lock,
+ * taken with every signal blocked on this thread (no handler can interrupt its holder there) and held
+ * across fork.  Built with a sanitizer, glibc's allocator serves instead, with signals
+ * blocked around it, so that the sanitizer sees and checks the tracer's blocks. */
 #ifndef CT_RECORDER_ALLOC_H
 #define CT_RECORDER_ALLOC_H
 
@@ -12,7 +14,7 @@
 void *ct_malloc(size_t size);
 void *ct_calloc(size_t n, size_t size);
 void *ct_realloc(void *p, size_t size);
-void *ct_aligned_alloc(size_t align, size_t size);
+void *ct_aligned_alloc(size_t align, size_t size); /* align a power of two, at most 64 */
 char *ct_strdup(const char *s);
 void ct_free(void *p);
 

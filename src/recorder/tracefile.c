@@ -508,7 +508,7 @@ static int64_t clock_ns(clockid_t id)
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-/* Header, CT_REC_PROCESS, CT_REC_RANK and one CT_REC_API per variant, in one malloc'd block. */
+/* Header, CT_REC_PROCESS, CT_REC_RANK and one CT_REC_API per variant, in one block of the tracer's heap. */
 static unsigned char *first_records(size_t *len, const char *host, uint32_t features)
 {
     static char cmdline[CT_REC_MAX_SIZE];
@@ -519,7 +519,7 @@ static unsigned char *first_records(size_t *len, const char *host, uint32_t feat
 
     for (unsigned i = 0; i < c->nvariants; i++)
         size += ct_size_api(strlen(c->variants[i].name), strlen(c->variants[i].symbol));
-    if (!(buf = malloc(size)))
+    if (!(buf = ct_malloc(size)))
         return NULL;
     ct_file_header_init((struct ct_file_header *)buf, (uint32_t)getpid(), (uint32_t)getppid(), features,
                         clock_ns(CLOCK_REALTIME), clock_ns(CLOCK_MONOTONIC));
@@ -614,7 +614,7 @@ int ct_tf_open(const struct ct_settings *s, uint32_t features)
         unlink(tf.path);
         tf.failed = tf.counting = 1;
     }
-    free(first);
+    ct_free(first);
     if (!tf.counting)
         list_file(s->file_list);
     return 0;

@@ -15,6 +15,8 @@ src_report_libctreport_la_SOURCES = \
 	src/report/model/stats.c src/report/model/stats.h \
 	src/report/model/text.c src/report/model/text.h \
 	src/report/model/table.c src/report/model/table.h \
+	src/report/model/html.c src/report/model/html.h \
+	src/report/model/html_chart.c src/report/model/html_chart.h \
 	src/report/model/sort.h \
 	src/report/model/display_names.c src/report/model/display_names.h \
 	src/report/model/args.c src/report/model/args.h \
@@ -37,8 +39,10 @@ src_report_libctreport_la_SOURCES = \
 	src/report/export/records.c \
 	src/report/export/perfetto.c \
 	src/report/export/pb.c src/report/export/pb.h \
+	src/report/export/html.c \
+	src/report/export/html_timeline.c src/report/export/html_memory.c \
 	src/report/cmd/cli.c src/report/cmd/cli.h \
-	src/report/cmd/summary.c \
+	src/report/cmd/summary.c src/report/cmd/summary.h \
 	src/report/cmd/calls.c \
 	src/report/cmd/memory.c \
 	src/report/cmd/stacks.c \

@@ -68,6 +68,8 @@ static char *const runs[][9] = {
     {"memory", "-f", "csv", F, NULL},
     {"stacks", "-f", "json", F, NULL},
     {"stacks", "-f", "table", "-t", "0", F, NULL},
+    {"stacks", "-f", "folded", F, NULL},
+    {"memory", "-f", "folded", "-w", "leaked", F, NULL},
     {"analyze", "-f", "json", "--idle-gap=0", "--min-repeats=1", "--min-launches=1", F, F2, NULL},
     {"analyze", "-f", "table", "-t", "0", "--warmup=0", F, NULL},
     {"analyze", "-f", "csv", "-g", "python", F, NULL},
@@ -75,6 +77,7 @@ static char *const runs[][9] = {
     {"export", "-f", "csv", F, NULL},
     {"export", "-f", "json", F, NULL},
     {"export", "-f", "perfetto", F, F2, NULL},
+    {"export", "-f", "html", F, F2, NULL},
 #ifdef HAVE_SQLITE
     {"export", "-f", "sqlite", "-o", db, F, NULL},
 #endif

@@ -1,6 +1,6 @@
 /* Driver calls from a signal handler that interrupts the program's own traced calls on the same thread.
  *
- *   interpose-signals SIGNALS COUNTFILE [fork]
+ *   interpose-signals SIGNALS COUNTFILE [fork|churn]
  *
  * The main thread makes driver calls in a loop (a copy, a set, two queries) while a second thread sends it
  * SIGNALS SIGUSR1s; the handler makes two driver calls of its own, which the simulated driver serves
@@ -9,7 +9,9 @@
  * compare with what the trace recorded plus what it counted lost.  Exits 1 if any call failed.  Prints one
  * line that does not depend on timing.  With `fork` the handler also forks a child that makes a driver call
  * and exits, and waits for it (exit status 0 expected): the tracer's fork handlers run in a signal handler
- * that may have interrupted the tracer itself. */
+ * that may have interrupted the tracer itself.  With `churn` the loop also mallocs and frees between its
+ * calls, so that signals land inside glibc's allocator: the handler's traced calls (a new call stack each
+ * time the interrupted frames differ) must not use it. */
 #include "config.h"
 
 #include <cuda.h>
@@ -28,7 +30,7 @@ static _Atomic int sender_done;
 static long signals;
 static const char ptx[] = ".version 8.0\n.target sm_90\n.address_size 64\n"
                           ".visible .entry spin(.param .u64 ns)\n{\n ret;\n}\n";
-static int forking;
+static int forking, churning;
 
 static void on_usr1(int sig)
 {
@@ -72,10 +74,11 @@ int main(int argc, char **argv)
     pthread_t self = pthread_self(), th;
     struct sigaction sa;
 
-    if (argc != 3 && !(argc == 4 && strcmp(argv[3], "fork") == 0))
+    if (argc != 3 && !(argc == 4 && (strcmp(argv[3], "fork") == 0 || strcmp(argv[3], "churn") == 0)))
         return 64;
     signals = atol(argv[1]);
-    forking = argc == 4;
+    forking = argc == 4 && argv[3][0] == 'f';
+    churning = argc == 4 && argv[3][0] == 'c';
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_usr1;
     sa.sa_flags = SA_RESTART;
@@ -104,6 +107,10 @@ int main(int argc, char **argv)
             cuCtxGetDevice(&d) != CUDA_SUCCESS || cuDriverGetVersion(&v) != CUDA_SUCCESS)
             failures++;
         calls += 4;
+        for (size_t i = 0; churning && i < 64; i++) {
+            char *volatile b = malloc(16 + i * 40); /* volatile: the pair is not optimised away */
+            free(b);
+        }
         if (forking) { /* a launch too: GPU time's (the simulated driver allocates nothing for it) */
             unsigned long long ns = 1;
             void *args[] = {&ns};

@@ -38,29 +38,39 @@ for run in none alloc all default-set; do
     echo "$run: made $made, recorded $recorded, counted $counted, lost $lost ($(grep -c 'reason=nested' "$tmp/$run.dump") nested records)"
 done
 
-# fork in the handler (300 times): the tracer's fork handlers never wait on a lock that the interrupted
-# thread, or a thread waiting on it, holds; every child exits 0.  Every function timed, so that each of the
-# parent's calls is recorded or counted lost.  glibc's fork takes the allocator's locks, so the tracer never
-# calls the allocator on a program thread with signals deliverable (src/recorder/alloc.h): libmallocmasked
-# counts such calls (a hang only when a signal lands inside one, rarely: the count shows every one).
+# Two runs under libmallocmasked, which counts the tracer's calls into glibc's allocator on the program's
+# threads (there must be none: src/recorder/alloc.h).  fork: the handler also forks (300 times): the
+# tracer's fork handlers never wait on a lock that the interrupted thread, or a thread waiting on it, holds;
+# every child exits 0.  churn: call stacks on every call, and the loop mallocs between its calls, so that
+# the handler's calls (each a new stack, which the tracer stores) interrupt glibc's allocator.  Every
+# function timed, so that each call is recorded or counted lost.
 masked=$CT_TOP_BUILDDIR/tests/integration/.libs/libmallocmasked.so
 [ -e "$masked" ] || fail "$masked is missing (build with make check)"
 preload=$CT_PRELOAD
 [ -z "${CT_TEST_PRELOAD_PREFIX:-}" ] && preload=$masked:$CT_PRELOAD # a sanitizer's runtime has its own malloc
-MALLOC_MASKED_OUT=$tmp/fork.masked CUDATRACE_OUTPUT=$tmp/fork.ctrace CUDATRACE_APIS=all LD_LIBRARY_PATH=$CT_SIMDRIVER_DIR \
-    LD_PRELOAD=${CT_TEST_PRELOAD_PREFIX:+$CT_TEST_PRELOAD_PREFIX:}$preload \
-    timeout 120 "$bin/interpose-signals" 300 "$tmp/fork.made" fork >"$tmp/fork.out" 2>"$tmp/fork.err"
-rc=$?
-[ $rc -eq 124 ] && fail "fork: hung (killed after 120 s)"
-[ $rc -eq 0 ] || fail "fork: exit $rc ($(head -c 300 "$tmp/fork.err"))"
-[ "$(cat "$tmp/fork.out")" = "interpose-signals: PASSED" ] || fail "fork: output $(cat "$tmp/fork.out")"
-"$ctdump" "$tmp/fork.ctrace" >"$tmp/fork.dump" || fail "fork: ctdump exit $?"
-read -r made by_handler <"$tmp/fork.made"
-recorded=$(grep -c -E '^(call|launch-repeat|launch-short) ' "$tmp/fork.dump")
-lost=$(sed -n 's/^lost count=\([0-9]*\) .*/\1/p' "$tmp/fork.dump" | awk '{ s += $1 } END { print s + 0 }')
-[ "$((recorded + lost))" -eq "$made" ] || fail "fork: made $made calls, recorded $recorded + lost $lost"
-if [ -z "${CT_TEST_PRELOAD_PREFIX:-}" ]; then
-    read -r unmasked first <"$tmp/fork.masked" || fail "fork: libmallocmasked wrote no count"
-    [ "$unmasked" -eq 0 ] || fail "fork: the tracer called the allocator $unmasked times on a program thread with signals deliverable (first in $first)"
-fi
-echo "fork: 300 forks from the handler, made $made, recorded $recorded, lost $lost"
+for run in fork churn; do
+    case $run in
+    fork) n=300 stacks=alloc ;;
+    churn) n=3000 stacks=all ;;
+    esac
+    # env after timeout: timeout itself, preloaded, would write its own count (none) over the program's.
+    timeout 120 env MALLOC_MASKED_OUT="$tmp/$run.masked" CUDATRACE_OUTPUT="$tmp/$run.ctrace" CUDATRACE_APIS=all \
+        CUDATRACE_STACKS=$stacks LD_LIBRARY_PATH="$CT_SIMDRIVER_DIR" \
+        LD_PRELOAD="${CT_TEST_PRELOAD_PREFIX:+$CT_TEST_PRELOAD_PREFIX:}$preload" \
+        "$bin/interpose-signals" $n "$tmp/$run.made" $run >"$tmp/$run.out" 2>"$tmp/$run.err"
+    rc=$?
+    [ $rc -eq 124 ] && fail "$run: hung (killed after 120 s)"
+    [ $rc -eq 0 ] || fail "$run: exit $rc ($(head -c 300 "$tmp/$run.err"))"
+    [ "$(cat "$tmp/$run.out")" = "interpose-signals: PASSED" ] || fail "$run: output $(cat "$tmp/$run.out")"
+    "$ctdump" "$tmp/$run.ctrace" >"$tmp/$run.dump" || fail "$run: ctdump exit $?"
+    read -r made by_handler <"$tmp/$run.made"
+    [ "$by_handler" -eq $((2 * n)) ] || fail "$run: the handler made $by_handler calls, not $((2 * n))"
+    recorded=$(grep -c -E '^(call|launch-repeat|launch-short) ' "$tmp/$run.dump")
+    lost=$(sed -n 's/^lost count=\([0-9]*\) .*/\1/p' "$tmp/$run.dump" | awk '{ s += $1 } END { print s + 0 }')
+    [ "$((recorded + lost))" -eq "$made" ] || fail "$run: made $made calls, recorded $recorded + lost $lost"
+    if [ -z "${CT_TEST_PRELOAD_PREFIX:-}" ]; then
+        read -r heap first <"$tmp/$run.masked" || fail "$run: libmallocmasked wrote no count"
+        [ "$heap" -eq 0 ] || fail "$run: the tracer called glibc's allocator $heap times on a program thread (first in $first)"
+    fi
+    echo "$run: $n signals, made $made, recorded $recorded, lost $lost"
+done

@@ -97,7 +97,7 @@ check_LTLIBRARIES += tests/integration/libnvtxcount.la
 tests_integration_libnvtxcount_la_SOURCES = tests/integration/nvtx-count.c
 tests_integration_libnvtxcount_la_LDFLAGS = -module -avoid-version -rpath /nowhere -no-undefined
 
-# Counts the tracer's heap calls on program threads with signals deliverable (interpose-signals.sh).
+# Counts the tracer's calls into glibc's allocator on program threads (interpose-signals.sh).
 check_LTLIBRARIES += tests/integration/libmallocmasked.la
 tests_integration_libmallocmasked_la_SOURCES = tests/integration/malloc-masked.c
 tests_integration_libmallocmasked_la_LDFLAGS = -module -avoid-version -rpath /nowhere -no-undefined

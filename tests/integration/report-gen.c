@@ -31,9 +31,12 @@
  *   report-gen kernels N FILE   N distinct kernel names (C++ templates, 37 bytes mangled), each launched
  *                               once on one thread with its GPU span (GPU time all): the report's cost
  *                               per kernel name
+ *   report-gen streams N FILE   N streams, three timed launches on each (the HTML timeline's rows)
  *   report-gen escapes FILE     names with terminal control characters in them (thread, kernel, API, NVTX
  *                               message, host, command line, module path), as a hostile program can make
  *                               them (report-escapes.sh)
+ *   report-gen markup FILE      the same calls, the names with HTML markup and script in them, each of
+ *                               which would set data-pwned on the page's body if not escaped (report-html.sh)
  */
 #include "config.h"
 
@@ -645,6 +648,26 @@ static void gpubig(unsigned long long n)
     gpu_info(CT_GPU_ALL, 0, 0, 1, n, 0, 0, 0, 0);
 }
 
+/* n streams of device 0, three timed launches on each, one after the other: more streams than the HTML
+ * report's timeline has rows for (report-html.sh). */
+static void streams(unsigned long n)
+{
+    static const char cmd[] = "./manystreams";
+    header(7200, 1, START_MONO);
+    process("benchhost", cmd, sizeof cmd);
+    api(0, "cuLaunchKernel", "cuLaunchKernel", 0, CT_FAM_LAUNCH);
+    string(7200, 1, CT_STR_KERNEL, "kernelS");
+    gpu_info(CT_GPU_ALL, 0, 0, 0, 0, 0, 0, 0, 0);
+    for (unsigned long i = 0; i < 3 * n; i++) {
+        launch(7200, 0, (int64_t)i * 1000, 100, 1, 1, 128, 0);
+        gpu_launch(7200, seq, 0, (int64_t)i * 1000 + 200, 500, 0x100 + (i / 3) * 0x10, 1, CT_LAUNCH_KERNEL, 1, 128);
+    }
+    gpu_info(CT_GPU_ALL, 0, 0, 1, 3 * n, 0, 0, 0, 0);
+    struct ct_rec_end end = {.calls = 3 * n, .end_mono_ns = START_MONO + (int64_t)(3 * n) * 1000 + 1000};
+    ct_put_hdr(&end.h, CT_REC_END, sizeof end, 0);
+    put(&end, sizeof end);
+}
+
 /* n kernels named apart, one launch and its span each, in blocks as the recorder drains them. */
 static void kernels(unsigned long n)
 {
@@ -674,23 +697,40 @@ static void kernels(unsigned long n)
 }
 
 /* ESC sequences that would clear the screen, set the window title, ...; a C1 CSI (U+009B) in UTF-8. */
-static void escapes(void)
+/* The names of a hostile trace: with terminal controls (escapes) or with markup and script (markup). */
+struct hostile {
+    const char *cmd;
+    size_t cmd_size;
+    const char *module, *host, *api, *thread, *kernel, *nvtx;
+};
+
+static const char esc_cmd[] = "./evil\033[2J\0arg";
+static const struct hostile esc_names = {esc_cmd, sizeof esc_cmd, "/nonexistent/\033[2Jlibevil.so", "host\033[31m",
+                                         "cuMemAlloc\033[5m", "\033[2J\033[31mPWN\r",
+                                         "k\033]0;title\007\xc2\x9b" "2J", "step\033[31m"};
+/* Each would run script in a page that did not escape it: it sets data-pwned on the body. */
+static const char markup_cmd[] = "./evil<script>document.body.dataset.pwned=1</script>\0arg";
+static const struct hostile markup_names = {
+    markup_cmd, sizeof markup_cmd, "/nonexistent/<b>lib&amp;evil.so", "host'\"><img src=x onerror=\"document.body.dataset.pwned=1\">",
+    "cuMemAlloc<script>document.body.dataset.pwned=1</script>", "</title></text><script>document.body.dataset.pwned=1</script>",
+    "k<svg onload=\"document.body.dataset.pwned=1\">;x\n", "step\"><script>document.body.dataset.pwned=1</script>&lt;"};
+
+static void escapes(const struct hostile *h)
 {
-    static const char cmd[] = "./evil\033[2J\0arg";
-    static const char module[] = "/nonexistent/\033[2Jlibevil.so";
+    const size_t module_len = strlen(h->module);
     enum { T = 8000 };
     const uint64_t base = 0x7f0000000000ull, frame = base + 0x1234;
     unsigned char rec[256];
     header_with(8000, 1, START_MONO, CT_FEAT_STACKS);
-    process("host\033[31m", cmd, sizeof cmd);
+    process(h->host, h->cmd, h->cmd_size);
     api(0, "cuLaunchKernel", "cuLaunchKernel", 0, CT_FAM_LAUNCH);
-    api(1, "cuMemAlloc\033[5m", "cuMemAlloc_v2", 0, CT_FAM_ALLOC);
-    string(T, 1, CT_STR_THREAD, "\033[2J\033[31mPWN\r");
+    api(1, h->api, "cuMemAlloc_v2", 0, CT_FAM_ALLOC);
+    string(T, 1, CT_STR_THREAD, h->thread);
     thread_name(T, 1);
-    string(T, 2, CT_STR_KERNEL, "k\033]0;title\007\xc2\x9b" "2J");
-    string(T, 3, CT_STR_NVTX, "step\033[31m");
-    ct_put_module(rec, base, base, base + 0x10000, module, sizeof module - 1, NULL, 0, 0);
-    put(rec, ct_size_module(sizeof module - 1));
+    string(T, 2, CT_STR_KERNEL, h->kernel);
+    string(T, 3, CT_STR_NVTX, h->nvtx);
+    ct_put_module(rec, base, base, base + 0x10000, h->module, module_len, NULL, 0, 0);
+    put(rec, ct_size_module(module_len));
     ct_put_stack(rec, T, 1, &frame, 1, 0);
     put(rec, ct_size_stack(1));
     struct ct_rec_nvtx n = {.kind = CT_NVTX_PUSH, .name_id = 3, .t_ns = START_MONO + 500};
@@ -746,12 +786,13 @@ int main(int argc, char **argv)
     const char *what = argc > 1 ? argv[1] : "";
     int want = !strcmp(what, "stacks")                                                   ? 6
                : !strcmp(what, "parent") || !strcmp(what, "child") || !strcmp(what, "gpu") ||
-                       !strcmp(what, "gpuoff") || !strcmp(what, "gpuact") || !strcmp(what, "escapes")
+                       !strcmp(what, "gpuoff") || !strcmp(what, "gpuact") || !strcmp(what, "escapes") ||
+                       !strcmp(what, "markup")
                    ? 3
                    : 4;
     if (argc != want) {
-        fprintf(stderr, "usage: report-gen parent|child|gpu|gpuoff|gpuact|escapes FILE | "
-                        "report-gen big|threads|gpubig|kernels N FILE | "
+        fprintf(stderr, "usage: report-gen parent|child|gpu|gpuoff|gpuact|escapes|markup FILE | "
+                        "report-gen big|threads|gpubig|kernels|streams N FILE | "
                         "report-gen stacks MODULES STACKS FRAMES FILE | report-gen files N DIR\n");
         return 1;
     }
@@ -773,11 +814,15 @@ int main(int argc, char **argv)
     else if (!strcmp(what, "gpuact"))
         gpuact();
     else if (!strcmp(what, "escapes"))
-        escapes();
+        escapes(&esc_names);
+    else if (!strcmp(what, "markup"))
+        escapes(&markup_names);
     else if (!strcmp(what, "gpubig"))
         gpubig(strtoull(argv[2], NULL, 10));
     else if (!strcmp(what, "kernels"))
         kernels(strtoul(argv[2], NULL, 10));
+    else if (!strcmp(what, "streams"))
+        streams(strtoul(argv[2], NULL, 10));
     else if (!strcmp(what, "threads"))
         threads(strtoul(argv[2], NULL, 10));
     else if (!strcmp(what, "stacks"))

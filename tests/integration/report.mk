@@ -38,6 +38,8 @@ REPORT_TESTS = \
 	tests/integration/report-input.sh \
 	tests/integration/report-scale.sh \
 	tests/integration/report-escapes.sh \
+	tests/integration/report-folded.sh \
+	tests/integration/report-html.sh \
 	tests/integration/report-duplicates.sh \
 	tests/integration/stacks-memory.sh \
 	tests/integration/py-pystack.sh \
@@ -48,4 +50,6 @@ REPORT_TESTS = \
 	tests/integration/analyze-ranks.sh \
 	tests/integration/py-analyze.sh
 TESTS += $(REPORT_TESTS)
-EXTRA_DIST += $(REPORT_TESTS) tests/integration/report-lib.sh tests/integration/py-pystack.py tests/integration/py-pystack-edge.py tests/integration/py-analyze.py tests/integration/pysim.py
+EXTRA_DIST += $(REPORT_TESTS) tests/integration/report-lib.sh tests/integration/py-pystack.py tests/integration/py-pystack-edge.py tests/integration/pysim.py \
+	tests/integration/report-html.py tests/integration/py-analyze.py
+CLEANFILES += tests/integration/report-html.png

@@ -3,7 +3,7 @@
 if HAVE_CUNIT
 FORMAT_UNIT_TESTS = tests/unit/test_format_layout tests/unit/test_format_rw \
 	tests/unit/test_recorder_config tests/unit/test_ring tests/unit/test_launch_shape \
-	tests/unit/test_stack_memo
+	tests/unit/test_stack_memo tests/unit/test_alloc
 check_PROGRAMS += $(FORMAT_UNIT_TESTS)
 TESTS += $(FORMAT_UNIT_TESTS)
 
@@ -32,6 +32,10 @@ tests_unit_test_stack_memo_SOURCES = tests/unit/test_stack_memo.c tests/unit/rec
 	tests/integration/recorder-variants.c
 tests_unit_test_stack_memo_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) $(LIBUNWIND_CFLAGS)
 tests_unit_test_stack_memo_LDADD = src/recorder/librecorder.la $(DL_LIBS) $(CUNIT_LIBS)
+
+tests_unit_test_alloc_SOURCES = tests/unit/test_alloc.c
+tests_unit_test_alloc_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+tests_unit_test_alloc_LDADD = src/recorder/librecorder.la $(DL_LIBS) $(CUNIT_LIBS)
 endif
 if !HAVE_CUNIT
 TESTS += tests/unit/no-cunit.sh

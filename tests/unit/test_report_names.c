@@ -1,5 +1,5 @@
 /* cudatrace-report names: demangling, the API display rule, CUresult names from cuda.h, copy operations,
- * time units and number formatting, CSV/JSON escaping, the hash maps, the module of an address. */
+ * time units and number formatting, CSV/JSON/HTML/folded escaping, the hash maps, the module of an address. */
 #include "config.h"
 
 #include <CUnit/Basic.h>
@@ -11,6 +11,8 @@
 #include "format/record.h"
 #include "report/model/map.h"
 #include "report/model/display_names.h"
+#include "report/model/frames.h"
+#include "report/model/html.h"
 #include "report/model/stacktab.h"
 #include "report/model/text.h"
 
@@ -133,12 +135,40 @@ static void test_escaping(void)
         {rp_text_put, "\x1b[2J\x1b[31mPWN\r", "\\x1b[2J\\x1b[31mPWN\\x0d"},
         {rp_text_put, "a\tb\nc\x7f", "a\\x09b\\x0ac\\x7f"},
         {rp_text_put, "\xc2\x9b" "2J caf\xc3\xa9 \xc2\xa0 \x9b", "\\u009b2J caf\xc3\xa9 \xc2\xa0 \x9b"},
+        /* HTML: markup characters as references (text and attribute values alike), controls shown */
+        {rp_html_text, "<script>a&b</script>", "&lt;script&gt;a&amp;b&lt;/script&gt;"},
+        {rp_html_text, "x\" onload='y'", "x&quot; onload=&#39;y&#39;"},
+        {rp_html_text, "caf\xc3\xa9\x1b[2J\n", "caf\xc3\xa9\\x1b[2J\\x0a"},
+        /* a folded frame: no ';' to split it, no line break to end the line */
+        {rp_folded_name, "f<int;2>(a;b)", "f<int,2>(a,b)"},
+        {rp_folded_name, "k\n\x1b\x7f 1", "k??? 1"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *out = captured(cases[i].fn, cases[i].in);
         CU_ASSERT_STRING_EQUAL(out, cases[i].want);
         free(out);
     }
+}
+
+/* Labels in charts: cut after N characters, never inside a UTF-8 sequence; sizes for people. */
+static void test_html_cut(void)
+{
+    char *buf = NULL, b[32];
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    rp_html_text_cut(f, "caf\xc3\xa9<x>", 4);
+    putc('|', f);
+    rp_html_text_cut(f, "short", 9);
+    putc('|', f);
+    rp_html_text_cut(f, "\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac", 2);
+    fclose(f);
+    CU_ASSERT_STRING_EQUAL(buf, "caf\xc3\xa9...|short|\xe2\x82\xac\xe2\x82\xac...");
+    free(buf);
+    CU_ASSERT_STRING_EQUAL(rp_html_duration(b, sizeof b, 850), "850 ns");
+    CU_ASSERT_STRING_EQUAL(rp_html_duration(b, sizeof b, 1234567), "1.23 ms");
+    CU_ASSERT_STRING_EQUAL(rp_html_duration(b, sizeof b, 12.5e9), "12.5 s");
+    CU_ASSERT_STRING_EQUAL(rp_html_bytes(b, sizeof b, 512), "512 B");
+    CU_ASSERT_STRING_EQUAL(rp_html_bytes(b, sizeof b, 7340032), "7.00 MiB");
 }
 
 /* The width of a name as rp_text_put shows it, and its padding to a column. */
@@ -291,8 +321,9 @@ int main(void)
     CU_add_test(suite, "CUresult names", test_results);
     CU_add_test(suite, "copy operations", test_copy_ops);
     CU_add_test(suite, "time units and digits", test_units);
-    CU_add_test(suite, "CSV and JSON escaping", test_escaping);
+    CU_add_test(suite, "CSV, JSON, HTML and folded escaping", test_escaping);
     CU_add_test(suite, "terminal text width and padding", test_text_width);
+    CU_add_test(suite, "HTML labels and sizes", test_html_cut);
     CU_add_test(suite, "hash maps", test_maps);
     CU_add_test(suite, "module of an address", test_module_lookup);
     CU_add_test(suite, "module of a frame when its stack was taken", test_frame_module);

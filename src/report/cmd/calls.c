@@ -129,6 +129,8 @@ static void line(FILE *out, enum rp_format fmt, const struct rp_timeunit *u, con
     case RP_FMT_JSON:
         rp_call_json(out, c, rel, u, k, NULL, st);
         break;
+    case RP_FMT_FOLDED:
+    case RP_FMT_HTML: break; /* not formats of calls (rp_common_option refuses them) */
     }
 }
 

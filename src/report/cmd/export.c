@@ -5,8 +5,45 @@
 #include <string.h>
 
 #include "report/cmd/cli.h"
+#include "report/cmd/summary.h"
 #include "report/export/export.h"
 #include "report/model/trace.h"
+
+#define HTML_TOP 100 /* rows of each summary table in the HTML report */
+
+/* A summary part's exit status as a writer's result. */
+static int part(int rc)
+{
+    return rc == RP_EXIT_OK ? 0 : rc == RP_EXIT_FAILED ? -1 : rc;
+}
+
+/* The HTML report: the summary's tables (cmd/summary.c, as HTML) among the charts (export/html*.c). */
+static int write_html(FILE *out, struct rp_trace *t)
+{
+    int rc;
+    rp_html_begin(out, t);
+    fputs("<section id=\"trace\">\n", out);
+    if ((rc = part(rp_summary_html(out, t, RP_SUMMARY_HEADER, HTML_TOP))) != 0)
+        return rc;
+    fputs("</section>\n<section id=\"gpu\"><h2>GPU time</h2>\n", out);
+    if ((rc = part(rp_summary_html(out, t, RP_SUMMARY_GPU, HTML_TOP))) != 0)
+        return rc;
+    fputs("</section>\n", out);
+    if ((rc = rp_html_timeline(out, t)) != 0 || (rc = rp_html_memory(out, t)) != 0)
+        return rc;
+    if (rp_html_ranked(t)) {
+        fputs("<section id=\"ranks\"><h2>Ranks</h2>\n", out);
+        if ((rc = rp_html_ranks(out, t)) != 0 || (rc = part(rp_summary_html(out, t, RP_SUMMARY_BY_RANK, HTML_TOP))) != 0)
+            return rc;
+        fputs("</section>\n", out);
+    }
+    fputs("<section id=\"host\"><h2>Host: NVTX ranges, API calls, kernels, copies, memory, errors</h2>\n", out);
+    if ((rc = part(rp_summary_html(out, t, RP_SUMMARY_HOST, HTML_TOP))) != 0)
+        return rc;
+    fputs("</section>\n", out);
+    rp_html_end(out);
+    return 0;
+}
 
 /* The formats: each a stream writer, but sqlite's, which writes a file of its own (-o). */
 static const struct format {
@@ -14,9 +51,9 @@ static const struct format {
     int (*write)(FILE *, struct rp_trace *);
 } formats[] = {
     {"chrome", rp_export_chrome}, {"csv", rp_export_csv}, {"json", rp_export_jsonl}, {"perfetto", rp_export_perfetto},
-    {"sqlite", NULL},
+    {"html", write_html}, {"sqlite", NULL},
 };
-static const char format_names[] = "chrome, csv, json, perfetto or sqlite";
+static const char format_names[] = "chrome, csv, json, perfetto, html or sqlite";
 
 static int run(int argc, char **argv)
 {
@@ -78,7 +115,7 @@ static int run(int argc, char **argv)
 
 const struct rp_command rp_cmd_export = {
     "export", "the whole trace as a Perfetto trace, a SQLite database, Chrome JSON, CSV or JSON lines",
-    "Usage: " RP_PROG " export --format=chrome|perfetto|sqlite|csv|json [-o OUT] FILE...\n"
+    "Usage: " RP_PROG " export --format=chrome|perfetto|html|sqlite|csv|json [-o OUT] FILE...\n"
     "Write every call of the trace files (merged, in time order) for other tools.\n"
     "\n"
     "  -f, --format=chrome  Chrome Trace Event JSON, for ui.perfetto.dev and chrome://tracing: a\n"
@@ -94,6 +131,16 @@ const struct rp_command rp_cmd_export = {
     "                       32 bytes a call: interned names, a sequence per thread with delta times;\n"
     "                       args: bytes, result when not CUDA_SUCCESS, seq of a call timed on the GPU,\n"
     "                       stack of a call with one (frames joined by \" | \", Python frames too)\n"
+    "  -f, --format=html    one self-contained HTML page (no network, no external script or font;\n"
+    "                       opens offline in any browser): the summary's header and tables (at\n"
+    "                       most 100 rows each, numbers as summary --format json --top 100 has\n"
+    "                       them), sortable by clicking a column's heading; bar charts of the GPU\n"
+    "                       kernels, copies, API functions and NVTX ranges by total time; a GPU\n"
+    "                       timeline per process, device and stream (busy time per pixel, NVTX\n"
+    "                       ranges above); device memory over time with its peak and the call\n"
+    "                       sites holding it; with several ranks, each rank's GPU time and calls\n"
+    "                       and the spread table (summary --by rank).  Charts are SVG binned to\n"
+    "                       1000 pixels, so the page stays small for any number of calls\n"
     "  -f, --format=sqlite  a SQLite database (-o required; replaced if it exists): processes,\n"
     "                       devices, threads, strings, results, api_calls, launches, copies,\n"
     "                       allocations, frees, memory_usage, gpu_spans, gpu_info, stacks, frames,\n"
@@ -108,7 +155,8 @@ const struct rp_command rp_cmd_export = {
     "  -h, --help           this help\n"
     "\n"
     "Output is streamed: memory grows with the GPU spans (40 bytes each), not with the calls\n"
-    "(sqlite: plus a 64 MiB page cache).  chrome://tracing fails near 256 MB of JSON; Perfetto\n"
+    "(sqlite: plus a 64 MiB page cache; html: as summary and memory, it reads the files\n"
+    "several times).  chrome://tracing fails near 256 MB of JSON; Perfetto\n"
     "holds about 2 GB of JSON, and the perfetto format at any size it can hold in memory.\n"
     "\n"
     "Exit status: 0 ok, 1 usage (also sqlite in a report built without it), 2 unreadable or not a\n"

@@ -25,53 +25,6 @@ struct result {
     int by_python;           /* --group-by python: sites are innermost Python frames of user code */
 };
 
-/* Run the calls through a detailed tracker; stop after call number `stop` (0: all).  *peak_at gets the number
- * of the call that set the device peak.  0, -1 out of memory, or RP_EXIT_UNREADABLE after a read error
- * (message printed). */
-static int replay(struct rp_trace *t, struct rp_memtrack *m, uint64_t stop, uint64_t *peak_at)
-{
-    struct rp_merge *mg = rp_merge_begin(t);
-    uint64_t i = 0;
-    if (!mg)
-        return -1;
-    m->detail = 1;
-    for (const struct rp_call *c; (c = rp_merge_next(mg));) {
-        uint64_t before = m->device.peak_bytes;
-        if (c->call->family != CT_FAM_ALLOC && c->call->family != CT_FAM_FREE)
-            continue;
-        rp_memtrack_call(m, c);
-        i++;
-        if (peak_at && m->device.peak_bytes > before)
-            *peak_at = i;
-        if (m->oom || i == stop)
-            break;
-    }
-    int failed = rp_merge_failed(mg);
-    rp_merge_end(mg);
-    return m->oom ? -1 : failed ? RP_EXIT_UNREADABLE : 0;
-}
-
-/* The live bytes of a tracker's sites, grouped by call site (by_python: by user code's Python frame);
- * device_only: device memory's alone (what holds the peak of device memory). */
-static int group(struct rp_sites *out, const struct rp_trace *t, const struct rp_memtrack *m, int by_python,
-                 int device_only)
-{
-    for (size_t i = 0; i < m->sites.cap; i++) {
-        const struct rp_u64map_entry *e = &m->sites.e[i];
-        if (!(e->k2 >> 63) || !e->v2 || (device_only && (e->k2 & RP_SITE_OFF_DEVICE)))
-            continue;
-        size_t file = (size_t)(e->k2 & ~(1ull << 63 | RP_SITE_OFF_DEVICE));
-        struct rp_site *s = by_python ? rp_site_python(out, t, file, (uint32_t)e->k1)
-                                      : rp_site_of(out, t, file, (uint32_t)e->k1, "", 0);
-        if (!s)
-            return -1;
-        s->bytes += e->v1;
-        s->count += e->v2;
-    }
-    rp_sites_sort_bytes(out);
-    return 0;
-}
-
 /* ---- table and csv ---- */
 
 static void kinds_table(FILE *out, enum rp_format fmt, const struct result *r, const struct rp_trace *t,
@@ -168,6 +121,24 @@ static void print_text(FILE *out, const struct result *r, const struct rp_trace 
               out);
 }
 
+/* ---- folded ---- */
+
+/* The sites holding device memory at its peak (or still allocated at exit), one folded stack each, root
+ * first, weighed by their bytes; a site without a stack as "[no stack]" (grouped by Python line: the
+ * allocations made without a Python frame, "[no Python frame]"). */
+static void print_folded(FILE *out, const struct result *r, const struct rp_sites *s)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        if (!s->v[i].bytes)
+            continue;
+        if (s->v[i].stack && s->v[i].stack->nframes)
+            rp_stack_folded(out, s->v[i].stack);
+        else
+            fputs(r->by_python && r->stacks ? "[no Python frame]" : "[no stack]", out);
+        fprintf(out, " %" PRIu64 "\n", s->v[i].bytes);
+    }
+}
+
 /* ---- json ---- */
 
 static void sites_json(FILE *out, const struct rp_sites *s, unsigned long long top)
@@ -219,13 +190,14 @@ static int run(int argc, char **argv)
     static const struct option longopts[] = {RP_COMMON_LONGOPTS, {"top", required_argument, NULL, 't'},
                                               {"error-exitcode", required_argument, NULL, 'x'},
                                               {"group-by", required_argument, NULL, 'g'},
+                                              {"weight", required_argument, NULL, 'w'},
                                               {NULL, 0, NULL, 0}};
     struct rp_common co;
     unsigned long long top = 0, leak_exit = 0;
-    int opt, by_python = 0;
+    int opt, by_python = 0, leaked = 0;
     rp_common_init(&co);
-    while ((opt = getopt_long(argc, argv, RP_COMMON_SHORTOPTS "t:g:", longopts, NULL)) != -1) {
-        int h = rp_common_option(&co, &rp_cmd_memory, opt, optarg, "table,csv,json");
+    while ((opt = getopt_long(argc, argv, RP_COMMON_SHORTOPTS "t:g:w:", longopts, NULL)) != -1) {
+        int h = rp_common_option(&co, &rp_cmd_memory, opt, optarg, "table,csv,json,folded");
         if (h < 0)
             return RP_EXIT_USAGE;
         if (h)
@@ -247,6 +219,11 @@ static int run(int argc, char **argv)
                 return rp_usage_error(&rp_cmd_memory, "--group-by takes stack or python, not %s", optarg);
             by_python = strcmp(optarg, "python") == 0;
             break;
+        case 'w':
+            if (strcmp(optarg, "peak") != 0 && strcmp(optarg, "leaked") != 0)
+                return rp_usage_error(&rp_cmd_memory, "--weight takes peak or leaked, not %s", optarg);
+            leaked = strcmp(optarg, "leaked") == 0;
+            break;
         default: return rp_usage_hint(&rp_cmd_memory);
         }
     }
@@ -264,9 +241,10 @@ static int run(int argc, char **argv)
         r.ranges |= rp_file_ranges_only(&tr.files[i]);
     }
     int rr = 0;
-    if (rp_symbolize(&tr) < 0 || (rr = replay(&tr, &r.end, 0, &peak_at)) != 0 ||
-        (peak_at && (rr = replay(&tr, &at_peak, peak_at, NULL)) != 0) || group(&r.leaks, &tr, &r.end, by_python, 0) < 0 ||
-        group(&r.peak, &tr, &at_peak, by_python, 1) < 0) {
+    if (rp_symbolize(&tr) < 0 || (rr = rp_memtrack_replay(&tr, &r.end, 0, &peak_at, NULL, NULL)) != 0 ||
+        (peak_at && (rr = rp_memtrack_replay(&tr, &at_peak, peak_at, NULL, NULL, NULL)) != 0) ||
+        rp_sites_of_memory(&r.leaks, &tr, &r.end, by_python, 0) < 0 ||
+        rp_sites_of_memory(&r.peak, &tr, &at_peak, by_python, 1) < 0) {
         if (rr == RP_EXIT_UNREADABLE) {
             rc = rr;
             goto out;
@@ -281,7 +259,9 @@ static int run(int argc, char **argv)
         goto out;
     }
     enum rp_format fmt = co.format >= 0 ? (enum rp_format)co.format : rp_format_default(f);
-    if (fmt == RP_FMT_JSON) {
+    if (fmt == RP_FMT_FOLDED) {
+        print_folded(f, &r, leaked ? &r.leaks : &r.peak);
+    } else if (fmt == RP_FMT_JSON) {
         print_json(f, &r, &tr, top);
     } else if (fmt == RP_FMT_CSV) {
         kinds_table(f, fmt, &r, &tr, &co.unit);
@@ -317,7 +297,12 @@ const struct rp_command rp_cmd_memory = {
     "'model.py:142 Net.forward'; --group-by python groups by the innermost Python frame of user code.\n"
     "\n"
     "Options:\n"
-    "  -f, --format=FMT     table, csv or json (default: table on a terminal, else csv)\n"
+    "  -f, --format=FMT     table, csv, json or folded (default: table on a terminal, else csv);\n"
+    "                       folded: one line of folded stacks per call site for flame-graph tools,\n"
+    "                       'root;...;caller BYTES' (frames as in stacks --format folded), the\n"
+    "                       bytes --weight says; --top does not apply\n"
+    "  -w, --weight=WHAT    folded: peak (default), the bytes of device memory a site held at the\n"
+    "                       peak; leaked, the bytes of every kind it still held at exit\n"
     "  -u, --timeunit=UNIT  ns, us, ms or s (or nsec, usec, msec, sec, seconds ...), for the peak\n"
     "                       times, digits grouped as in the tables (json: always ns)\n"
     "  -t, --top=N          at most N call sites at the peak and N leak sites (the summary counts all)\n"

@@ -45,6 +45,25 @@ static void site_row(FILE *out, enum rp_format fmt, const struct rp_site *s, con
     rp_stack_text(out, s->stack, "    ");
 }
 
+/* Every site with a weight as a folded stack, root first, the API its leaf: "main;train;cuLaunchKernel 1234". */
+static void folded(FILE *out, struct rp_sites *s, int by_calls)
+{
+    rp_sites_sort_time(s);
+    for (size_t i = 0; i < s->n; i++) {
+        uint64_t w = by_calls ? s->v[i].count : s->v[i].total_ns;
+        if (!w)
+            continue;
+        if (s->v[i].stack && s->v[i].stack->nframes) {
+            rp_stack_folded(out, s->v[i].stack);
+            putc(';', out);
+        } else {
+            fputs("[no stack];", out);
+        }
+        rp_folded_name(out, s->v[i].label);
+        fprintf(out, " %" PRIu64 "\n", w);
+    }
+}
+
 /* The sites in the order `sort` gives, at most `top`. */
 static void section(FILE *out, enum rp_format fmt, struct rp_sites *s, void (*sort)(struct rp_sites *),
                     const char *key, const char *title, unsigned long long top, const struct rp_timeunit *u)
@@ -71,14 +90,15 @@ static void section(FILE *out, enum rp_format fmt, struct rp_sites *s, void (*so
 static int run(int argc, char **argv)
 {
     static const struct option longopts[] = {RP_COMMON_LONGOPTS, {"api", required_argument, NULL, 'a'},
-                                              {"top", required_argument, NULL, 't'}, {NULL, 0, NULL, 0}};
+                                              {"top", required_argument, NULL, 't'}, {"weight", required_argument, NULL, 'w'},
+                                              {NULL, 0, NULL, 0}};
     struct rp_common co;
     unsigned long long top = 10;
     const char *pattern = NULL;
-    int opt;
+    int opt, by_calls = 0;
     rp_common_init(&co);
-    while ((opt = getopt_long(argc, argv, RP_COMMON_SHORTOPTS "a:t:", longopts, NULL)) != -1) {
-        int h = rp_common_option(&co, &rp_cmd_stacks, opt, optarg, "table,csv,json");
+    while ((opt = getopt_long(argc, argv, RP_COMMON_SHORTOPTS "a:t:w:", longopts, NULL)) != -1) {
+        int h = rp_common_option(&co, &rp_cmd_stacks, opt, optarg, "table,csv,json,folded");
         if (h < 0)
             return RP_EXIT_USAGE;
         if (h)
@@ -89,6 +109,11 @@ static int run(int argc, char **argv)
         case 't':
             if (rp_parse_u64(&rp_cmd_stacks, "--top", optarg, &top) < 0)
                 return RP_EXIT_USAGE;
+            break;
+        case 'w':
+            if (strcmp(optarg, "time") != 0 && strcmp(optarg, "calls") != 0)
+                return rp_usage_error(&rp_cmd_stacks, "--weight takes time or calls, not %s", optarg);
+            by_calls = strcmp(optarg, "calls") == 0;
             break;
         default: return rp_usage_hint(&rp_cmd_stacks);
         }
@@ -137,6 +162,11 @@ static int run(int argc, char **argv)
         goto out;
     }
     enum rp_format fmt = co.format >= 0 ? (enum rp_format)co.format : rp_format_default(f);
+    if (fmt == RP_FMT_FOLDED) {
+        folded(f, &sites, by_calls);
+        rc = rp_output_close(f, &co, rc);
+        goto out;
+    }
     if (fmt == RP_FMT_JSON) {
         fprintf(f, "{\"stacks_recorded\":%s,\"api\":", stacks ? "true" : "false");
         rp_json_string(f, pattern ? pattern : "*");
@@ -167,8 +197,15 @@ const struct rp_command rp_cmd_stacks = {
     "  -a, --api=PATTERN    APIs whose name or exported variant matches the shell glob PATTERN\n"
     "                       (cuLaunch*, cuMemAlloc*); default: every API\n"
     "  -t, --top=N          N call sites in each list (default 10; 0: all)\n"
-    "  -f, --format=FMT     table, csv or json (default: table on a terminal, else csv)\n"
-    "  -u, --timeunit=UNIT  ns, us, ms or s (json: always ns)\n"
+    "  -f, --format=FMT     table, csv, json or folded (default: table on a terminal, else csv);\n"
+    "                       folded: every call site as one line of folded stacks for flame-graph\n"
+    "                       tools (flamegraph.pl, inferno, speedscope), 'root;...;caller;API WEIGHT':\n"
+    "                       frames root first, Python frames among them as 'func (file.py:LINE)',\n"
+    "                       the API the leaf, '[no stack]' the root where none was recorded; in\n"
+    "                       names ';' becomes ',' and control characters '?'; --top does not apply\n"
+    "  -w, --weight=WHAT    folded: time (default), a site's total host time of the calls in ns;\n"
+    "                       calls, its number of calls\n"
+    "  -u, --timeunit=UNIT  ns, us, ms or s (json and folded: always ns)\n"
     "  -o, --output=FILE    write to FILE instead of standard output\n"
     "  -h, --help           this help\n"
     "\n"

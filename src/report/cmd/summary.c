@@ -8,6 +8,7 @@
 
 #include "report/model/args.h"
 #include "report/cmd/cli.h"
+#include "report/cmd/summary.h"
 #include "format/grow.h"
 #include "report/summary/gpu_tables.h"
 #include "report/summary/by_group.h"
@@ -689,6 +690,31 @@ static int print_by_device(struct rp_sum_out *o, struct rp_trace *tr, unsigned s
     rp_spread_free(&sp);
     free(g.v);
     free(dev);
+    return rc;
+}
+
+int rp_summary_html(FILE *out, struct rp_trace *tr, enum rp_summary_part part, unsigned long long top)
+{
+    struct rp_sum_out o = {out, RP_FMT_HTML, &rp_timeunit_ns, top, 1, 1, tr->start_ns, NULL};
+    struct agg a;
+    int rc = RP_EXIT_OK;
+    switch (part) {
+    case RP_SUMMARY_HEADER: print_header(&o, tr); return RP_EXIT_OK;
+    case RP_SUMMARY_BY_RANK: return print_by_group(&o, tr, RP_BY_RANK, 0); /* the spread table alone */
+    case RP_SUMMARY_GPU:
+        if ((rc = aggregate(tr, &a, NULL, SEC_GPU, RP_GPU_ALL_DEVICES)) == RP_EXIT_OK)
+            print_tables(&o, &a, SEC_GPU);
+        break;
+    case RP_SUMMARY_HOST:
+        rp_nvtx_print(&o, tr);
+        if ((rc = aggregate(tr, &a, NULL, ~0u & ~SEC_GPU, RP_GPU_ALL_DEVICES)) == RP_EXIT_OK) {
+            print_tables(&o, &a, SEC_API);
+            print_counted(&o, tr);
+            print_tables(&o, &a, ~0u & ~(SEC_GPU | SEC_API));
+        }
+        break;
+    }
+    agg_free(&a, tr->nfiles);
     return rc;
 }
 

@@ -200,3 +200,39 @@ char *rp_stack_line(const struct rp_stack *s)
         }
     return line;
 }
+
+void rp_folded_name(FILE *out, const char *name)
+{
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+        putc(*p == ';' ? ',' : *p < 0x20 || *p == 0x7f ? '?' : *p, out);
+}
+
+/* Level `level` of a frame as a folded frame: no offsets nor addresses of a known function, so that calls
+ * from one function make one frame. */
+static void frame_folded(FILE *out, const struct rp_frame *fr, unsigned level)
+{
+    char buf[1024];
+    if (fr->python) {
+        snprintf(buf, sizeof buf, "%s (%s:%u)", fr->function, py_file_shown(fr->srcfile), fr->line);
+    } else if (level < fr->ninlined) {
+        snprintf(buf, sizeof buf, "%s", fr->inlined[level].function);
+    } else if (fr->function) {
+        snprintf(buf, sizeof buf, "%s", fr->function);
+    } else {
+        snprintf(buf, sizeof buf, "0x%" PRIx64 " [%s]", fr->module ? fr->addr - fr->module->base : fr->addr,
+                 fr->module ? basename_of(fr->module->path) : "?");
+    }
+    rp_folded_name(out, buf);
+}
+
+void rp_stack_folded(FILE *out, const struct rp_stack *s)
+{
+    int first = 1;
+    for (unsigned i = s ? s->nframes : 0; i-- > 0;)
+        for (unsigned l = s->frames[i].ninlined + 1; l-- > 0;) {
+            if (!first)
+                putc(';', out);
+            first = 0;
+            frame_folded(out, &s->frames[i], l);
+        }
+}

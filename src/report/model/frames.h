@@ -28,6 +28,14 @@ void rp_stack_text(FILE *out, const struct rp_stack *s, const char *indent);
 /* A stack on one line, frames joined by " | " (CSV), malloc'ed; NULL when out of memory. */
 char *rp_stack_line(const struct rp_stack *s);
 
+/* Folded stacks (flamegraph.pl, inferno, speedscope): a line is "root;...;leaf WEIGHT".  rp_stack_folded writes
+ * the frames of s root first, each joined by ';' (nothing for NULL or no frames): a native frame as its
+ * function ("vecAlloc"; an inlined one the same), "0x1234 [module]" when none was found; a Python frame as
+ * "Net.forward (model.py:142)".  rp_folded_name writes one name as a frame: ';' becomes ',' and control
+ * characters (line breaks) '?', so that a name never splits a line or a frame. */
+void rp_stack_folded(FILE *out, const struct rp_stack *s);
+void rp_folded_name(FILE *out, const char *name);
+
 /* What identifies a call site across processes and address layouts: the module path and offset of each
  * frame ("/bin/app+0x1234;..."), malloc'ed; "" for a stack without frames.  NULL when out of memory. */
 char *rp_stack_key(const struct rp_stack *s);

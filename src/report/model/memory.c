@@ -157,3 +157,29 @@ void rp_memtracks_free(struct rp_memtrack *m, size_t n)
         rp_memtrack_free(&m[i]);
     free(m);
 }
+
+int rp_memtrack_replay(struct rp_trace *t, struct rp_memtrack *m, uint64_t stop, uint64_t *peak_at,
+                       void (*each)(void *ctx, const struct rp_call *c, const struct rp_memtrack *m), void *ctx)
+{
+    struct rp_merge *mg = rp_merge_begin(t);
+    uint64_t i = 0;
+    if (!mg)
+        return -1;
+    m->detail = 1;
+    for (const struct rp_call *c; (c = rp_merge_next(mg));) {
+        uint64_t before = m->device.peak_bytes;
+        if (c->call->family != CT_FAM_ALLOC && c->call->family != CT_FAM_FREE)
+            continue;
+        rp_memtrack_call(m, c);
+        i++;
+        if (peak_at && m->device.peak_bytes > before)
+            *peak_at = i;
+        if (each)
+            each(ctx, c, m);
+        if (m->oom || i == stop)
+            break;
+    }
+    int failed = rp_merge_failed(mg);
+    rp_merge_end(mg);
+    return m->oom ? -1 : failed ? RP_EXIT_UNREADABLE : 0;
+}

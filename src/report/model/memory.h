@@ -52,6 +52,12 @@ static inline uint64_t rp_mem_space(unsigned kind) { return kind == CT_MEM_VMM ?
 /* Account one successful call; returns 1 when it changed the live device bytes (an alloc or free of
  * device memory), else 0.  Failed calls and other families are ignored. */
 int rp_memtrack_call(struct rp_memtrack *m, const struct rp_call *c);
+/* Run the trace's allocations and frees, in time order, through a detailed tracker (detail is set); stop
+ * after the `stop`th of them (0: all).  *peak_at (may be NULL) gets the number of the one that set the device
+ * peak; `each` (may be NULL) is called after each, with the tracker as it left it.  0, -1 when out of
+ * memory, or RP_EXIT_UNREADABLE after a read error (message printed). */
+int rp_memtrack_replay(struct rp_trace *t, struct rp_memtrack *m, uint64_t stop, uint64_t *peak_at,
+                       void (*each)(void *ctx, const struct rp_call *c, const struct rp_memtrack *m), void *ctx);
 void rp_memtrack_free(struct rp_memtrack *m);
 /* Free an array of n trackers (one per file, as the exports keep them) and the array; m may be NULL. */
 void rp_memtracks_free(struct rp_memtrack *m, size_t n);

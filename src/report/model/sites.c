@@ -140,3 +140,22 @@ void rp_sites_free(struct rp_sites *s)
     rp_u64map_free(&s->of_id);
     memset(s, 0, sizeof *s);
 }
+
+int rp_sites_of_memory(struct rp_sites *out, const struct rp_trace *t, const struct rp_memtrack *m, int by_python,
+                       int device_only)
+{
+    for (size_t i = 0; i < m->sites.cap; i++) {
+        const struct rp_u64map_entry *e = &m->sites.e[i];
+        if (!(e->k2 >> 63) || !e->v2 || (device_only && (e->k2 & RP_SITE_OFF_DEVICE)))
+            continue;
+        size_t file = (size_t)(e->k2 & ~(1ull << 63 | RP_SITE_OFF_DEVICE));
+        struct rp_site *s = by_python ? rp_site_python(out, t, file, (uint32_t)e->k1)
+                                      : rp_site_of(out, t, file, (uint32_t)e->k1, "", 0);
+        if (!s)
+            return -1;
+        s->bytes += e->v1;
+        s->count += e->v2;
+    }
+    rp_sites_sort_bytes(out);
+    return 0;
+}

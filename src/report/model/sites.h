@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "report/model/map.h"
+#include "report/model/memory.h"
 #include "report/model/stacktab.h"
 #include "report/model/trace.h"
 
@@ -37,6 +38,11 @@ struct rp_site *rp_site_of(struct rp_sites *s, const struct rp_trace *t, size_t 
  * Python frames that called it, from the first stack seen.  Stacks without Python frames share one site
  * without a stack.  NULL when out of memory. */
 struct rp_site *rp_site_python(struct rp_sites *s, const struct rp_trace *t, size_t file, uint32_t stack_id);
+/* The live bytes and allocations of a detailed tracker (memory.h) by call site, sorted by bytes: by_python
+ * groups by rp_site_python, else by whole stack; device_only: device memory's alone (what holds the peak of
+ * device memory).  0, or -1 when out of memory. */
+int rp_sites_of_memory(struct rp_sites *out, const struct rp_trace *t, const struct rp_memtrack *m, int by_python,
+                       int device_only);
 /* Sort by bytes, total time or count, descending; afterwards the sites can be read, no longer added to. */
 void rp_sites_sort_bytes(struct rp_sites *s);
 void rp_sites_sort_time(struct rp_sites *s);

@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include "report/model/table.h"
+#include "report/model/html.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -226,6 +227,8 @@ void rp_table_print(const struct rp_table *t, FILE *out, enum rp_format fmt, int
     case RP_FMT_CSV:
     case RP_FMT_TSV: print_csv(t, out, first, labelled, fmt); break;
     case RP_FMT_JSON: print_json(t, out, first); break;
+    case RP_FMT_HTML: rp_table_html(t, out); break;
+    case RP_FMT_FOLDED: break; /* folded stacks are not tables */
     }
 }
 

@@ -16,6 +16,8 @@ int rp_format_parse(const char *s)
         return RP_FMT_JSON;
     if (!strcmp(s, "tsv"))
         return RP_FMT_TSV;
+    if (!strcmp(s, "folded"))
+        return RP_FMT_FOLDED;
     return -1;
 }
 

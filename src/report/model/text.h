@@ -7,9 +7,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-enum rp_format { RP_FMT_TABLE, RP_FMT_CSV, RP_FMT_JSON, RP_FMT_TSV };
+/* FOLDED: folded stacks (stacks and memory only; tables print nothing in it); HTML: table elements for the
+ * HTML report (export --format html), never parsed from a --format option. */
+enum rp_format { RP_FMT_TABLE, RP_FMT_CSV, RP_FMT_JSON, RP_FMT_TSV, RP_FMT_FOLDED, RP_FMT_HTML };
 
-/* "table", "csv", "tsv", "json" (and nsys' "column" for table); -1 if unknown. */
+/* "table", "csv", "tsv", "json" (and nsys' "column" for table), "folded"; -1 if unknown. */
 int rp_format_parse(const char *s);
 /* The default: a table on a terminal, csv into a file or pipe (as nsys does). */
 enum rp_format rp_format_default(FILE *out);
