@@ -17,8 +17,9 @@ static const char style[] =
     "h1{font-size:22px;margin:16px 0 2px}h2{font-size:18px;margin:28px 0 8px;border-bottom:1px solid #ccc}\n"
     "h3{font-size:15px;margin:18px 0 6px}.cmd{font-family:monospace;color:#555;margin:0;word-break:break-all}\n"
     "nav a{margin-right:14px}#errors{color:#b00;background:#fee;padding:6px;white-space:pre-wrap}\n"
-    "table{border-collapse:collapse;font-size:13px}th,td{padding:2px 8px;border-bottom:1px solid #eee;"
-    "text-align:left;vertical-align:top}\n"
+    /* long names (C++ templates) wrap anywhere, so that a table stays as wide as the page */
+    "table{border-collapse:collapse;font-size:13px;max-width:100%}th,td{padding:2px 8px;"
+    "border-bottom:1px solid #eee;text-align:left;vertical-align:top}td:not(.num){overflow-wrap:anywhere}\n"
     ".num{text-align:right;font-variant-numeric:tabular-nums}table.sortable th{cursor:pointer;background:#f4f4f4;"
     "position:sticky;top:0}\n"
     "th[aria-sort=ascending]::after{content:' \\25b2'}th[aria-sort=descending]::after{content:' \\25bc'}\n"
