@@ -6,28 +6,10 @@
 
 #include "report/analyze/rules.h"
 
-/* The live bytes of a tracker by site (device_only: device memory's alone). */
-static int group(struct rp_an *a, struct rp_sites *out, const struct rp_memtrack *m, int device_only)
-{
-    for (size_t i = 0; i < m->sites.cap; i++) {
-        const struct rp_u64map_entry *e = &m->sites.e[i];
-        if (!(e->k2 >> 63) || !e->v2 || (device_only && (e->k2 & RP_SITE_OFF_DEVICE)))
-            continue;
-        size_t file = (size_t)(e->k2 & ~(1ull << 63 | RP_SITE_OFF_DEVICE));
-        struct rp_site *s = a->o->by_python ? rp_site_python(out, a->t, file, (uint32_t)e->k1)
-                                            : rp_site_of(out, a->t, file, (uint32_t)e->k1, "", 0);
-        if (!s)
-            return -1;
-        s->bytes += e->v1;
-        s->count += e->v2;
-    }
-    rp_sites_sort_bytes(out);
-    return 0;
-}
-
 int rp_an_memory(struct rp_an *a, struct rp_an_result *r)
 {
-    if (group(a, &r->leaks, &a->mem, 0) < 0 || group(a, &r->peak, &a->at_peak, 1) < 0)
+    if (rp_sites_of_memory(&r->leaks, a->t, &a->mem, a->o->by_python, 0) < 0 ||
+        rp_sites_of_memory(&r->peak, a->t, &a->at_peak, a->o->by_python, 1) < 0)
         return -1;
     r->peak_bytes = a->mem.device.peak_bytes;
     r->peak_t = a->mem.device.peak_t;
