@@ -15,6 +15,8 @@ src_report_libctreport_la_SOURCES = \
 	src/report/model/text.c src/report/model/text.h \
 	src/report/model/table.c src/report/model/table.h \
 	src/report/model/sort.h \
+	src/report/model/parallel.c src/report/model/parallel.h \
+	src/report/model/bytes.c src/report/model/bytes.h \
 	src/report/model/display_names.c src/report/model/display_names.h \
 	src/report/model/args.c src/report/model/args.h \
 	src/report/model/apimatch.c src/report/model/apimatch.h \

@@ -39,6 +39,7 @@ REPORT_TESTS = \
 	tests/integration/report-scale.sh \
 	tests/integration/report-escapes.sh \
 	tests/integration/report-duplicates.sh \
+	tests/integration/report-jobs.sh \
 	tests/integration/stacks-memory.sh \
 	tests/integration/py-pystack.sh \
 	tests/integration/report-symbols.sh \

@@ -170,6 +170,7 @@ const struct rp_command rp_cmd_stacks = {
     "  -f, --format=FMT     table, csv or json (default: table on a terminal, else csv)\n"
     "  -u, --timeunit=UNIT  ns, us, ms or s (json: always ns)\n"
     "  -o, --output=FILE    write to FILE instead of standard output\n"
+    RP_JOBS_HELP
     "  -h, --help           this help\n"
     "\n"
     "Exit status: as for summary.\n",

@@ -13,6 +13,7 @@
 #include "report/summary/by_group.h"
 #include "report/model/map.h"
 #include "report/model/memory.h"
+#include "report/model/parallel.h"
 #include "report/summary/nvtx_table.h"
 #include "report/model/range_filter.h"
 #include "report/model/display_names.h"
@@ -575,16 +576,19 @@ static int parse_sections(const char *arg, unsigned *mask)
     return rc < 0 || !*mask ? -1 : 0;
 }
 
-/* Pass 2 over the calls of `tr` (all files, or one group's with --by), those inside --range's ranges only,
- * for the tables of `need` (SEC_*; the api table's rows are always made); the GPU tables of device `device`
- * only (RP_GPU_ALL_DEVICES: all).  The GPU spans no call made count too, but under --range, which they
- * cannot be placed in. */
-static int aggregate(struct rp_trace *tr, struct agg *a, const struct rp_range_filter *rf, unsigned need, int device)
+/* Pass 2 over the calls of `tr` in time order, those inside --range's ranges only, for the tables of `need`
+ * (SEC_*; the api table's rows are always made); the GPU tables of device `device` only (RP_GPU_ALL_DEVICES:
+ * all), whether GPU time was taken as in `whole` (the files of the report, or of the group).  The GPU spans
+ * no call made count too, but under --range, which they cannot be placed in.  With `record`, the memory
+ * tracker keeps its changes for a replay across files (aggregate). */
+static int aggregate_merged(struct rp_trace *tr, const struct rp_trace *whole, struct agg *a,
+                            const struct rp_range_filter *rf, unsigned need, int device, int record)
 {
     struct rp_merge *m = NULL;
     memset(a, 0, sizeof *a);
     a->need = need;
-    if (!(a->api_of_file = calloc(tr->nfiles, sizeof *a->api_of_file)) || !(a->gpu = rp_gpu_agg_new(tr, device)) ||
+    a->mem.record = record;
+    if (!(a->api_of_file = calloc(tr->nfiles, sizeof *a->api_of_file)) || !(a->gpu = rp_gpu_agg_new(whole, device)) ||
         !(m = rp_merge_begin(tr)))
         return RP_EXIT_FAILED;
     int rc = RP_EXIT_OK;
@@ -601,6 +605,131 @@ static int aggregate(struct rp_trace *tr, struct agg *a, const struct rp_range_f
         rc = RP_EXIT_UNREADABLE;
     rp_merge_end(m);
     return rc;
+}
+
+static void add_mem_counts(struct rp_mem_stats *d, const struct rp_mem_stats *s)
+{
+    d->allocs += s->allocs;
+    d->alloc_bytes += s->alloc_bytes;
+    d->frees += s->frees;
+    d->freed_bytes += s->freed_bytes;
+}
+
+/* Add src's rows to dst's by name (src unchanged), as if dst had been fed src's calls too; the memory
+ * table's live bytes and peaks come after, from the replay of the files' changes.  0 or -1. */
+static int agg_merge(struct agg *dst, const struct agg *src)
+{
+    int rc = 0;
+    for (size_t i = 0; i < src->napi && !rc; i++) {
+        size_t r = rp_named_row((void **)&dst->api, &dst->napi, &dst->capi, sizeof *dst->api, &dst->api_by_name,
+                                src->api[i].name);
+        rc = r == (size_t)-1 ? -1 : rp_stats_merge(&dst->api[r].st, &src->api[i].st);
+    }
+    for (size_t i = 0; i < src->nkern && !rc; i++) {
+        const struct kernel_row *k = &src->kern[i];
+        size_t r = rp_named_row((void **)&dst->kern, &dst->nkern, &dst->ckern, sizeof *dst->kern, &dst->kern_by_name,
+                                k->ns.name);
+        rc = r == (size_t)-1 ? -1 : rp_stats_merge(&dst->kern[r].ns.st, &k->ns.st);
+        for (size_t j = 0; j < k->shapes.n && !rc; j++) {
+            struct rp_shape *s = rp_shape_set_get(&dst->kern[r].shapes, k->shapes.v[j].grid, k->shapes.v[j].block);
+            if (!s)
+                rc = -1;
+            else
+                s->c.n += k->shapes.v[j].c.n;
+        }
+    }
+    for (size_t i = 0; i < src->ncopy && !rc; i++) {
+        const struct copy_row *c = &src->copy[i];
+        size_t r = rp_named_row((void **)&dst->copy, &dst->ncopy, &dst->ccopy, sizeof *dst->copy, &dst->copy_by_op,
+                                c->ns.name);
+        rc = r == (size_t)-1 ? -1 : rp_stats_merge(&dst->copy[r].ns.st, &c->ns.st) | rp_stats_merge(&dst->copy[r].bytes, &c->bytes);
+    }
+    for (size_t i = 0; i < src->nerr && !rc; i++) {
+        size_t api = rp_named_row((void **)&dst->api, &dst->napi, &dst->capi, sizeof *dst->api, &dst->api_by_name,
+                                  src->err[i].api);
+        rc = api == (size_t)-1 || add_error(dst, api, src->err[i].result) < 0 ? -1 : 0;
+        if (!rc) /* add_error counted one */
+            dst->err[rp_u64map_get(&dst->err_of, api, (uint32_t)src->err[i].result)->v1].n += src->err[i].n - 1;
+    }
+    for (unsigned k = 0; k < RP_MEM_KINDS; k++)
+        add_mem_counts(&dst->mem.kind[k], &src->mem.kind[k]);
+    add_mem_counts(&dst->mem.device, &src->mem.device);
+    dst->mem.unmatched_frees += src->mem.unmatched_frees;
+    if (!rc && dst->gpu && src->gpu)
+        rc = rp_gpu_agg_merge(dst->gpu, src->gpu);
+    return rc;
+}
+
+/* -j: each file aggregated on a worker thread, merged into the whole in the order of the files. */
+struct split {
+    struct rp_trace *tr;
+    struct agg *out, *part;
+    int *rc;
+    struct rp_mem_changes *changes; /* each file's, kept for the replay */
+    unsigned char **change_bytes;
+    unsigned need;
+    int device, worst;
+};
+
+static void aggregate_file(void *ctx, size_t i)
+{
+    struct split *s = ctx;
+    struct rp_trace one = *s->tr;
+    one.files = &s->tr->files[i];
+    one.nfiles = 1;
+    s->rc[i] = aggregate_merged(&one, s->tr, &s->part[i], NULL, s->need, s->device, (s->need & SEC_MEMORY) != 0);
+}
+
+static int merge_file(void *ctx, size_t i)
+{
+    struct split *s = ctx;
+    struct agg *p = &s->part[i];
+    if (s->rc[i] != RP_EXIT_OK && s->worst == RP_EXIT_OK)
+        s->worst = s->rc[i];
+    if (s->worst == RP_EXIT_OK && agg_merge(s->out, p) < 0) {
+        fprintf(stderr, RP_PROG ": out of memory\n");
+        s->worst = RP_EXIT_FAILED;
+    }
+    s->changes[i] = (struct rp_mem_changes){p->mem.changes.p, p->mem.changes.n, p->mem.nchanges,
+                                            s->tr->files[i].clock_offset};
+    s->change_bytes[i] = p->mem.changes.p; /* kept past agg_free */
+    p->mem.changes = (struct rp_bytes){0};
+    agg_free(p, 1);
+    return 0;
+}
+
+/* Pass 2 over the calls of `tr` (all files, or one group's with --by), as aggregate_merged.  With jobs > 1
+ * and several files (and no --range), each file is aggregated apart, on up to `jobs` threads, and the
+ * results merged in file order: the same tables, since every statistic merges exactly (stats.h) and the
+ * memory table's peaks come from the files' changes replayed in the merge's order. */
+static int aggregate(struct rp_trace *tr, struct agg *a, const struct rp_range_filter *rf, unsigned need, int device,
+                     unsigned jobs)
+{
+    if (jobs <= 1 || rf || tr->nfiles < 2)
+        return aggregate_merged(tr, tr, a, rf, need, device, 0);
+    memset(a, 0, sizeof *a);
+    a->need = need;
+    struct split s = {tr, a, calloc(tr->nfiles, sizeof *s.part), calloc(tr->nfiles, sizeof *s.rc),
+                      calloc(tr->nfiles, sizeof *s.changes), calloc(tr->nfiles, sizeof *s.change_bytes), need, device,
+                      RP_EXIT_OK};
+    if (!s.part || !s.rc || !s.changes || !s.change_bytes || !(a->api_of_file = calloc(tr->nfiles, sizeof *a->api_of_file)) ||
+        !(a->gpu = rp_gpu_agg_new(tr, device))) {
+        fprintf(stderr, RP_PROG ": out of memory\n");
+        s.worst = RP_EXIT_FAILED;
+    } else {
+        rp_parallel_ordered(tr->nfiles, jobs, &s, aggregate_file, merge_file);
+    }
+    if (s.worst == RP_EXIT_OK && (need & SEC_MEMORY) && rp_mem_replay(&a->mem, s.changes, tr->nfiles) < 0) {
+        fprintf(stderr, RP_PROG ": out of memory\n");
+        s.worst = RP_EXIT_FAILED;
+    }
+    for (size_t i = 0; s.change_bytes && i < tr->nfiles; i++)
+        free(s.change_bytes[i]);
+    free(s.part);
+    free(s.rc);
+    free(s.changes);
+    free(s.change_bytes);
+    return s.worst;
 }
 
 static void print_tables(struct rp_sum_out *o, struct agg *a, unsigned sections)
@@ -623,39 +752,66 @@ static void print_tables(struct rp_sum_out *o, struct agg *a, unsigned sections)
         print_errors(o, a);
 }
 
-/* --by: the api and kernel tables of each group, each group's totals kept for the spread table. */
-static int print_by_group(struct rp_sum_out *o, struct rp_trace *tr, enum rp_group_by by, unsigned sections)
-{
+/* --by: the api and kernel tables of each group, each group's totals kept for the spread table.  Groups are
+ * aggregated on up to rp_jobs() threads and printed in order as each is done. */
+struct by_group {
+    struct rp_sum_out *o;
+    struct rp_trace *tr;
     struct rp_groups g;
     struct rp_spread sp;
+    unsigned sections;
+    struct agg *a;
+    int *rc;
+};
+
+static void aggregate_group(void *ctx, size_t i)
+{
+    struct by_group *b = ctx;
+    struct rp_trace sub = *b->tr;
+    sub.files = b->g.v[i].files;
+    sub.nfiles = b->g.v[i].nfiles;
+    b->rc[i] = aggregate(&sub, &b->a[i], NULL, SEC_API | SEC_KERNELS | SEC_GPU_KERNELS, RP_GPU_ALL_DEVICES,
+                         1); /* the spread takes all three */
+}
+
+static int print_group(void *ctx, size_t i)
+{
+    struct by_group *b = ctx;
+    struct agg *a = &b->a[i];
+    int rc = b->rc[i];
+    if (rc == RP_EXIT_OK) {
+        for (size_t k = 0; k < a->napi; k++)
+            rc |= rp_spread_add(&b->sp, "api", a->api[k].name, i, a->api[k].st.total);
+        for (size_t k = 0; k < a->nkern; k++)
+            rc |= rp_spread_add(&b->sp, "kernel (host)", a->kern[k].ns.name, i, a->kern[k].ns.st.total);
+        rc |= rp_gpu_spread(a->gpu, &b->sp, i);
+        rc = rc ? RP_EXIT_FAILED : RP_EXIT_OK;
+        b->o->group = b->g.v[i].label;
+        print_tables(b->o, a, b->sections & (SEC_API | SEC_KERNELS | SEC_GPU_KERNELS));
+        b->o->group = NULL;
+    }
+    agg_free(a, b->g.v[i].nfiles);
+    return rc;
+}
+
+static int print_by_group(struct rp_sum_out *o, struct rp_trace *tr, enum rp_group_by by, unsigned sections)
+{
+    struct by_group b = {o, tr, {0}, {0}, sections, NULL, NULL};
     int rc = RP_EXIT_OK;
-    if (rp_groups_make(&g, tr, by) < 0 || rp_spread_init(&sp, g.n) < 0) {
+    if (rp_groups_make(&b.g, tr, by) < 0 || rp_spread_init(&b.sp, b.g.n) < 0 ||
+        !(b.a = calloc(b.g.n ? b.g.n : 1, sizeof *b.a)) || !(b.rc = calloc(b.g.n ? b.g.n : 1, sizeof *b.rc))) {
         fprintf(stderr, RP_PROG ": out of memory\n");
+        free(b.a);
+        rp_groups_free(&b.g);
         return RP_EXIT_FAILED;
     }
-    for (size_t i = 0; i < g.n && rc == RP_EXIT_OK; i++) {
-        struct rp_trace sub = *tr;
-        struct agg a;
-        sub.files = g.v[i].files;
-        sub.nfiles = g.v[i].nfiles;
-        rc = aggregate(&sub, &a, NULL, SEC_API | SEC_KERNELS | SEC_GPU_KERNELS, RP_GPU_ALL_DEVICES); /* the spread takes all three */
-        if (rc == RP_EXIT_OK) {
-            for (size_t k = 0; k < a.napi; k++)
-                rc |= rp_spread_add(&sp, "api", a.api[k].name, i, a.api[k].st.total);
-            for (size_t k = 0; k < a.nkern; k++)
-                rc |= rp_spread_add(&sp, "kernel (host)", a.kern[k].ns.name, i, a.kern[k].ns.st.total);
-            rc |= rp_gpu_spread(a.gpu, &sp, i);
-            rc = rc ? RP_EXIT_FAILED : RP_EXIT_OK;
-            o->group = g.v[i].label;
-            print_tables(o, &a, sections & (SEC_API | SEC_KERNELS | SEC_GPU_KERNELS));
-            o->group = NULL;
-        }
-        agg_free(&a, sub.nfiles);
-    }
+    rc = rp_parallel_ordered(b.g.n, rp_jobs(), &b, aggregate_group, print_group);
     if (rc == RP_EXIT_OK)
-        rp_spread_print(o, &sp, &g);
-    rp_spread_free(&sp);
-    rp_groups_free(&g);
+        rp_spread_print(o, &b.sp, &b.g);
+    free(b.a);
+    free(b.rc);
+    rp_spread_free(&b.sp);
+    rp_groups_free(&b.g);
     return rc;
 }
 
@@ -675,7 +831,7 @@ static int print_by_device(struct rp_sum_out *o, struct rp_trace *tr, unsigned s
     for (size_t i = 0; i < n && rc == RP_EXIT_OK; i++) {
         struct agg a;
         rp_gpu_device_label(dev[i], g.v[i].label, sizeof g.v[i].label);
-        rc = aggregate(tr, &a, NULL, SEC_API | SEC_GPU_KERNELS | SEC_GPU_COPIES_TIME | SEC_GPU_COPIES_SIZE, dev[i]);
+        rc = aggregate(tr, &a, NULL, SEC_API | SEC_GPU_KERNELS | SEC_GPU_COPIES_TIME | SEC_GPU_COPIES_SIZE, dev[i], rp_jobs());
         if (rc == RP_EXIT_OK) {
             rc = rp_gpu_spread(a.gpu, &sp, i) < 0 ? RP_EXIT_FAILED : RP_EXIT_OK;
             o->group = g.v[i].label;
@@ -745,7 +901,7 @@ static int run(int argc, char **argv)
     }
     if (range && rf.ranges == 0)
         fprintf(stderr, RP_PROG ": warning: no NVTX range '%s' in the trace: no call is summarized\n", range);
-    int arc = by >= 0 ? RP_EXIT_OK : aggregate(&tr, &a, range ? &rf : NULL, sections, RP_GPU_ALL_DEVICES);
+    int arc = by >= 0 ? RP_EXIT_OK : aggregate(&tr, &a, range ? &rf : NULL, sections, RP_GPU_ALL_DEVICES, rp_jobs());
     if (arc != RP_EXIT_OK) {
         rc = arc;
         goto out;
@@ -859,6 +1015,10 @@ const struct rp_command rp_cmd_summary = {
     "                       it (calls not timed, whose device is unknown, are left out), then the\n"
     "                       spread of the kernels' GPU time across devices\n"
     "  -o, --output=FILE    write to FILE instead of standard output\n"
+    "  -j, --jobs=N         read and aggregate up to N files (with --by, N groups) at once, on N\n"
+    "                       threads (default: the CPUs this process may run on), each file's\n"
+    "                       tables merged in the order the files were given; the output is the\n"
+    "                       same for every N.  --range reads the calls on one thread\n"
     "  -h, --help           this help\n"
     "\n"
     "Medians are exact for rows of up to 1024 calls; above that they come from a log-bucketed\n"

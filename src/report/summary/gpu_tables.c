@@ -190,6 +190,55 @@ int rp_gpu_agg_no_call(struct rp_gpu_agg *g, const struct rp_trace *tr)
     return rc;
 }
 
+static void add_counts(struct rp_timed_count *d, const struct rp_timed_count *s)
+{
+    d->n += s->n;
+    d->timed += s->timed;
+    d->timed_ns += s->timed_ns;
+    d->weight += s->weight; /* sums of whole numbers below 2^53: exact in any order */
+    d->weighed_ns += s->weighed_ns;
+}
+
+static int merge_timed(struct timed_row *d, const struct timed_row *s)
+{
+    d->count += s->count;
+    d->weight += s->weight;
+    d->weighed_ns += s->weighed_ns;
+    return rp_stats_merge(&d->ns.st, &s->ns.st);
+}
+
+int rp_gpu_agg_merge(struct rp_gpu_agg *dst, const struct rp_gpu_agg *src)
+{
+    int rc = 0;
+    dst->enabled |= src->enabled;
+    dst->sample_mode |= src->sample_mode;
+    for (size_t i = 0; i < src->nkern && !rc; i++) {
+        const struct gpu_kernel *k = &src->kern[i];
+        size_t r = rp_named_row((void **)&dst->kern, &dst->nkern, &dst->ckern, sizeof *dst->kern, &dst->kern_by_name,
+                                k->r.ns.name);
+        if (r == (size_t)-1)
+            return -1;
+        rc |= merge_timed(&dst->kern[r].r, &k->r);
+        for (size_t j = 0; j < k->shapes.n && !rc; j++) {
+            struct rp_shape *s = rp_shape_set_get(&dst->kern[r].shapes, k->shapes.v[j].grid, k->shapes.v[j].block);
+            if (!s)
+                return -1;
+            add_counts(&s->c, &k->shapes.v[j].c);
+        }
+    }
+    for (size_t i = 0; i < src->ncopy && !rc; i++) {
+        const struct gpu_copy *c = &src->copy[i];
+        size_t r = rp_named_row((void **)&dst->copy, &dst->ncopy, &dst->ccopy, sizeof *dst->copy, &dst->copy_by_op,
+                                c->r.ns.name);
+        if (r == (size_t)-1)
+            return -1;
+        rc |= merge_timed(&dst->copy[r].r, &c->r) | rp_stats_merge(&dst->copy[r].bytes, &c->bytes);
+        for (unsigned j = 0; j < SIZE_CLASSES; j++)
+            add_counts(&dst->copy[r].size_class[j], &c->size_class[j]);
+    }
+    return rc ? -1 : 0;
+}
+
 static int cmp_int(const void *a, const void *b)
 {
     const int x = *(const int *)a, y = *(const int *)b;
@@ -238,6 +287,7 @@ static void print_timed(struct rp_sum_out *o, const struct rp_gpu_agg *g, const 
 {
     uint64_t timed = 0, all = 0;
     double sum = 0;
+    rp_sort(rows, n, elem, cmp_est); /* first: the sum of doubles below is then in one order, however the rows came */
     for (size_t i = 0; i < n; i++) {
         const struct timed_row *r = (const void *)((char *)rows + i * elem);
         timed += r->ns.st.n;
@@ -249,7 +299,6 @@ static void print_timed(struct rp_sum_out *o, const struct rp_gpu_agg *g, const 
     struct rp_table t;
     if (rp_stats_table(&t, key, title, &cols, o->unit) < 0)
         return;
-    rp_sort(rows, n, elem, cmp_est);
     for (size_t i = 0; i < n && (!o->top || i < o->top); i++) {
         struct timed_row *r = (void *)((char *)rows + i * elem);
         char cells[8][48], timed_n[24], pct[24];
@@ -281,12 +330,23 @@ static void print_timed(struct rp_sum_out *o, const struct rp_gpu_agg *g, const 
     rp_sum_emit(o, &t);
 }
 
+/* By grid, then block: a kernel's estimate sums its shapes' doubles in this order, whatever order the calls
+ * came in. */
+static int cmp_grid_block(const void *x, const void *y)
+{
+    const struct rp_shape *a = x, *b = y;
+    int c = memcmp(a->grid, b->grid, sizeof a->grid);
+    return c ? c : memcmp(a->block, b->block, sizeof a->block);
+}
+
 void rp_gpu_print_kernels(struct rp_sum_out *o, struct rp_gpu_agg *g)
 {
     for (size_t i = 0; i < g->nkern; i++) {
         struct gpu_kernel *k = &g->kern[i];
         const double mean = row_mean(&k->r);
         k->r.est = 0;
+        rp_sort(k->shapes.v, k->shapes.n, sizeof *k->shapes.v, cmp_grid_block);
+        k->shapes.last = 0;
         for (size_t j = 0; j < k->shapes.n; j++)
             k->r.est += rp_timed_count_estimate(&k->shapes.v[j].c, mean);
     }

@@ -33,6 +33,9 @@ int rp_gpu_agg_call(struct rp_gpu_agg *g, const struct rp_call *c);
 /* The spans no recorded call made (CUPTI's activity records of calls made untraced: CT_GPU_SPAN_NO_CALL),
  * once, after the calls.  0, or -1 when out of memory. */
 int rp_gpu_agg_no_call(struct rp_gpu_agg *g, const struct rp_trace *tr);
+/* Add src's rows to dst's (by name; src unchanged), as if dst had been fed src's calls: the tables of files
+ * aggregated apart (summary -j, partials).  0, or -1 when out of memory. */
+int rp_gpu_agg_merge(struct rp_gpu_agg *dst, const struct rp_gpu_agg *src);
 /* The devices the files' spans ran on, ascending, into a malloc'ed array (*n of them); NULL when none or out of
  * memory (*n 0). */
 int *rp_gpu_devices(const struct rp_trace *tr, size_t *n);
