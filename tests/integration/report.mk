@@ -40,6 +40,7 @@ REPORT_TESTS = \
 	tests/integration/report-escapes.sh \
 	tests/integration/report-duplicates.sh \
 	tests/integration/report-jobs.sh \
+	tests/integration/report-partial.sh \
 	tests/integration/stacks-memory.sh \
 	tests/integration/py-pystack.sh \
 	tests/integration/report-symbols.sh \

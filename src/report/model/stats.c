@@ -148,6 +148,23 @@ int rp_stats_merge(struct rp_stats *dst, const struct rp_stats *src)
     return rc;
 }
 
+int rp_stats_put_bucket(struct rp_stats *s, unsigned octave, unsigned sub, uint64_t count)
+{
+    if (octave >= RP_STATS_OCTAVES || sub >= SUB)
+        return -1;
+    if (!s->histogrammed) {
+        free(s->exact);
+        s->exact = NULL;
+        s->histogrammed = 1;
+    }
+    if (!s->octave && !(s->octave = calloc(RP_STATS_OCTAVES, sizeof *s->octave)))
+        return -1;
+    if (!s->octave[octave] && !(s->octave[octave] = calloc(SUB, sizeof(uint64_t))))
+        return -1;
+    s->octave[octave][sub] += count;
+    return 0;
+}
+
 double rp_stats_mean(const struct rp_stats *s)
 {
     return s->n ? (double)s->total / (double)s->n : 0.0;

@@ -37,6 +37,9 @@ int rp_stats_add(struct rp_stats *s, uint64_t v);
 /* Add every value of src to dst (src unchanged): dst then holds what one row fed both sets would.  0, or -1
  * when out of memory (the median may then miss values). */
 int rp_stats_merge(struct rp_stats *dst, const struct rp_stats *src);
+/* Reading a row back (a partial): make it histogrammed, and put `count` values in bucket (octave, sub).  0, or
+ * -1 when out of memory or the bucket does not exist. */
+int rp_stats_put_bucket(struct rp_stats *s, unsigned octave, unsigned sub, uint64_t count);
 double rp_stats_mean(const struct rp_stats *s);
 /* Sample standard deviation (n - 1 in the denominator, as nsys); 0 for fewer than two values. */
 double rp_stats_stddev(const struct rp_stats *s);

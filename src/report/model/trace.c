@@ -230,6 +230,14 @@ static int read_file(struct rp_file *f, const char *path, FILE *err_out)
         return RP_EXIT_FAILED;
     }
     enum ct_read_status st0 = ct_reader_status(r);
+    char magic[RP_PARTIAL_MAGIC_LEN];
+    if (st0 != CT_READ_OK && st0 != CT_READ_NOMEM && pread(f->fd, magic, sizeof magic, 0) == (ssize_t)sizeof magic &&
+        !memcmp(magic, RP_PARTIAL_MAGIC, sizeof magic)) {
+        fprintf(err, PROG ": %s is a summary partial (summary --partial), not a trace: only summary reads "
+                     "partials\n", f->path);
+        ct_reader_close(r);
+        return RP_EXIT_UNREADABLE;
+    }
     if (st0 != CT_READ_OK) {
         fprintf(err, PROG ": %s\n", ct_reader_message(r));
         ct_reader_close(r);
@@ -297,33 +305,52 @@ static void free_file(struct rp_file *f)
     free(f->threads);
 }
 
-/* Files of one host share their monotonic clock: give them one offset (the first's wall - mono), so their
- * calls merge exactly; files of other hosts are aligned by their wall clocks. */
-static void align_clocks(struct rp_trace *t)
+void rp_clocks_align(struct rp_clock *c, size_t n, int64_t *start_ns, int64_t *end_ns)
 {
-    t->start_ns = INT64_MAX;
-    t->end_ns = INT64_MIN;
-    for (size_t i = 0; i < t->nfiles; i++) {
-        struct rp_file *f = &t->files[i];
-        f->clock_offset = f->hdr.start_wall_ns - f->hdr.start_mono_ns;
+    *start_ns = INT64_MAX;
+    *end_ns = INT64_MIN;
+    for (size_t i = 0; i < n; i++) {
+        struct rp_clock *f = &c[i];
+        f->offset = f->start_wall_ns - f->start_mono_ns;
         for (size_t j = 0; j < i; j++)
-            if (*f->host && !strcmp(t->files[j].host, f->host)) {
-                f->clock_offset = t->files[j].clock_offset;
+            if (*f->host && !strcmp(c[j].host, f->host)) {
+                f->offset = c[j].offset;
                 break;
             }
-        int64_t start = f->hdr.start_mono_ns + f->clock_offset;
+        int64_t start = f->start_mono_ns + f->offset;
         int64_t end = start;
-        if (f->calls && (int64_t)f->last_t1 + f->clock_offset > end)
-            end = (int64_t)f->last_t1 + f->clock_offset;
-        if (f->has_end && f->end.end_mono_ns + f->clock_offset > end)
-            end = f->end.end_mono_ns + f->clock_offset;
-        if (f->calls && (int64_t)f->first_t0 + f->clock_offset < start) /* a clock that went odd */
-            start = (int64_t)f->first_t0 + f->clock_offset;
-        if (start < t->start_ns)
-            t->start_ns = start;
-        if (end > t->end_ns)
-            t->end_ns = end;
+        if (f->calls && (int64_t)f->last_t1 + f->offset > end)
+            end = (int64_t)f->last_t1 + f->offset;
+        if (f->has_end && f->end_mono_ns + f->offset > end)
+            end = f->end_mono_ns + f->offset;
+        if (f->calls && (int64_t)f->first_t0 + f->offset < start) /* a clock that went odd */
+            start = (int64_t)f->first_t0 + f->offset;
+        if (start < *start_ns)
+            *start_ns = start;
+        if (end > *end_ns)
+            *end_ns = end;
     }
+}
+
+static void align_clocks(struct rp_trace *t)
+{
+    struct rp_clock *c = calloc(t->nfiles ? t->nfiles : 1, sizeof *c);
+    if (!c) { /* each file on its own wall clock */
+        for (size_t i = 0; i < t->nfiles; i++)
+            t->files[i].clock_offset = t->files[i].hdr.start_wall_ns - t->files[i].hdr.start_mono_ns;
+        t->start_ns = t->nfiles ? t->files[0].hdr.start_wall_ns : 0;
+        t->end_ns = t->start_ns;
+        return;
+    }
+    for (size_t i = 0; i < t->nfiles; i++) {
+        const struct rp_file *f = &t->files[i];
+        c[i] = (struct rp_clock){f->host, f->hdr.start_wall_ns, f->hdr.start_mono_ns, f->calls != 0, f->first_t0,
+                                 f->last_t1, f->has_end, f->end.end_mono_ns, 0};
+    }
+    rp_clocks_align(c, t->nfiles, &t->start_ns, &t->end_ns);
+    for (size_t i = 0; i < t->nfiles; i++)
+        t->files[i].clock_offset = c[i].offset;
+    free(c);
 }
 
 /* Every file stays open for both passes: let the descriptors reach the hard limit when the soft one is
@@ -489,13 +516,18 @@ const char *rp_thread_name(const struct rp_file *f, uint32_t tid)
     return s ? s : "";
 }
 
+const char *rp_process_label(int32_t rank, const char *host, uint32_t pid, char *buf, size_t size)
+{
+    if (rank >= 0)
+        snprintf(buf, size, "rank %d (%s, %u)", (int)rank, *host ? host : "?", pid);
+    else
+        snprintf(buf, size, "%s, %u", *host ? host : "?", pid);
+    return buf;
+}
+
 const char *rp_file_label(const struct rp_file *f, char *buf, size_t size)
 {
-    if (f->rank.rank >= 0)
-        snprintf(buf, size, "rank %d (%s, %u)", (int)f->rank.rank, *f->host ? f->host : "?", f->hdr.pid);
-    else
-        snprintf(buf, size, "%s, %u", *f->host ? f->host : "?", f->hdr.pid);
-    return buf;
+    return rp_process_label(f->rank.rank, f->host, f->hdr.pid, buf, size);
 }
 
 size_t rp_warn_incomplete(const struct rp_trace *t)
