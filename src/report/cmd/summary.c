@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "report/model/args.h"
 #include "report/cmd/cli.h"
@@ -595,6 +596,9 @@ struct sum {
     int apart;                    /* the inputs are aggregated apart and merged */
     struct rp_agg *stream;        /* apart, without --by: each input's aggregate merged into it as soon as it is
                                    * done, in order, then freed but for its memory changes */
+    struct rp_mem_changes *spilled; /* per input, streaming: where its memory changes went (fd < 0: in memory) */
+    int spill_fd;                 /* an unlinked temporary file in $TMPDIR holding them, or -1 */
+    uint64_t spill_size;
     int damaged;                  /* some partial was truncated or corrupt (exit 3) */
 };
 
@@ -616,7 +620,10 @@ static int sum_grow(struct sum *s)
     int *rc = realloc(s->part_rc, cap * sizeof *rc);
     if (rc)
         s->part_rc = rc;
-    if (!in || !f || !p || !rc)
+    struct rp_mem_changes *sp = realloc(s->spilled, cap * sizeof *sp);
+    if (sp)
+        s->spilled = sp;
+    if (!in || !f || !p || !rc || !sp)
         return -1;
     s->cin = cap;
     return 0;
@@ -661,8 +668,35 @@ static void aggregate_one(void *ctx, size_t i)
     struct rp_trace one = s->tr;
     one.files = s->file[i];
     one.nfiles = 1;
-    s->part_rc[i] = aggregate(&one, &s->part[i], NULL, s->need, RP_GPU_ALL_DEVICES, 1, 0, 1);
+    s->part_rc[i] = aggregate(&one, &s->part[i], NULL, s->need, RP_GPU_ALL_DEVICES, 1, 0, (s->need & SEC_MEMORY) != 0);
     rp_agg_compact(&s->part[i]);
+}
+
+/* Append a file's memory changes to the spill file (made on first use): a job's files may bring millions of
+ * allocations and frees, kept out of memory until the replay reads them back through small buffers.  0, or -1
+ * when they stay in memory (no temporary file, disk full). */
+static int spill(struct sum *s, const unsigned char *p, size_t n)
+{
+    if (s->spill_fd == -1) {
+        const char *dir = getenv("TMPDIR");
+        char path[4096];
+        snprintf(path, sizeof path, "%s/cudatrace-report.XXXXXX", dir && *dir ? dir : "/tmp");
+        if ((s->spill_fd = mkstemp(path)) < 0) {
+            s->spill_fd = -2; /* do not try again */
+            return -1;
+        }
+        unlink(path);
+    }
+    if (s->spill_fd < 0)
+        return -1;
+    for (size_t done = 0; done < n;) {
+        ssize_t w = pwrite(s->spill_fd, p + done, n - done, (off_t)(s->spill_size + done));
+        if (w <= 0)
+            return -1; /* what was written is overwritten by the next file's */
+        done += (size_t)w;
+    }
+    s->spill_size += n;
+    return 0;
 }
 
 static int aggregated(void *ctx, size_t i)
@@ -677,6 +711,12 @@ static int aggregated(void *ctx, size_t i)
     const uint64_t n = p->mem.nchanges;
     p->mem.changes = (struct rp_bytes){0};
     rp_agg_free(p);
+    s->spilled[i] = (struct rp_mem_changes){NULL, changes.n, n, 0, -1, 0};
+    if (changes.n && spill(s, changes.p, changes.n) == 0) {
+        s->spilled[i].fd = s->spill_fd;
+        s->spilled[i].at = s->spill_size - changes.n;
+        rp_bytes_free(&changes);
+    }
     p->mem.changes = changes;
     p->mem.nchanges = n;
     return 0;
@@ -716,7 +756,11 @@ static int merge_inputs(struct sum *s, const size_t *idx, size_t n, struct rp_ag
         if (!merged && agg_merge(a, &s->part[i]) < 0)
             rc = RP_EXIT_FAILED;
         const struct rp_memtrack *m = &s->part[i].mem;
-        ch[k] = (struct rp_mem_changes){m->changes.p, m->changes.n, m->nchanges, s->in[i].clock_offset};
+        ch[k] = (struct rp_mem_changes){m->changes.p, m->changes.n, m->nchanges, s->in[i].clock_offset, -1, 0};
+        if (merged && s->spilled[i].fd >= 0) {
+            ch[k] = s->spilled[i];
+            ch[k].offset = s->in[i].clock_offset;
+        }
         gin[k] = s->in[i]; /* shallow: for the modes */
     }
     if (rc == RP_EXIT_OK && memory && rp_mem_replay(&a->mem, ch, n) < 0)
@@ -884,6 +928,9 @@ static void sum_free(struct sum *s)
     free(s->file);
     free(s->part);
     free(s->part_rc);
+    free(s->spilled);
+    if (s->spill_fd >= 0)
+        close(s->spill_fd);
     rp_trace_close(&s->tr);
 }
 
@@ -1068,6 +1115,7 @@ static int run(int argc, char **argv)
                               "--range, --section, --top or --format");
     struct sum s;
     memset(&s, 0, sizeof s);
+    s.spill_fd = -1;
     s.need = partial ? ~0u : sections;
     int rc = sum_open(&s, argc, argv, optind);
     if ((rc != RP_EXIT_OK && rc != RP_EXIT_DAMAGED) || !s.nin) {
@@ -1085,7 +1133,11 @@ static int run(int argc, char **argv)
     struct rp_range_filter rf = {0};
     FILE *f = NULL;
     int arc = RP_EXIT_OK;
-    if (partial || partials || (rp_jobs() > 1 && !range && by != RP_BY_DEVICE && s.nin > 1)) {
+    /* Apart: for partials, and with -j for a plain summary (--by aggregates its groups on the threads
+     * instead, each in time order, and needs no file's memory changes). */
+    if (partial || partials || (rp_jobs() > 1 && !range && by < 0 && s.nin > 1)) {
+        if (!partial && by >= 0)
+            s.need = SEC_API | SEC_KERNELS | SEC_GPU_KERNELS; /* what the groups' tables and spread take */
         if (!partial && by < 0 && (arc = agg_start(&a, sections)) == RP_EXIT_OK)
             s.stream = &a; /* memory bounded by one aggregate and the inputs being read */
         if (arc == RP_EXIT_OK)

@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "report/model/memory.h"
 
@@ -163,6 +164,10 @@ int rp_memtrack_call(struct rp_memtrack *m, const struct rp_call *c)
 }
 
 /* A file's next change, decoded. */
+/* Changes read from a descriptor come through a buffer this large per file: a change takes at most 31 bytes. */
+#define SPILL_BUF 4096
+#define CHANGE_MAX 31
+
 struct cursor {
     struct rp_rd rd;
     uint64_t left;
@@ -170,12 +175,40 @@ struct cursor {
     unsigned kind, grew;
     uint64_t bytes;
     size_t file;
+    int fd;                /* >= 0: the changes lie in it from `at`, `unread` bytes of them not yet buffered */
+    uint64_t at, unread;
+    unsigned char *buf;
 };
+
+/* Keep at least CHANGE_MAX bytes (or all that is left) ahead of a cursor reading a descriptor.  0 or -1. */
+static int refill(struct cursor *k)
+{
+    size_t have = (size_t)(k->rd.end - k->rd.p);
+    if (k->fd < 0 || have >= CHANGE_MAX || !k->unread)
+        return 0;
+    memmove(k->buf, k->rd.p, have);
+    size_t want = SPILL_BUF - have;
+    if (want > k->unread)
+        want = (size_t)k->unread;
+    for (size_t got = 0; got < want;) {
+        ssize_t n = pread(k->fd, k->buf + have + got, want - got, (off_t)k->at);
+        if (n <= 0)
+            return -1;
+        got += (size_t)n;
+        k->at += (uint64_t)n;
+    }
+    k->unread -= want;
+    k->rd.p = k->buf;
+    k->rd.end = k->buf + have + want;
+    return 0;
+}
 
 static int next_change(struct cursor *k)
 {
     if (!k->left)
         return 0;
+    if (refill(k) < 0)
+        return -1;
     k->left--;
     k->t0 += rp_get_svar(&k->rd);
     k->t1 = k->t0 + rp_get_svar(&k->rd);
@@ -235,7 +268,15 @@ int rp_mem_replay(struct rp_memtrack *m, const struct rp_mem_changes *files, siz
         m->kind[i].live = m->kind[i].live_bytes = m->kind[i].peak_bytes = 0;
     m->device.live = m->device.live_bytes = m->device.peak_bytes = 0;
     for (size_t i = 0; i < n; i++) {
-        k[i] = (struct cursor){{files[i].p, files[i].p + files[i].len, 0}, files[i].n, 0, 0, files[i].offset, 0, 0, 0, i};
+        k[i] = (struct cursor){{files[i].p, files[i].p + files[i].len, 0}, files[i].n, 0, 0, files[i].offset, 0, 0, 0, i,
+                               files[i].fd, files[i].at, files[i].len, NULL};
+        if (k[i].fd >= 0) {
+            if (!(k[i].buf = malloc(SPILL_BUF))) {
+                rc = -1;
+                break;
+            }
+            k[i].rd = (struct rp_rd){k[i].buf, k[i].buf, 0};
+        }
         int got = next_change(&k[i]);
         if (got < 0)
             rc = -1;
@@ -257,6 +298,8 @@ int rp_mem_replay(struct rp_memtrack *m, const struct rp_mem_changes *files, siz
             h[0] = h[--nh];
         sift_down(h, nh, 0);
     }
+    for (size_t i = 0; i < n; i++)
+        free(k[i].buf);
     free(k);
     free(h);
     return rc;

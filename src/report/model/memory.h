@@ -45,12 +45,16 @@ struct rp_memtrack {
     int64_t last_t0, cur_t0, cur_t1;
 };
 
-/* One file's changes (a tracker's, or read from a partial), and its clock offset onto the report clock. */
+/* One file's changes (a tracker's, or read from a partial): n of them in len bytes at p, or with fd >= 0 at
+ * offset `at` of that descriptor (spilled there, read through a small buffer); and the file's clock offset
+ * onto the report clock. */
 struct rp_mem_changes {
     const unsigned char *p;
     size_t len;
     uint64_t n;
     int64_t offset;
+    int fd;
+    uint64_t at;
 };
 /* The live bytes and peaks of every kind and of device memory, in m->kind[] and m->device (whose other counts
  * the caller sums), as one tracker fed the files' calls in time order (ties: file order, then call order)
