@@ -920,7 +920,7 @@ static int print_by_device(struct rp_sum_out *o, struct sum *s, unsigned section
 static void sum_free(struct sum *s)
 {
     for (size_t i = 0; i < s->nin; i++) {
-        if (s->apart && s->part_rc[i] == RP_EXIT_OK)
+        if ((s->apart || !s->file[i]) && s->part_rc[i] == RP_EXIT_OK) /* aggregated, or read from a partial */
             rp_agg_free(&s->part[i]);
         rp_sum_input_free(&s->in[i]);
     }
