@@ -24,12 +24,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
  * two-file runs merge two processes. */
 static int fd = -1, fd2 = -1;
 static char path[64], path2[64];
-/* The SQLite export needs a real file: one in a directory of its own, replaced by each run. */
-static char dbdir[] = "/tmp/ct-fuzz.XXXXXX", db[64];
+/* The SQLite export and summary's partial need real files: in a directory of their own, replaced by each run. */
+static char dbdir[] = "/tmp/ct-fuzz.XXXXXX", db[64], part[64];
 
 static void remove_db(void)
 {
     unlink(db);
+    unlink(part);
     rmdir(dbdir);
 }
 
@@ -48,6 +49,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         abort();
     }
     snprintf(db, sizeof db, "%s/t.sqlite", dbdir);
+    snprintf(part, sizeof part, "%s/t.ctpart", dbdir);
     atexit(remove_db);
     return 0;
 }
@@ -56,9 +58,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
  * Output goes to /dev/null, unless the run names its own. */
 #define F path
 #define F2 path2
-static char *const runs[][9] = {
+static char *const runs[][11] = {
     {"summary", "-f", "json", F, NULL},
-    {"summary", "-f", "table", "-u", "us", F, F2, NULL},
+    {"summary", "-f", "table", "-u", "us", "-j", "2", F, F2, NULL}, /* each file apart, on threads, merged */
+    {"summary", "-f", "csv", "-j", "1", F, F2, NULL},               /* the time-ordered merge */
+    {"summary", "--partial", "-j", "2", "-o", part, F, F2, NULL},   /* and read back, with a trace */
+    {"summary", "-f", "json", "--by", "rank", part, F, NULL},
     {"summary", "-f", "csv", "-t", "1", F, NULL},
     {"calls", "-f", "json", F, F2, NULL},
     {"calls", "-f", "table", "--errors", "--from=1us", "--to=1s", F, NULL},
@@ -107,7 +112,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
     }
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
-        char *argv[12] = {NULL};
+        char *argv[14] = {NULL};
         int argc = 0;
         char prog[64];
         snprintf(prog, sizeof prog, "%s", runs[i][0]);

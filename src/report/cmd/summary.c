@@ -599,6 +599,8 @@ struct sum {
     struct rp_mem_changes *spilled; /* per input, streaming: where its memory changes went (fd < 0: in memory) */
     int spill_fd;                 /* an unlinked temporary file in $TMPDIR holding them, or -1 */
     uint64_t spill_size;
+    enum { CHANGES_KEEP, CHANGES_SPILL, CHANGES_DROP } changes; /* a partial's memory changes, once read:
+                                   * written again (--partial), replayed (the memory table), or not needed */
     int damaged;                  /* some partial was truncated or corrupt (exit 3) */
 };
 
@@ -629,10 +631,12 @@ static int sum_grow(struct sum *s)
     return 0;
 }
 
+static void placed(struct sum *s, size_t i);
+
 /* A partial's input of the same process as an earlier one (a copy of a file also given, or in two
  * partials): keep the one holding more records (the earlier when as many), as rp_trace_open does with
- * traces.  Returns 1 when `in` is to be dropped, else 0 (the earlier dropped, replaced in place or
- * appended). */
+ * traces.  Returns 0 when there is none (append `in`), 1 when `in` is to be dropped, 2 when it took the
+ * earlier one's place. */
 static int same_process(struct sum *s, struct rp_sum_input *in, struct rp_agg *part)
 {
     for (size_t j = 0; j < s->nin; j++) {
@@ -653,6 +657,7 @@ static int same_process(struct sum *s, struct rp_sum_input *in, struct rp_agg *p
         *e = *in;
         s->part[j] = *part;
         s->part_rc[j] = RP_EXIT_OK;
+        placed(s, j);
         return 2;
     }
     return 0;
@@ -699,6 +704,28 @@ static int spill(struct sum *s, const unsigned char *p, size_t n)
     return 0;
 }
 
+/* Input i's memory changes to the spill file, out of memory (kept there when it cannot be written). */
+static void spill_changes(struct sum *s, size_t i)
+{
+    struct rp_memtrack *m = &s->part[i].mem;
+    if (!m->changes.n || spill(s, m->changes.p, m->changes.n) < 0)
+        return;
+    s->spilled[i] = (struct rp_mem_changes){NULL, m->changes.n, m->nchanges, 0, s->spill_fd, s->spill_size - m->changes.n};
+    rp_bytes_free(&m->changes);
+}
+
+/* A partial's input just placed at i: its memory changes as the command needs them. */
+static void placed(struct sum *s, size_t i)
+{
+    s->spilled[i] = (struct rp_mem_changes){NULL, 0, 0, 0, -1, 0};
+    if (s->changes == CHANGES_SPILL)
+        spill_changes(s, i);
+    else if (s->changes == CHANGES_DROP) {
+        rp_bytes_free(&s->part[i].mem.changes);
+        s->part[i].mem.nchanges = 0;
+    }
+}
+
 static int aggregated(void *ctx, size_t i)
 {
     struct sum *s = ctx;
@@ -711,14 +738,9 @@ static int aggregated(void *ctx, size_t i)
     const uint64_t n = p->mem.nchanges;
     p->mem.changes = (struct rp_bytes){0};
     rp_agg_free(p);
-    s->spilled[i] = (struct rp_mem_changes){NULL, changes.n, n, 0, -1, 0};
-    if (changes.n && spill(s, changes.p, changes.n) == 0) {
-        s->spilled[i].fd = s->spill_fd;
-        s->spilled[i].at = s->spill_size - changes.n;
-        rp_bytes_free(&changes);
-    }
     p->mem.changes = changes;
     p->mem.nchanges = n;
+    spill_changes(s, i);
     return 0;
 }
 
@@ -998,7 +1020,8 @@ static int sum_open(struct sum *s, int argc, char **argv, int first)
                     s->in[s->nin] = in[k];
                     s->file[s->nin] = NULL;
                     s->part[s->nin] = parts[k];
-                    s->part_rc[s->nin++] = RP_EXIT_OK;
+                    s->part_rc[s->nin] = RP_EXIT_OK;
+                    placed(s, s->nin++);
                 }
             }
             free(in);
@@ -1018,7 +1041,7 @@ static int sum_open(struct sum *s, int argc, char **argv, int first)
                 s->file[s->nin] = &s->tr.files[f];
                 s->part_rc[s->nin] = RP_EXIT_OK;
                 memset(&s->part[s->nin], 0, sizeof s->part[s->nin]);
-                s->nin++;
+                s->spilled[s->nin++] = (struct rp_mem_changes){NULL, 0, 0, 0, -1, 0};
                 break;
             }
     }
@@ -1117,6 +1140,7 @@ static int run(int argc, char **argv)
     memset(&s, 0, sizeof s);
     s.spill_fd = -1;
     s.need = partial ? ~0u : sections;
+    s.changes = partial ? CHANGES_KEEP : by < 0 && (sections & SEC_MEMORY) ? CHANGES_SPILL : CHANGES_DROP;
     int rc = sum_open(&s, argc, argv, optind);
     if ((rc != RP_EXIT_OK && rc != RP_EXIT_DAMAGED) || !s.nin) {
         sum_free(&s);
