@@ -597,7 +597,7 @@ struct sum {
     struct rp_agg *stream;        /* apart, without --by: each input's aggregate merged into it as soon as it is
                                    * done, in order, then freed but for its memory changes */
     struct rp_mem_changes *spilled; /* per input, streaming: where its memory changes went (fd < 0: in memory) */
-    int spill_fd;                 /* an unlinked temporary file in $TMPDIR holding them, or -1 */
+    int spill_fd;                 /* an unlinked temporary file in $TMPDIR holding them; -1 none yet, -2 none made */
     uint64_t spill_size;
     enum { CHANGES_KEEP, CHANGES_SPILL, CHANGES_DROP } changes; /* a partial's memory changes, once read:
                                    * written again (--partial), replayed (the memory table), or not needed */
