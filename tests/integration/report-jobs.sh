@@ -4,11 +4,12 @@
 # GPU estimates, the memory table's peaks across processes) into exactly the tables of the time-ordered merge.
 . "$(dirname "$0")/report-lib.sh"
 
-"$GEN" gpu "$TMP/gpu.ct" && "$GEN" gpuact "$TMP/gpuact.ct" && mkdir "$TMP/job" "$TMP/big" &&
+"$GEN" gpu "$TMP/gpu.ct" && "$GEN" gpuact "$TMP/gpuact.ct" && "$GEN" escapes "$TMP/esc.ct" && mkdir "$TMP/job" "$TMP/big" &&
     "$GEN" files 12 "$TMP/job" && "$GEN" bigranks 3 20000 "$TMP/big" || { echo "report-gen failed" >&2; exit 99; }
 # Ranks of many small files, processes of one host whose allocations overlap in time (the peak is of their
-# sum), rows past the 1024 values kept exactly (histogram medians), GPU tables of both sources.
-set -- "$TMP"/job/rank-*.ctrace "$TMP/parent.ct" "$TMP/child.ct" "$TMP/gpu.ct" "$TMP/gpuact.ct" "$TMP"/big/rank-*.ctrace
+# sum), rows past the 1024 values kept exactly (histogram medians), GPU tables of both sources, NVTX ranges.
+set -- "$TMP"/job/rank-*.ctrace "$TMP/parent.ct" "$TMP/child.ct" "$TMP/gpu.ct" "$TMP/esc.ct" "$TMP/gpuact.ct" \
+    "$TMP"/big/rank-*.ctrace
 
 # same_for_jobs WHAT ARGS...: the report's output and messages with -j 2 and -j 5 equal those with -j 1
 same_for_jobs() {

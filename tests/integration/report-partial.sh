@@ -5,12 +5,12 @@
 # calls refuse a partial; truncated, corrupt, foreign and future partials get the exit codes of such traces.
 . "$(dirname "$0")/report-lib.sh"
 
-"$GEN" gpu "$TMP/gpu.ct" && "$GEN" gpuact "$TMP/gpuact.ct" && mkdir "$TMP/job" "$TMP/big" &&
+"$GEN" gpu "$TMP/gpu.ct" && "$GEN" gpuact "$TMP/gpuact.ct" && "$GEN" escapes "$TMP/esc.ct" && mkdir "$TMP/job" "$TMP/big" &&
     "$GEN" files 6 "$TMP/job" && "$GEN" bigranks 3 20000 "$TMP/big" || { echo "report-gen failed" >&2; exit 99; }
 J=$TMP/job
 B=$TMP/big
 set -- "$J"/rank-00000.ctrace "$J"/rank-00001.ctrace "$J"/rank-00002.ctrace "$TMP/parent.ct" "$TMP/child.ct" \
-    "$TMP/gpu.ct" "$TMP/gpuact.ct" "$B"/rank-00000.ctrace "$B"/rank-00001.ctrace "$B"/rank-00002.ctrace \
+    "$TMP/gpu.ct" "$TMP/esc.ct" "$TMP/gpuact.ct" "$B"/rank-00000.ctrace "$B"/rank-00001.ctrace "$B"/rank-00002.ctrace \
     "$J"/rank-00003.ctrace "$J"/rank-00004.ctrace "$J"/rank-00005.ctrace
 
 # make_partial OUT FILES...
@@ -20,7 +20,7 @@ make_partial() {
     "$REPORT" summary --partial -o "$out" "$@" 2>"$TMP/err" || fail "summary --partial $*: exit $?: $(cat "$TMP/err")"
 }
 make_partial "$TMP/a.ctpart" "$J"/rank-00000.ctrace "$J"/rank-00001.ctrace "$J"/rank-00002.ctrace "$TMP/parent.ct"
-make_partial "$TMP/b.ctpart" "$TMP/child.ct" "$TMP/gpu.ct"
+make_partial "$TMP/b.ctpart" "$TMP/child.ct" "$TMP/gpu.ct" "$TMP/esc.ct" # esc.ct: NVTX ranges
 make_partial "$TMP/c.ctpart" "$TMP/gpuact.ct" "$B"/rank-00000.ctrace "$B"/rank-00001.ctrace
 make_partial "$TMP/d.ctpart" "$B"/rank-00002.ctrace "$J"/rank-00003.ctrace "$J"/rank-00004.ctrace "$J"/rank-00005.ctrace
 make_partial "$TMP/all.ctpart" "$@"
@@ -38,7 +38,7 @@ same_as_traces() {
     i=0
     for inputs in "$TMP/a.ctpart $TMP/b.ctpart $TMP/c.ctpart $TMP/d.ctpart" "$TMP/all.ctpart" \
         "$TMP/ab.ctpart $TMP/gpuact.ct $B/rank-00000.ctrace $B/rank-00001.ctrace $TMP/d.ctpart" \
-        "$TMP/a.ctpart $TMP/child.ct $TMP/gpu.ct $TMP/c.ctpart $B/rank-00002.ctrace $J/rank-00003.ctrace $J/rank-00004.ctrace $J/rank-00005.ctrace"; do
+        "$TMP/a.ctpart $TMP/child.ct $TMP/gpu.ct $TMP/esc.ct $TMP/c.ctpart $B/rank-00002.ctrace $J/rank-00003.ctrace $J/rank-00004.ctrace $J/rank-00005.ctrace"; do
         i=$((i + 1))
         # shellcheck disable=SC2086
         "$REPORT" summary -j $((i % 2 + 1)) $ARGS $inputs >"$TMP/got" 2>"$TMP/err"
@@ -59,7 +59,7 @@ done
 run_report 0 summary -f csv "$TMP/parent.ct" "$TMP/a.ctpart"
 grep -q "are traces of the same process" "$TMP/err" || fail "a trace and its partial: no warning: $(cat "$TMP/err")"
 run_report 0 summary -f csv -s api "$TMP/b.ctpart" "$TMP/b.ctpart"
-"$REPORT" summary -f csv -s api "$TMP/child.ct" "$TMP/gpu.ct" >"$TMP/want" 2>/dev/null
+"$REPORT" summary -f csv -s api "$TMP/child.ct" "$TMP/gpu.ct" "$TMP/esc.ct" >"$TMP/want" 2>/dev/null
 cmp -s "$TMP/want" "$TMP/out" || fail "a partial given twice counts twice: $(diff "$TMP/want" "$TMP/out" | head -4)"
 
 # A truncated trace: its partial says so (exit 3) and so does every summary of the partial, with the tables of
