@@ -268,7 +268,8 @@ int rp_mem_replay(struct rp_memtrack *m, const struct rp_mem_changes *files, siz
         m->kind[i].live = m->kind[i].live_bytes = m->kind[i].peak_bytes = 0;
     m->device.live = m->device.live_bytes = m->device.peak_bytes = 0;
     for (size_t i = 0; i < n; i++) {
-        k[i] = (struct cursor){{files[i].p, files[i].p + files[i].len, 0}, files[i].n, 0, 0, files[i].offset, 0, 0, 0, i,
+        const unsigned char *p = files[i].fd < 0 ? files[i].p : NULL;
+        k[i] = (struct cursor){{p, p ? p + files[i].len : NULL, 0}, files[i].n, 0, 0, files[i].offset, 0, 0, 0, i,
                                files[i].fd, files[i].at, files[i].len, NULL};
         if (k[i].fd >= 0) {
             if (!(k[i].buf = malloc(SPILL_BUF))) {
