@@ -72,6 +72,15 @@ expect_eq "summary --partial of a truncated trace" 3 "$?"
 run_report 3 summary -f csv "$TMP/cut.ctpart"
 cmp -s "$TMP/want" "$TMP/out" || fail "the partial of a truncated trace: $(diff "$TMP/want" "$TMP/out" | head -4)"
 grep -q "warning: .*the report covers the" "$TMP/err" || fail "the partial of a truncated trace: no warning"
+# The truncated trace and a partial of the whole one: the partial, holding more records, is read in its place,
+# as the whole trace would be.
+make_partial "$TMP/parent.ctpart" "$TMP/parent.ct"
+"$REPORT" summary -f csv "$TMP/cut.ct" "$TMP/parent.ct" "$TMP/child.ct" >"$TMP/want" 2>/dev/null
+expect_eq "a truncated trace and the whole" 3 "$?"
+for j in 1 2; do
+    run_report 3 summary -j $j -f csv "$TMP/cut.ct" "$TMP/parent.ctpart" "$TMP/child.ct"
+    cmp -s "$TMP/want" "$TMP/out" || fail "a truncated trace and the partial of the whole (-j $j): $(diff "$TMP/want" "$TMP/out" | head -4)"
+done
 
 # Damaged partials: exit 3, the rest summarized.  Foreign or future ones, a missing one: exit 2.
 size=$(wc -c <"$TMP/a.ctpart")

@@ -1146,7 +1146,9 @@ static int run(int argc, char **argv)
         sum_free(&s);
         return rc;
     }
-    const int partials = s.nin > s.tr.nfiles;
+    int partials = 0; /* some input is a partial's (one may have taken a trace's place: the fuller copy) */
+    for (size_t i = 0; i < s.nin; i++)
+        partials |= !s.file[i];
     if (partials && (range || by == RP_BY_DEVICE)) {
         sum_free(&s);
         return rp_usage_error(&rp_cmd_summary, "%s needs the calls: it reads trace files, not partials",
