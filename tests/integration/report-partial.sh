@@ -75,10 +75,12 @@ grep -q "warning: .*the report covers the" "$TMP/err" || fail "the partial of a 
 # The truncated trace and a partial of the whole one: the partial, holding more records, is read in its place,
 # as the whole trace would be.
 make_partial "$TMP/parent.ctpart" "$TMP/parent.ct"
+head -c $(($(wc -c <"$TMP/parent.ct") / 2)) "$TMP/parent.ct" >"$TMP/cut.ct" # half its calls
 "$REPORT" summary -f csv "$TMP/cut.ct" "$TMP/parent.ct" "$TMP/child.ct" >"$TMP/want" 2>/dev/null
 expect_eq "a truncated trace and the whole" 3 "$?"
 for j in 1 2; do
     run_report 3 summary -j $j -f csv "$TMP/cut.ct" "$TMP/parent.ctpart" "$TMP/child.ct"
+    grep -q "are traces of the same process" "$TMP/err" || fail "a truncated trace and the partial of the whole: no warning"
     cmp -s "$TMP/want" "$TMP/out" || fail "a truncated trace and the partial of the whole (-j $j): $(diff "$TMP/want" "$TMP/out" | head -4)"
 done
 
