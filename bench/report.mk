@@ -7,3 +7,7 @@ REPORT_BENCH_N = 10000000
 .PHONY: bench-report
 bench-report: bench/report_bench src/report/cudatrace-report tests/integration/report-gen
 	bench/report_bench src/report/cudatrace-report tests/integration/report-gen $(REPORT_BENCH_N)
+
+# The report on many ranks' files: -j 1 and -j 2, the Dask recipe (bench/run-ranks BUILD [FILES [CALLS ...]];
+# doc/performance.md).  Prints figures only.
+dist_noinst_SCRIPTS += bench/run-ranks

@@ -18,6 +18,8 @@ src_report_libctreport_la_SOURCES = \
 	src/report/model/html.c src/report/model/html.h \
 	src/report/model/html_chart.c src/report/model/html_chart.h \
 	src/report/model/sort.h \
+	src/report/model/parallel.c src/report/model/parallel.h \
+	src/report/model/bytes.c src/report/model/bytes.h \
 	src/report/model/display_names.c src/report/model/display_names.h \
 	src/report/model/args.c src/report/model/args.h \
 	src/report/model/apimatch.c src/report/model/apimatch.h \
@@ -30,6 +32,9 @@ src_report_libctreport_la_SOURCES = \
 	src/report/model/sites.c src/report/model/sites.h \
 	src/report/symbols/symbolize.c src/report/symbols/symbolize.h src/report/symbols/symbols.h \
 	src/report/summary/parts.c src/report/summary/parts.h \
+	src/report/summary/agg.c src/report/summary/agg.h src/report/summary/gpu_agg.h \
+	src/report/summary/inputs.c src/report/summary/inputs.h \
+	src/report/summary/partial.c src/report/summary/partial.h \
 	src/report/summary/by_group.c src/report/summary/by_group.h \
 	src/report/summary/shape_set.c src/report/summary/shape_set.h \
 	src/report/summary/gpu_tables.c src/report/summary/gpu_tables.h \

@@ -1,7 +1,8 @@
 /* libFuzzer target: the bytes are one trace file, and every cudatrace-report command reads it (the format's
  * reader, decoder, runs and merge, then each command's aggregation and output), as the program would, with
- * the output going to /dev/null.  Built with clang -fsanitize=fuzzer by scripts/fuzz; the same file, linked
- * with replay.c instead of libFuzzer, replays the committed corpus in `make check`. */
+ * the output going to /dev/null; summary also reads the bytes as the payload of a partial.  Built with clang
+ * -fsanitize=fuzzer by scripts/fuzz; the same file, linked with replay.c instead of libFuzzer, replays the
+ * committed corpus in `make check`. */
 #include "config.h"
 
 #include <getopt.h>
@@ -15,6 +16,9 @@
 
 #include "cudatrace/format.h"
 #include "report/cmd/cli.h"
+#include "report/model/bytes.h"
+#include "report/model/trace.h"
+#include "report/summary/partial.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -24,13 +28,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
  * two-file runs merge two processes. */
 static int fd = -1, fd2 = -1;
 static char path[64], path2[64];
-/* The SQLite export needs a real file: one in a directory of its own, replaced by each run. */
-static char dbdir[] = "/tmp/ct-fuzz.XXXXXX", db[64];
+/* The SQLite export and summary's partial need real files: in a directory of their own, replaced by each run. */
+static char dbdir[] = "/tmp/ct-fuzz.XXXXXX", db[64], part[64], wrapped[64];
 
 static void remove_db(void)
 {
     unlink(db);
+    unlink(part);
+    unlink(wrapped);
     rmdir(dbdir);
+}
+
+/* The input as the payload of a partial whose header holds (doc/partials.md): the checksums would turn
+ * away nearly every mutation before the decoder saw it. */
+static void write_wrapped(const uint8_t *data, size_t size)
+{
+    struct rp_bytes b = {0};
+    rp_put_raw(&b, RP_PARTIAL_MAGIC, RP_PARTIAL_MAGIC_LEN);
+    rp_put_u32le(&b, RP_PARTIAL_VERSION);
+    rp_put_u32le(&b, 0);
+    rp_put_u64le(&b, size);
+    rp_put_u32le(&b, rp_crc32(0, data, size));
+    rp_put_u32le(&b, rp_crc32(0, b.p, b.n));
+    rp_put_raw(&b, data, size);
+    FILE *f = fopen(wrapped, "wb");
+    if (!f || b.oom || fwrite(b.p, 1, b.n, f) != b.n || fclose(f) != 0)
+        abort();
+    rp_bytes_free(&b);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -48,6 +72,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         abort();
     }
     snprintf(db, sizeof db, "%s/t.sqlite", dbdir);
+    snprintf(part, sizeof part, "%s/t.ctpart", dbdir);
+    snprintf(wrapped, sizeof wrapped, "%s/w.ctpart", dbdir);
     atexit(remove_db);
     return 0;
 }
@@ -56,9 +82,16 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
  * Output goes to /dev/null, unless the run names its own. */
 #define F path
 #define F2 path2
-static char *const runs[][9] = {
-    {"summary", "-f", "json", F, NULL},
-    {"summary", "-f", "table", "-u", "us", F, F2, NULL},
+static char *const runs[][11] = {
+    /* -j 1 first, and so for every run (the setting stays): a thread costs more under the sanitizers than a
+     * run; files aggregated apart and merged (what -j 2 does on threads) are fuzzed through the partials
+     * read back, and the threads by report-jobs.sh under TSan. */
+    {"summary", "-j", "1", "-f", "json", F, NULL},
+    {"summary", "-f", "table", "-u", "us", F, F2, NULL},            /* the time-ordered merge */
+    {"summary", "--partial", "-o", part, F, F2, NULL},              /* each file apart, written, */
+    {"summary", "-f", "json", "--by", "rank", part, F, NULL},       /* read back, merged with a trace */
+    {"summary", "-f", "csv", part, NULL},
+    {"summary", "-f", "csv", wrapped, NULL},                        /* the input as a partial's payload */
     {"summary", "-f", "csv", "-t", "1", F, NULL},
     {"calls", "-f", "json", F, F2, NULL},
     {"calls", "-f", "table", "--errors", "--from=1us", "--to=1s", F, NULL},
@@ -112,8 +145,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (pwrite(fd2, &pid, sizeof pid, (off_t)pid_at) != (ssize_t)sizeof pid)
             abort();
     }
+    write_wrapped(data, size);
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
-        char *argv[12] = {NULL};
+        char *argv[14] = {NULL};
         int argc = 0;
         char prog[64];
         snprintf(prog, sizeof prog, "%s", runs[i][0]);

@@ -16,6 +16,8 @@
  *                               allocation per stack (the stacks report's cost per module and frame)
  *   report-gen files N DIR      N small files DIR/rank-NNNNN.ctrace of one host, two threads of 64 calls
  *                               each (a report's cost per file)
+ *   report-gen bigranks N C DIR N files DIR/rank-NNNNN.ctrace of `big C`, each its own process and rank on
+ *                               two hosts, with an END record (parallel and partial summaries)
  *   report-gen gpu FILE         GPU time (format 5), sampled: kernels A (three shapes, some launches
  *                               untimed, one shape never timed), B (every launch timed, per-thread
  *                               stream), C (never timed), a graph, a host function and a failed launch
@@ -279,11 +281,21 @@ static void child(void)
 }
 
 /* n calls of 4 threads, written in blocks of 4096 records per thread as the recorder drains them. */
-static void big(unsigned long long n)
+static int open_out(const char *path);
+static int close_out(const char *path);
+
+/* `big`: as pid 3000 without a rank (rank < 0), else as its own process and rank. */
+static void big_rank(unsigned long long n, int rank)
 {
     static const char cmd[] = "./bench";
-    header(3000, 1, START_MONO);
-    process("benchhost", cmd, sizeof cmd);
+    const uint32_t pid = 3000 + (rank < 0 ? 0 : 16 * (uint32_t)rank);
+    header(pid, 1, START_MONO + (rank < 0 ? 0 : 7 * rank));
+    process(rank < 0 ? "benchhost" : rank % 2 ? "node1" : "node0", cmd, sizeof cmd);
+    if (rank >= 0) {
+        struct ct_rec_rank r = {.rank = rank, .local_rank = rank / 2, .world_size = -1, .source = CT_RANK_RANK};
+        ct_put_hdr(&r.h, CT_REC_RANK, sizeof r, 0);
+        put(&r, sizeof r);
+    }
     api(0, "cuMemAlloc", "cuMemAlloc_v2", 0, CT_FAM_ALLOC);
     api(1, "cuMemFree", "cuMemFree_v2", 0, CT_FAM_FREE);
     api(2, "cuMemcpyHtoD", "cuMemcpyHtoD_v2", 0, CT_FAM_COPY);
@@ -300,7 +312,7 @@ static void big(unsigned long long n)
     while (done < n) {
         for (uint32_t t = 0; t < THREADS && done < n; t++)
             for (unsigned i = 0; i < BLOCK && done < n; i++, done++) {
-                uint32_t tid = 3000 + t;
+                uint32_t tid = pid + t;
                 /* the threads run side by side: their blocks overlap in time, so the report must merge */
                 int64_t t0 = (int64_t)(count[t]++ * 1000 + t * 250);
                 state ^= state << 13, state ^= state >> 7, state ^= state << 17;
@@ -318,6 +330,27 @@ static void big(unsigned long long n)
                 }
             }
     }
+    if (rank >= 0) {
+        struct ct_rec_end end = {.calls = n, .end_mono_ns = START_MONO + 1000 * (int64_t)(n / 4 + 1) + 7 * rank};
+        ct_put_hdr(&end.h, CT_REC_END, sizeof end, 0);
+        put(&end, sizeof end);
+    }
+}
+
+static void big(unsigned long long n) { big_rank(n, -1); }
+
+static int bigranks(unsigned long n, unsigned long long calls, const char *dir)
+{
+    for (unsigned long r = 0; r < n; r++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/rank-%05lu.ctrace", dir, r);
+        if (open_out(path) < 0)
+            return 1;
+        big_rank(calls, (int)r);
+        if (close_out(path) < 0)
+            return 1;
+    }
+    return 0;
 }
 
 /* n thread ids (as a program that starts a thread per work item makes), one call each; thread i's call
@@ -785,6 +818,7 @@ int main(int argc, char **argv)
 {
     const char *what = argc > 1 ? argv[1] : "";
     int want = !strcmp(what, "stacks")                                                   ? 6
+               : !strcmp(what, "bigranks")                                               ? 5
                : !strcmp(what, "parent") || !strcmp(what, "child") || !strcmp(what, "gpu") ||
                        !strcmp(what, "gpuoff") || !strcmp(what, "gpuact") || !strcmp(what, "escapes") ||
                        !strcmp(what, "markup")
@@ -793,12 +827,15 @@ int main(int argc, char **argv)
     if (argc != want) {
         fprintf(stderr, "usage: report-gen parent|child|gpu|gpuoff|gpuact|escapes|markup FILE | "
                         "report-gen big|threads|gpubig|kernels|streams N FILE | "
-                        "report-gen stacks MODULES STACKS FRAMES FILE | report-gen files N DIR\n");
+                        "report-gen stacks MODULES STACKS FRAMES FILE | report-gen files N DIR | "
+                        "report-gen bigranks N CALLS DIR\n");
         return 1;
     }
     const char *path = argv[argc - 1];
     if (!strcmp(what, "files"))
         return files(strtoul(argv[2], NULL, 10), path);
+    if (!strcmp(what, "bigranks"))
+        return bigranks(strtoul(argv[2], NULL, 10), strtoull(argv[3], NULL, 10), path);
     if (open_out(path) < 0)
         return 1;
     if (!strcmp(what, "parent"))

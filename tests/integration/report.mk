@@ -41,6 +41,9 @@ REPORT_TESTS = \
 	tests/integration/report-folded.sh \
 	tests/integration/report-html.sh \
 	tests/integration/report-duplicates.sh \
+	tests/integration/report-jobs.sh \
+	tests/integration/report-partial.sh \
+	tests/integration/report-dask.sh \
 	tests/integration/stacks-memory.sh \
 	tests/integration/py-pystack.sh \
 	tests/integration/report-symbols.sh \

@@ -1,4 +1,4 @@
-/* cudatrace-report statistics: Welford mean and deviation, exact medians up to RP_STATS_EXACT values, the
+/* cudatrace-report statistics: mean and deviation from integer sums, merges equal to one row fed everything, exact medians up to RP_STATS_EXACT values, the
  * histogram's documented bound (within 1/256 of the exact median) beyond, bounded memory. */
 #include "config.h"
 
@@ -137,6 +137,47 @@ static void test_bounded(void)
     rp_stats_free(&s);
 }
 
+/* Same statistics, to the bit (the merge must give what one row fed every value gives). */
+static void assert_same(struct rp_stats *a, struct rp_stats *b)
+{
+    CU_ASSERT_EQUAL(a->n, b->n);
+    CU_ASSERT_EQUAL(a->total, b->total);
+    CU_ASSERT_EQUAL(a->min, b->min);
+    CU_ASSERT_EQUAL(a->max, b->max);
+    CU_ASSERT(rp_stats_mean(a) == rp_stats_mean(b));
+    CU_ASSERT(rp_stats_stddev(a) == rp_stats_stddev(b));
+    CU_ASSERT(rp_stats_median(a) == rp_stats_median(b));
+}
+
+/* Rows split in pieces (exact + exact staying exact, exact + exact overflowing into the histogram, histogram +
+ * exact, exact + histogram, histogram + histogram) and merged in either order equal the whole row. */
+static void test_merge(void)
+{
+    static const size_t sizes[][2] = {{3, 5}, {600, 600}, {2000, 7}, {7, 2000}, {3000, 5000}, {0, 9}, {9, 0}};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        struct rp_stats whole, a, b, ab, ba;
+        rp_stats_init(&whole), rp_stats_init(&a), rp_stats_init(&b), rp_stats_init(&ab), rp_stats_init(&ba);
+        uint64_t x = 12345 + k;
+        for (size_t i = 0; i < sizes[k][0] + sizes[k][1]; i++) {
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            const uint64_t v = (x >> 33) % 1000000 + (i % 3 ? 0 : 5000000);
+            CU_ASSERT_EQUAL(rp_stats_add(&whole, v), 0);
+            CU_ASSERT_EQUAL(rp_stats_add(i < sizes[k][0] ? &a : &b, v), 0);
+        }
+        CU_ASSERT_EQUAL(rp_stats_merge(&ab, &a), 0);
+        CU_ASSERT_EQUAL(rp_stats_merge(&ab, &b), 0);
+        CU_ASSERT_EQUAL(rp_stats_merge(&ba, &b), 0);
+        CU_ASSERT_EQUAL(rp_stats_merge(&ba, &a), 0);
+        assert_same(&ab, &whole);
+        assert_same(&ba, &whole);
+        CU_ASSERT_EQUAL(ab.histogrammed, whole.histogrammed);
+        CU_ASSERT_EQUAL(rp_stats_add(&ab, 7), 0); /* a merged row still takes values */
+        CU_ASSERT_EQUAL(rp_stats_add(&whole, 7), 0);
+        assert_same(&ab, &whole);
+        rp_stats_free(&whole), rp_stats_free(&a), rp_stats_free(&b), rp_stats_free(&ab), rp_stats_free(&ba);
+    }
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -148,6 +189,7 @@ int main(void)
     CU_add_test(suite, "extreme values", test_extremes);
     CU_add_test(suite, "small rows", test_small_rows);
     CU_add_test(suite, "bounded memory", test_bounded);
+    CU_add_test(suite, "merges equal the whole", test_merge);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();

@@ -254,6 +254,7 @@ const struct rp_command rp_cmd_calls = {
     "  -u, --timeunit=UNIT  ns, us, ms or s (or nsec, usec, msec, sec, seconds ...) for the starts\n"
     "                       and durations (default ns)\n"
     "  -o, --output=FILE    write to FILE instead of standard output\n"
+    RP_JOBS_HELP
     "  -h, --help           this help\n"
     "\n"
     "Each thread's calls are in order in a file, so the listing merges one cursor per (file, thread)\n"

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/model/parallel.h"
 #include "report/model/trace.h"
 
 void rp_common_init(struct rp_common *o)
@@ -36,6 +37,15 @@ int rp_common_option(struct rp_common *o, const struct rp_command *cmd, int opt,
     case 'o':
         o->output = arg;
         return 1;
+    case 'j': {
+        unsigned long long n;
+        if (rp_parse_u64(cmd, "--jobs", arg, &n) < 0)
+            return -1;
+        if (n < 1 || n > 1024)
+            return rp_usage_error(cmd, "--jobs wants a number of threads from 1 to 1024, not '%s'", arg), -1;
+        rp_jobs_set((unsigned)n);
+        return 1;
+    }
     default:
         return 0;
     }

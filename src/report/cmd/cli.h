@@ -26,11 +26,17 @@ struct rp_common {
     const char *output; /* NULL: stdout */
 };
 
-/* The long options every subcommand takes: format, timeunit, output, help. */
+/* The long options every subcommand takes: format, timeunit, output, jobs, help. */
 #define RP_COMMON_LONGOPTS                                                                                     \
     {"format", required_argument, NULL, 'f'}, {"timeunit", required_argument, NULL, 'u'},                     \
-        {"output", required_argument, NULL, 'o'}, {"help", no_argument, NULL, 'h'}
-#define RP_COMMON_SHORTOPTS "f:u:o:h"
+        {"output", required_argument, NULL, 'o'}, {"jobs", required_argument, NULL, 'j'},                      \
+        {"help", no_argument, NULL, 'h'}
+#define RP_COMMON_SHORTOPTS "f:u:o:j:h"
+/* The help of -j in the commands but summary (which says more). */
+#define RP_JOBS_HELP                                                                                           \
+    "  -j, --jobs=N         check and index up to N files at once, on N threads (default: the\n"              \
+    "                       CPUs this process may run on); calls are then read in time order on\n"            \
+    "                       one thread.  The output is the same for every N\n"
 
 void rp_common_init(struct rp_common *o);
 /* Handle one getopt result that may be a common option (`formats` lists the accepted --format values, e.g.

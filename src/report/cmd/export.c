@@ -73,7 +73,11 @@ static int run(int argc, char **argv)
             if (!format)
                 return rp_usage_error(cmd, "unknown --format '%s' (%s)", optarg, format_names);
             break;
-        case 'o': co.output = optarg; break;
+        case 'o':
+        case 'j':
+            if (rp_common_option(&co, cmd, opt, optarg, "") < 0)
+                return RP_EXIT_USAGE;
+            break;
         case 'h': rp_help(cmd); return RP_EXIT_OK;
         case 'u': return rp_usage_error(cmd, "exports are in fixed units (see --help)");
         default: return rp_usage_hint(cmd);
@@ -152,6 +156,7 @@ const struct rp_command rp_cmd_export = {
     "                       driver, devices, threads, counts, gpu), then one {\"type\":\"call\",...} per\n"
     "                       call (with \"gpu\":{start,duration,device,stream} when timed on the GPU)\n"
     "  -o, --output=FILE    write to FILE instead of standard output\n"
+    RP_JOBS_HELP
     "  -h, --help           this help\n"
     "\n"
     "Output is streamed: memory grows with the GPU spans (40 bytes each), not with the calls\n"

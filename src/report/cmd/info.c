@@ -250,6 +250,7 @@ const struct rp_command rp_cmd_info = {
     "  -f, --format=FMT     table, csv, tsv or json (default: table on a terminal, else csv); with\n"
     "                       several files each table's key is KEY[FILE]\n"
     "  -o, --output=FILE    write to FILE instead of standard output\n"
+    RP_JOBS_HELP
     "  -h, --help           this help\n"
     "\n"
     "Exit status: 0 ok, 1 usage, 2 unreadable, not a trace or an unsupported format version,\n"

@@ -315,6 +315,7 @@ const struct rp_command rp_cmd_memory = {
     "                       without Python frames make one site.  The site shows that frame and\n"
     "                       the Python frames that called it\n"
     "  -o, --output=FILE    write to FILE instead of standard output\n"
+    RP_JOBS_HELP
     "  -h, --help           this help\n"
     "\n"
     "Frames are symbolized from the module files named in the trace, or their separate debug files\n"

@@ -207,6 +207,7 @@ const struct rp_command rp_cmd_stacks = {
     "                       calls, its number of calls\n"
     "  -u, --timeunit=UNIT  ns, us, ms or s (json and folded: always ns)\n"
     "  -o, --output=FILE    write to FILE instead of standard output\n"
+    RP_JOBS_HELP
     "  -h, --help           this help\n"
     "\n"
     "Exit status: as for summary.\n",

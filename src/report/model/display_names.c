@@ -3,6 +3,7 @@
 #include "report/model/display_names.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,20 +36,24 @@ const char *rp_api_display_name(const char *name, unsigned vflags, char *buf, si
 
 typedef char *cxa_demangle_fn(const char *, char *, size_t *, int *);
 
-/* libstdc++'s demangler, looked up once; NULL when libstdc++ is not installed. */
+static cxa_demangle_fn *demangle_fn;
+
+static void look_up_demangler(void)
+{
+    void *lib = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
+    if (lib) {
+        void *sym = dlsym(lib, "__cxa_demangle");
+        memcpy(&demangle_fn, &sym, sizeof demangle_fn); /* object to function pointer, without a cast ISO C forbids */
+    }
+}
+
+/* libstdc++'s demangler, looked up once (files are read on several threads: -j); NULL when libstdc++ is not
+ * installed. */
 static cxa_demangle_fn *cxa_demangle(void)
 {
-    static int looked;
-    static cxa_demangle_fn *fn;
-    if (!looked) {
-        looked = 1;
-        void *lib = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
-        if (lib) {
-            void *sym = dlsym(lib, "__cxa_demangle");
-            memcpy(&fn, &sym, sizeof fn); /* object to function pointer, without a cast ISO C forbids */
-        }
-    }
-    return fn;
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, look_up_demangler);
+    return demangle_fn;
 }
 
 char *rp_demangle(const char *name)

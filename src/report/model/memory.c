@@ -2,10 +2,25 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "report/model/memory.h"
 
 #include "report/model/display_names.h"
+
+/* A change of kind's live bytes, kept for rp_mem_replay. */
+static void note(struct rp_memtrack *m, unsigned kind, int grew, uint64_t bytes)
+{
+    if (!m->record)
+        return;
+    rp_put_svar(&m->changes, m->cur_t0 - m->last_t0);
+    rp_put_svar(&m->changes, m->cur_t1 - m->cur_t0);
+    rp_put_u8(&m->changes, (uint8_t)(kind << 1 | (grew ? 1 : 0)));
+    rp_put_var(&m->changes, bytes);
+    m->last_t0 = m->cur_t0;
+    m->nchanges++;
+    m->oom |= m->changes.oom;
+}
 
 static void grew(struct rp_mem_stats *s, uint64_t bytes, int64_t t)
 {
@@ -68,6 +83,7 @@ static int release(struct rp_memtrack *m, struct rp_u64map_entry *e)
     }
     rp_u64map_remove(&m->live, e);
     shrank(&m->kind[kind], bytes);
+    note(m, kind, 0, bytes);
     if (rp_mem_kind_on_device(kind)) {
         shrank(&m->device, bytes);
         return 1;
@@ -80,6 +96,8 @@ int rp_memtrack_call(struct rp_memtrack *m, const struct rp_call *c)
     if (c->call->c.result != 0)
         return 0;
     uint64_t file = (uint64_t)c->file_index << 2;
+    m->cur_t0 = (int64_t)c->call->c.t0_ns;
+    m->cur_t1 = (int64_t)c->call->c.t1_ns;
     if (c->call->family == CT_FAM_ALLOC) {
         const struct ct_pl_alloc *a = &c->call->pl.alloc;
         unsigned kind = a->kind < RP_MEM_KINDS ? a->kind : CT_MEM_UNKNOWN;
@@ -102,6 +120,7 @@ int rp_memtrack_call(struct rp_memtrack *m, const struct rp_call *c)
             return changed;
         }
         grew(&m->kind[kind], a->bytes, c->t1);
+        note(m, kind, 1, a->bytes);
         if (m->detail) {
             struct rp_mem_stats *d = dev_stats(m, device, kind);
             if (d) {
@@ -144,8 +163,152 @@ int rp_memtrack_call(struct rp_memtrack *m, const struct rp_call *c)
     return 0;
 }
 
+/* A file's next change, decoded. */
+/* Changes read from a descriptor come through a buffer this large per file: a change takes at most 31 bytes. */
+#define SPILL_BUF 4096
+#define CHANGE_MAX 31
+
+struct cursor {
+    struct rp_rd rd;
+    uint64_t left;
+    int64_t t0, t1, offset;
+    unsigned kind, grew;
+    uint64_t bytes;
+    size_t file;
+    int fd;                /* >= 0: the changes lie in it from `at`, `unread` bytes of them not yet buffered */
+    uint64_t at, unread;
+    unsigned char *buf;
+};
+
+/* Keep at least CHANGE_MAX bytes (or all that is left) ahead of a cursor reading a descriptor.  0 or -1. */
+static int refill(struct cursor *k)
+{
+    size_t have = (size_t)(k->rd.end - k->rd.p);
+    if (k->fd < 0 || have >= CHANGE_MAX || !k->unread)
+        return 0;
+    memmove(k->buf, k->rd.p, have);
+    size_t want = SPILL_BUF - have;
+    if (want > k->unread)
+        want = (size_t)k->unread;
+    for (size_t got = 0; got < want;) {
+        ssize_t n = pread(k->fd, k->buf + have + got, want - got, (off_t)k->at);
+        if (n <= 0)
+            return -1;
+        got += (size_t)n;
+        k->at += (uint64_t)n;
+    }
+    k->unread -= want;
+    k->rd.p = k->buf;
+    k->rd.end = k->buf + have + want;
+    return 0;
+}
+
+static int next_change(struct cursor *k)
+{
+    if (!k->left)
+        return 0;
+    if (refill(k) < 0)
+        return -1;
+    k->left--;
+    k->t0 += rp_get_svar(&k->rd);
+    k->t1 = k->t0 + rp_get_svar(&k->rd);
+    const uint8_t kg = rp_get_u8(&k->rd);
+    k->kind = kg >> 1;
+    k->grew = kg & 1;
+    k->bytes = rp_get_var(&k->rd);
+    if (k->rd.bad || k->kind >= RP_MEM_KINDS)
+        return -1;
+    return 1;
+}
+
+/* The merge's order: report time of the call's start, then file. */
+static int before(const struct cursor *a, const struct cursor *b)
+{
+    const int64_t x = a->t0 + a->offset, y = b->t0 + b->offset;
+    return x != y ? x < y : a->file < b->file;
+}
+
+static void sift_down(struct cursor **h, size_t n, size_t i)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, min = i;
+        if (l < n && before(h[l], h[min]))
+            min = l;
+        if (r < n && before(h[r], h[min]))
+            min = r;
+        if (min == i)
+            return;
+        struct cursor *t = h[i];
+        h[i] = h[min];
+        h[min] = t;
+        i = min;
+    }
+}
+
+static void apply(struct rp_mem_stats *s, int grow, uint64_t bytes, int64_t t)
+{
+    if (grow)
+        grew(s, bytes, t);
+    else
+        shrank(s, bytes);
+}
+
+int rp_mem_replay(struct rp_memtrack *m, const struct rp_mem_changes *files, size_t n)
+{
+    struct cursor *k = calloc(n ? n : 1, sizeof *k);
+    struct cursor **h = calloc(n ? n : 1, sizeof *h);
+    size_t nh = 0;
+    int rc = 0;
+    if (!k || !h) {
+        free(k);
+        free(h);
+        return -1;
+    }
+    for (unsigned i = 0; i < RP_MEM_KINDS; i++)
+        m->kind[i].live = m->kind[i].live_bytes = m->kind[i].peak_bytes = 0;
+    m->device.live = m->device.live_bytes = m->device.peak_bytes = 0;
+    for (size_t i = 0; i < n; i++) {
+        const unsigned char *p = files[i].fd < 0 ? files[i].p : NULL;
+        k[i] = (struct cursor){{p, p ? p + files[i].len : NULL, 0}, files[i].n, 0, 0, files[i].offset, 0, 0, 0, i,
+                               files[i].fd, files[i].at, files[i].len, NULL};
+        if (k[i].fd >= 0) {
+            if (!(k[i].buf = malloc(SPILL_BUF))) {
+                rc = -1;
+                break;
+            }
+            k[i].rd = (struct rp_rd){k[i].buf, k[i].buf, 0};
+        }
+        int got = next_change(&k[i]);
+        if (got < 0)
+            rc = -1;
+        else if (got)
+            h[nh++] = &k[i];
+    }
+    for (size_t i = nh; i-- > 0;)
+        sift_down(h, nh, i);
+    while (nh && rc == 0) {
+        struct cursor *c = h[0];
+        const int64_t t1 = c->t1 + c->offset;
+        apply(&m->kind[c->kind], (int)c->grew, c->bytes, t1);
+        if (rp_mem_kind_on_device(c->kind))
+            apply(&m->device, (int)c->grew, c->bytes, t1);
+        int got = next_change(c);
+        if (got < 0)
+            rc = -1;
+        else if (!got)
+            h[0] = h[--nh];
+        sift_down(h, nh, 0);
+    }
+    for (size_t i = 0; i < n; i++)
+        free(k[i].buf);
+    free(k);
+    free(h);
+    return rc;
+}
+
 void rp_memtrack_free(struct rp_memtrack *m)
 {
+    rp_bytes_free(&m->changes);
     rp_u64map_free(&m->live);
     rp_u64map_free(&m->sites);
     free(m->by_device);

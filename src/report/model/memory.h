@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "cudatrace/format.h"
+#include "report/model/bytes.h"
 #include "report/model/map.h"
 #include "report/model/trace.h"
 
@@ -33,7 +34,32 @@ struct rp_memtrack {
     size_t ndevices;                /* ordinals + 1 covered by by_device */
     struct rp_u64map sites;         /* (stack id, file | RP_SITE_OFF_DEVICE for pinned and vmm_map) -> (live
                                      * bytes, live allocations) */
+
+    /* Optional: set `record` before the first call to keep every change of a kind's live bytes, in call
+     * order, for rp_mem_replay (peaks across files aggregated apart: summary -j, partials).  Each change:
+     * svar t0 - the previous change's t0, svar t1 - t0 (the call's times, file clock), u8 kind << 1 | 1 when
+     * it grew, var bytes; about 7 bytes. */
+    int record;
+    struct rp_bytes changes;
+    uint64_t nchanges;
+    int64_t last_t0, cur_t0, cur_t1;
 };
+
+/* One file's changes (a tracker's, or read from a partial): n of them in len bytes at p, or with fd >= 0 at
+ * offset `at` of that descriptor (spilled there, read through a small buffer); and the file's clock offset
+ * onto the report clock. */
+struct rp_mem_changes {
+    const unsigned char *p;
+    size_t len;
+    uint64_t n;
+    int64_t offset;
+    int fd;
+    uint64_t at;
+};
+/* The live bytes and peaks of every kind and of device memory, in m->kind[] and m->device (whose other counts
+ * the caller sums), as one tracker fed the files' calls in time order (ties: file order, then call order)
+ * would have them.  0, or -1 when a change is malformed (a corrupt partial). */
+int rp_mem_replay(struct rp_memtrack *m, const struct rp_mem_changes *files, size_t n);
 
 /* A site key's mark for memory that is not device memory (rp_mem_kind_on_device): the peak of device memory
  * is held by the other sites only; leaks are of every kind.  Bit 63 is the map's own. */

@@ -1,5 +1,8 @@
 /* Duration (or size) statistics of one report row in bounded memory: count, total, min, max, mean and
- * standard deviation (Welford), and the median.
+ * standard deviation, and the median.  Every statistic is a function of the values as a set, kept in integers
+ * (the sum of squares in 128 bits), so the statistics of two sets of values merge exactly: rows aggregated
+ * per file, on several threads or on several machines (summary --partial), and merged in any order print
+ * the same as rows that saw every value.
  *
  * The median is exact while a row has at most RP_STATS_EXACT values (they are kept); beyond that every value
  * goes into a log-bucketed histogram: values below 128 have a bucket each, larger ones fall in one of 128
@@ -21,7 +24,8 @@
 
 struct rp_stats {
     uint64_t n, total, min, max;
-    double mean, m2;       /* Welford's running mean and sum of squared deviations */
+    unsigned __int128 sq;  /* the sum of the values' squares (wraps only past 2^128: a row of over 2^48 values
+                            * of 18 minutes each) */
     uint64_t *exact;       /* the first values, while n <= RP_STATS_EXACT; NULL once histogrammed */
     uint64_t **octave;     /* once histogrammed: RP_STATS_OCTAVES octaves of 1 << RP_STATS_SUB_BITS counts each */
     int histogrammed;
@@ -30,6 +34,12 @@ struct rp_stats {
 void rp_stats_init(struct rp_stats *s);
 /* Returns 0, or -1 when out of memory (the value is still counted in every statistic but the median). */
 int rp_stats_add(struct rp_stats *s, uint64_t v);
+/* Add every value of src to dst (src unchanged): dst then holds what one row fed both sets would.  0, or -1
+ * when out of memory (the median may then miss values). */
+int rp_stats_merge(struct rp_stats *dst, const struct rp_stats *src);
+/* Reading a row back (a partial): make it histogrammed, and put `count` values in bucket (octave, sub).  0, or
+ * -1 when out of memory or the bucket does not exist. */
+int rp_stats_put_bucket(struct rp_stats *s, unsigned octave, unsigned sub, uint64_t count);
 double rp_stats_mean(const struct rp_stats *s);
 /* Sample standard deviation (n - 1 in the denominator, as nsys); 0 for fewer than two values. */
 double rp_stats_stddev(const struct rp_stats *s);

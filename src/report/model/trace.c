@@ -14,6 +14,7 @@
 #include "format/grow.h"
 #include "format/input.h"
 #include "format/merge.h"
+#include "report/model/parallel.h"
 
 #define PROG "cudatrace-report"
 
@@ -206,30 +207,39 @@ static int make_threads(struct rp_file *f, const struct pass1 *p1)
 /* rp_file_string for rp_stacktab_add_python's name look-ups. */
 static const char *string_of(const void *f, uint32_t id) { return rp_file_string(f, id); }
 
-/* Pass 1 over one file. Returns RP_EXIT_*. */
+/* Pass 1 over one file, its messages to err. Returns RP_EXIT_*. */
 
-static int read_file(struct rp_file *f, const char *path)
+static int read_file(struct rp_file *f, const char *path, FILE *err_out)
 {
     memset(f, 0, sizeof *f);
     f->rank = (struct ct_rank){-1, -1, -1, CT_RANK_NONE};
     f->path = ct_input_name(path);
     f->first_t0 = UINT64_MAX;
-    char err[512];
-    if ((f->fd = ct_input_open(path, err, sizeof err)) < 0) {
+    FILE *err = err_out;
+    char msg[512];
+    if ((f->fd = ct_input_open(path, msg, sizeof msg)) < 0) {
         int e = errno;
-        fprintf(stderr, PROG ": %s%s\n", err,
+        fprintf(err, PROG ": %s%s\n", msg,
                 e == EMFILE ? " (each input file needs a descriptor: raise the limit with ulimit -n)" : "");
         return RP_EXIT_UNREADABLE;
     }
     struct ct_reader *r = ct_reader_open_fd(f->fd, f->path);
     if (!r || !(f->names = ct_names_new()) || ct_reader_build_runs(r) < 0) {
-        fprintf(stderr, PROG ": %s: out of memory\n", f->path);
+        fprintf(err, PROG ": %s: out of memory\n", f->path);
         ct_reader_close(r);
         return RP_EXIT_FAILED;
     }
     enum ct_read_status st0 = ct_reader_status(r);
+    char magic[RP_PARTIAL_MAGIC_LEN];
+    if (st0 != CT_READ_OK && st0 != CT_READ_NOMEM && pread(f->fd, magic, sizeof magic, 0) == (ssize_t)sizeof magic &&
+        !memcmp(magic, RP_PARTIAL_MAGIC, sizeof magic)) {
+        fprintf(err, PROG ": %s is a summary partial (summary --partial), not a trace: only summary reads "
+                     "partials\n", f->path);
+        ct_reader_close(r);
+        return RP_EXIT_UNREADABLE;
+    }
     if (st0 != CT_READ_OK) {
-        fprintf(stderr, PROG ": %s\n", ct_reader_message(r));
+        fprintf(err, PROG ": %s\n", ct_reader_message(r));
         ct_reader_close(r);
         return st0 == CT_READ_NOMEM ? RP_EXIT_FAILED : RP_EXIT_UNREADABLE;
     }
@@ -240,7 +250,7 @@ static int read_file(struct rp_file *f, const char *path)
     int rc = RP_EXIT_OK;
     while ((h = ct_reader_next(r))) {
         if (take_record(f, r, h, &p1) < 0) {
-            fprintf(stderr, PROG ": %s: out of memory\n", f->path);
+            fprintf(err, PROG ": %s: out of memory\n", f->path);
             rc = RP_EXIT_FAILED;
             break;
         }
@@ -248,11 +258,11 @@ static int read_file(struct rp_file *f, const char *path)
     f->status = ct_reader_status(r);
     f->unknown_shapes = ct_reader_unknown_shapes(r);
     if (rc == RP_EXIT_OK && f->status == CT_READ_IO) { /* no damage to report around: nothing is reported */
-        fprintf(stderr, PROG ": %s\n", ct_reader_message(r));
+        fprintf(err, PROG ": %s\n", ct_reader_message(r));
         rc = RP_EXIT_UNREADABLE;
     } else if (rc == RP_EXIT_OK && f->status != CT_READ_OK) {
         f->message = strdup(ct_reader_message(r));
-        fprintf(stderr, PROG ": warning: %s; the report covers the %llu calls before it\n",
+        fprintf(err, PROG ": warning: %s; the report covers the %llu calls before it\n",
                 ct_reader_message(r), (unsigned long long)f->calls);
         rc = f->status == CT_READ_NOMEM ? RP_EXIT_FAILED : RP_EXIT_DAMAGED;
     }
@@ -260,7 +270,7 @@ static int read_file(struct rp_file *f, const char *path)
     ct_reader_close(r);
     rp_gpu_spans_finish(&f->gpu);
     if (rp_nvtx_finish(&f->nvtx) < 0 || rp_stacktab_add_python(&f->stacks, string_of, f) < 0) {
-        fprintf(stderr, PROG ": %s: out of memory\n", f->path);
+        fprintf(err, PROG ": %s: out of memory\n", f->path);
         rc = RP_EXIT_FAILED;
     }
     if (!f->host)
@@ -269,7 +279,7 @@ static int read_file(struct rp_file *f, const char *path)
         f->cmdline = strdup("");
     if (!f->host || !f->cmdline || !f->runs || make_threads(f, &p1) < 0) {
         if (rc != RP_EXIT_FAILED)
-            fprintf(stderr, PROG ": %s: out of memory\n", f->path);
+            fprintf(err, PROG ": %s: out of memory\n", f->path);
         rc = RP_EXIT_FAILED;
     }
     free(p1.named);
@@ -295,33 +305,52 @@ static void free_file(struct rp_file *f)
     free(f->threads);
 }
 
-/* Files of one host share their monotonic clock: give them one offset (the first's wall - mono), so their
- * calls merge exactly; files of other hosts are aligned by their wall clocks. */
-static void align_clocks(struct rp_trace *t)
+void rp_clocks_align(struct rp_clock *c, size_t n, int64_t *start_ns, int64_t *end_ns)
 {
-    t->start_ns = INT64_MAX;
-    t->end_ns = INT64_MIN;
-    for (size_t i = 0; i < t->nfiles; i++) {
-        struct rp_file *f = &t->files[i];
-        f->clock_offset = f->hdr.start_wall_ns - f->hdr.start_mono_ns;
+    *start_ns = INT64_MAX;
+    *end_ns = INT64_MIN;
+    for (size_t i = 0; i < n; i++) {
+        struct rp_clock *f = &c[i];
+        f->offset = f->start_wall_ns - f->start_mono_ns;
         for (size_t j = 0; j < i; j++)
-            if (*f->host && !strcmp(t->files[j].host, f->host)) {
-                f->clock_offset = t->files[j].clock_offset;
+            if (*f->host && !strcmp(c[j].host, f->host)) {
+                f->offset = c[j].offset;
                 break;
             }
-        int64_t start = f->hdr.start_mono_ns + f->clock_offset;
+        int64_t start = f->start_mono_ns + f->offset;
         int64_t end = start;
-        if (f->calls && (int64_t)f->last_t1 + f->clock_offset > end)
-            end = (int64_t)f->last_t1 + f->clock_offset;
-        if (f->has_end && f->end.end_mono_ns + f->clock_offset > end)
-            end = f->end.end_mono_ns + f->clock_offset;
-        if (f->calls && (int64_t)f->first_t0 + f->clock_offset < start) /* a clock that went odd */
-            start = (int64_t)f->first_t0 + f->clock_offset;
-        if (start < t->start_ns)
-            t->start_ns = start;
-        if (end > t->end_ns)
-            t->end_ns = end;
+        if (f->calls && (int64_t)f->last_t1 + f->offset > end)
+            end = (int64_t)f->last_t1 + f->offset;
+        if (f->has_end && f->end_mono_ns + f->offset > end)
+            end = f->end_mono_ns + f->offset;
+        if (f->calls && (int64_t)f->first_t0 + f->offset < start) /* a clock that went odd */
+            start = (int64_t)f->first_t0 + f->offset;
+        if (start < *start_ns)
+            *start_ns = start;
+        if (end > *end_ns)
+            *end_ns = end;
     }
+}
+
+static void align_clocks(struct rp_trace *t)
+{
+    struct rp_clock *c = calloc(t->nfiles ? t->nfiles : 1, sizeof *c);
+    if (!c) { /* each file on its own wall clock */
+        for (size_t i = 0; i < t->nfiles; i++)
+            t->files[i].clock_offset = t->files[i].hdr.start_wall_ns - t->files[i].hdr.start_mono_ns;
+        t->start_ns = t->nfiles ? t->files[0].hdr.start_wall_ns : 0;
+        t->end_ns = t->start_ns;
+        return;
+    }
+    for (size_t i = 0; i < t->nfiles; i++) {
+        const struct rp_file *f = &t->files[i];
+        c[i] = (struct rp_clock){f->host, f->hdr.start_wall_ns, f->hdr.start_mono_ns, f->calls != 0, f->first_t0,
+                                 f->last_t1, f->has_end, f->end.end_mono_ns, 0};
+    }
+    rp_clocks_align(c, t->nfiles, &t->start_ns, &t->end_ns);
+    for (size_t i = 0; i < t->nfiles; i++)
+        t->files[i].clock_offset = c[i].offset;
+    free(c);
 }
 
 /* Every file stays open for both passes: let the descriptors reach the hard limit when the soft one is
@@ -384,37 +413,76 @@ static void take_once(struct rp_trace *t, size_t j, struct rp_file *f)
     *e = *f;
 }
 
+/* Pass 1 of several files at once: each read on a worker thread into its own rp_file, its messages kept
+ * until the file's turn, then taken into the trace in the order given, as one thread would. */
+struct opening {
+    struct rp_trace *t;
+    char *const *paths;
+    struct read {
+        struct rp_file f;
+        int rc;
+        char *msg; /* what read_file said (NULL: it wrote to stderr itself) */
+        size_t len;
+    } *r;
+    int worst;
+};
+
+static void open_one(void *ctx, size_t i)
+{
+    struct opening *o = ctx;
+    struct read *r = &o->r[i];
+    FILE *m = open_memstream(&r->msg, &r->len);
+    r->rc = read_file(&r->f, o->paths[i], m ? m : stderr);
+    if (m)
+        fclose(m);
+}
+
+static int take_one(void *ctx, size_t i)
+{
+    struct opening *o = ctx;
+    struct rp_trace *t = o->t;
+    struct read *r = &o->r[i];
+    if (r->msg) {
+        fwrite(r->msg, 1, r->len, stderr);
+        free(r->msg);
+        r->msg = NULL;
+    }
+    struct rp_file *f = &t->files[t->nfiles];
+    *f = r->f;
+    int rc = r->rc;
+    /* A damaged file stays damaged (exit 3) even where a whole copy of it is read instead. */
+    if (rc == RP_EXIT_DAMAGED)
+        t->damaged = 1;
+    if (rc == RP_EXIT_FAILED || (rc == RP_EXIT_UNREADABLE && o->worst != RP_EXIT_FAILED))
+        o->worst = rc;
+    else if (rc == RP_EXIT_DAMAGED && o->worst == RP_EXIT_OK)
+        o->worst = rc;
+    long j = rc == RP_EXIT_OK || rc == RP_EXIT_DAMAGED ? earlier_copy(t, f) : -1;
+    if (j >= 0)
+        take_once(t, (size_t)j, f);
+    else
+        t->nfiles++;
+    return 0;
+}
+
 int rp_trace_open(struct rp_trace *t, char *const *paths, size_t n)
 {
     memset(t, 0, sizeof *t);
     enough_descriptors(n);
-    if (!(t->files = calloc(n ? n : 1, sizeof *t->files))) {
+    struct opening o = {t, paths, calloc(n ? n : 1, sizeof *o.r), RP_EXIT_OK};
+    if (!o.r || !(t->files = calloc(n ? n : 1, sizeof *t->files))) {
+        free(o.r);
         fprintf(stderr, PROG ": out of memory\n");
         return RP_EXIT_FAILED;
     }
-    int worst = RP_EXIT_OK;
-    for (size_t i = 0; i < n; i++) {
-        struct rp_file *f = &t->files[t->nfiles];
-        int rc = read_file(f, paths[i]);
-        /* A damaged file stays damaged (exit 3) even where a whole copy of it is read instead. */
-        if (rc == RP_EXIT_DAMAGED)
-            t->damaged = 1;
-        if (rc == RP_EXIT_FAILED || (rc == RP_EXIT_UNREADABLE && worst != RP_EXIT_FAILED))
-            worst = rc;
-        else if (rc == RP_EXIT_DAMAGED && worst == RP_EXIT_OK)
-            worst = rc;
-        long j = rc == RP_EXIT_OK || rc == RP_EXIT_DAMAGED ? earlier_copy(t, f) : -1;
-        if (j >= 0)
-            take_once(t, (size_t)j, f);
-        else
-            t->nfiles++;
-    }
-    if (worst == RP_EXIT_UNREADABLE || worst == RP_EXIT_FAILED) {
+    rp_parallel_ordered(n, rp_jobs(), &o, open_one, take_one);
+    free(o.r);
+    if (o.worst == RP_EXIT_UNREADABLE || o.worst == RP_EXIT_FAILED) {
         rp_trace_close(t);
-        return worst;
+        return o.worst;
     }
     align_clocks(t);
-    return worst;
+    return o.worst;
 }
 
 void rp_trace_close(struct rp_trace *t)
@@ -448,13 +516,18 @@ const char *rp_thread_name(const struct rp_file *f, uint32_t tid)
     return s ? s : "";
 }
 
+const char *rp_process_label(int32_t rank, const char *host, uint32_t pid, char *buf, size_t size)
+{
+    if (rank >= 0)
+        snprintf(buf, size, "rank %d (%s, %u)", (int)rank, *host ? host : "?", pid);
+    else
+        snprintf(buf, size, "%s, %u", *host ? host : "?", pid);
+    return buf;
+}
+
 const char *rp_file_label(const struct rp_file *f, char *buf, size_t size)
 {
-    if (f->rank.rank >= 0)
-        snprintf(buf, size, "rank %d (%s, %u)", (int)f->rank.rank, *f->host ? f->host : "?", f->hdr.pid);
-    else
-        snprintf(buf, size, "%s, %u", *f->host ? f->host : "?", f->hdr.pid);
-    return buf;
+    return rp_process_label(f->rank.rank, f->host, f->hdr.pid, buf, size);
 }
 
 size_t rp_warn_incomplete(const struct rp_trace *t)

@@ -106,16 +106,17 @@ static inline int rp_file_ranges_only(const struct rp_file *f) { return (f->hdr.
 static inline int rp_file_nvtx_only(const struct rp_file *f) { return (f->hdr.features & CT_FEAT_CAPTURE_NVTX) != 0; }
 #define RP_RANGES_ONLY "cuProfilerStart..cuProfilerStop ranges only (CUDATRACE_CAPTURE=profiler)"
 #define RP_NVTX_ONLY "one NVTX range only (CUDATRACE_CAPTURE=nvtx:RANGE)"
-/* Which functions the file counted, not timed (CT_FEAT_APIS_*; a file older than those bits counted by a list
- * only). */
-static inline const char *rp_file_counted_set(const struct rp_file *f)
+/* Which functions a file of these header features, with `ncounted` functions counted, counted, not timed
+ * (CT_FEAT_APIS_*; a file older than those bits counted by a list only). */
+static inline const char *rp_counted_set(uint32_t features, size_t ncounted)
 {
-    if (f->hdr.features & CT_FEAT_APIS_DEFAULT)
+    if (features & CT_FEAT_APIS_DEFAULT)
         return "the default set of trivial queries";
-    if ((f->hdr.features & CT_FEAT_APIS_LIST) || f->ncounted)
+    if ((features & CT_FEAT_APIS_LIST) || ncounted)
         return "those CUDATRACE_APIS listed";
     return "none: every function timed";
 }
+static inline const char *rp_file_counted_set(const struct rp_file *f) { return rp_counted_set(f->hdr.features, f->ncounted); }
 /* The trace was not closed cleanly (no END record): the process was killed, crashed or called _exit. */
 static inline int rp_file_incomplete(const struct rp_file *f) { return !f->has_end; }
 
@@ -138,8 +139,27 @@ const char *rp_file_string(const struct rp_file *f, uint32_t id); /* NULL if und
 const struct rp_thread *rp_file_thread(const struct rp_file *f, uint32_t tid);
 /* The thread's last name (CT_REC_THREAD), "" when it has none. */
 const char *rp_thread_name(const struct rp_file *f, uint32_t tid);
-/* How the report names a process: "rank N (HOST, PID)", or "HOST, PID" without a rank. */
+/* How the report names a process: "rank N (HOST, PID)", or "HOST, PID" without a rank (rank < 0). */
+const char *rp_process_label(int32_t rank, const char *host, uint32_t pid, char *buf, size_t size);
 const char *rp_file_label(const struct rp_file *f, char *buf, size_t size);
+
+/* Files of one host share their monotonic clock: they get one offset onto the report's clock (the first's wall
+ * - mono), so that their calls merge exactly; files of other hosts are aligned by their wall clocks.  The
+ * report's start is the earliest start, its end the latest call end or file end. */
+struct rp_clock {
+    const char *host;             /* "" when unknown: the file's own wall clock */
+    int64_t start_wall_ns, start_mono_ns;
+    int calls;                    /* first_t0 and last_t1 hold the calls' extent (file clock) */
+    uint64_t first_t0, last_t1;
+    int has_end;
+    int64_t end_mono_ns;
+    int64_t offset;               /* out */
+};
+void rp_clocks_align(struct rp_clock *c, size_t n, int64_t *start_ns, int64_t *end_ns);
+
+/* The first 8 bytes of a summary partial (doc/partials.md): the commands that need calls refuse one by name. */
+#define RP_PARTIAL_MAGIC "CTPART\r\n"
+#define RP_PARTIAL_MAGIC_LEN 8
 /* Warn on stderr about each file without an END record (every command but info, which says it in its table:
  * cli.c, rp_open_files); returns how many there are. */
 size_t rp_warn_incomplete(const struct rp_trace *t);

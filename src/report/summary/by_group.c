@@ -6,6 +6,7 @@
 
 #include "format/grow.h"
 #include "report/summary/by_group.h"
+#include "report/summary/inputs.h"
 #include "report/model/sort.h"
 
 int rp_group_by_parse(const char *s)
@@ -17,62 +18,73 @@ int rp_group_by_parse(const char *s)
     return -1;
 }
 
-static enum rp_group_by sort_by;
+/* The group key order; ties by pid, then by input (a stable order of the groups and of a group's files). */
+struct keyed {
+    const struct rp_sum_input *in;
+    size_t i;
+    enum rp_group_by by;
+};
 
-/* The group key order; ties by pid, so a group's files and the groups come in a stable order. */
 static int cmp_file(const void *a, const void *b)
 {
-    const struct rp_file *x = a, *y = b;
+    const struct keyed *p = a, *q = b;
+    const struct rp_sum_input *x = p->in, *y = q->in;
     int c = 0;
-    if (sort_by == RP_BY_RANK) {
+    if (p->by == RP_BY_RANK) {
         int64_t rx = x->rank.rank < 0 ? INT64_MAX : x->rank.rank, ry = y->rank.rank < 0 ? INT64_MAX : y->rank.rank;
         c = (rx > ry) - (rx < ry);
-    } else if (sort_by == RP_BY_HOST) {
+    } else if (p->by == RP_BY_HOST) {
         c = strcmp(x->host, y->host);
     }
-    return c ? c : (x->hdr.pid > y->hdr.pid) - (x->hdr.pid < y->hdr.pid);
+    if (!c)
+        c = (x->pid > y->pid) - (x->pid < y->pid);
+    return c ? c : (p->i > q->i) - (p->i < q->i);
 }
 
-static int same_group(const struct rp_file *x, const struct rp_file *y, enum rp_group_by by)
+static int same_group(const struct rp_sum_input *x, const struct rp_sum_input *y, enum rp_group_by by)
 {
     switch (by) {
     case RP_BY_RANK: return x->rank.rank >= 0 && x->rank.rank == y->rank.rank;
     case RP_BY_HOST: return strcmp(x->host, y->host) == 0;
-    default: return x->hdr.pid == y->hdr.pid && strcmp(x->host, y->host) == 0;
+    default: return x->pid == y->pid && strcmp(x->host, y->host) == 0;
     }
 }
 
-int rp_groups_make(struct rp_groups *g, const struct rp_trace *t, enum rp_group_by by)
+int rp_groups_make(struct rp_groups *g, const struct rp_sum_input *in, size_t n, enum rp_group_by by)
 {
-    struct rp_file *all = malloc((t->nfiles ? t->nfiles : 1) * sizeof *all);
+    struct keyed *k = malloc((n ? n : 1) * sizeof *k);
+    size_t *idx = malloc((n ? n : 1) * sizeof *idx);
     memset(g, 0, sizeof *g);
-    if (!all || !(g->v = calloc(t->nfiles ? t->nfiles : 1, sizeof *g->v))) {
-        free(all);
+    if (!k || !idx || !(g->v = calloc(n ? n : 1, sizeof *g->v))) {
+        free(k);
+        free(idx);
         return -1;
     }
-    memcpy(all, t->files, t->nfiles * sizeof *all);
-    sort_by = by;
-    qsort(all, t->nfiles, sizeof *all, cmp_file);
-    for (size_t i = 0; i < t->nfiles; i++) {
-        if (g->n && same_group(&all[i - 1], &all[i], by)) {
+    for (size_t i = 0; i < n; i++)
+        k[i] = (struct keyed){&in[i], i, by};
+    qsort(k, n, sizeof *k, cmp_file);
+    for (size_t i = 0; i < n; i++) {
+        idx[i] = k[i].i;
+        if (g->n && same_group(k[i - 1].in, k[i].in, by)) {
             g->v[g->n - 1].nfiles++;
             continue;
         }
         struct rp_group *gr = &g->v[g->n++];
-        gr->files = &all[i];
+        gr->files = &idx[i];
         gr->nfiles = 1;
         if (by == RP_BY_HOST)
-            snprintf(gr->label, sizeof gr->label, "%s", *all[i].host ? all[i].host : "?");
+            snprintf(gr->label, sizeof gr->label, "%s", *k[i].in->host ? k[i].in->host : "?");
         else
-            rp_file_label(&all[i], gr->label, sizeof gr->label);
+            rp_process_label(k[i].in->rank.rank, k[i].in->host, k[i].in->pid, gr->label, sizeof gr->label);
     }
+    free(k);
     return 0;
 }
 
 void rp_groups_free(struct rp_groups *g)
 {
     if (g->n)
-        free(g->v[0].files); /* the one array of all files */
+        free(g->v[0].files); /* the one array of all indexes */
     free(g->v);
     memset(g, 0, sizeof *g);
 }

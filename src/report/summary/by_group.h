@@ -17,16 +17,17 @@ enum rp_group_by { RP_BY_RANK = 0, RP_BY_PID = 1, RP_BY_HOST = 2, RP_BY_DEVICE =
 int rp_group_by_parse(const char *s);
 
 struct rp_group {
-    struct rp_file *files; /* shallow copies of the trace's: a sub-trace for the merge */
+    size_t *files;   /* indexes of its inputs, ascending */
     size_t nfiles;
-    char label[160];       /* "rank 0 (host, pid)", "host, pid", "host" */
+    char label[160]; /* "rank 0 (host, pid)", "host, pid", "host" */
 };
 struct rp_groups {
     struct rp_group *v;
     size_t n;
 };
 /* Groups in rank, pid or host order (files without a rank, by --by rank, last, one group each).  0 or -1. */
-int rp_groups_make(struct rp_groups *g, const struct rp_trace *t, enum rp_group_by by);
+struct rp_sum_input;
+int rp_groups_make(struct rp_groups *g, const struct rp_sum_input *in, size_t n, enum rp_group_by by);
 void rp_groups_free(struct rp_groups *g);
 
 struct rp_spread_row {

@@ -2,6 +2,8 @@
 
 #include "report/summary/by_group.h"
 #include "report/summary/gpu_tables.h"
+#include "report/summary/gpu_agg.h"
+#include "report/summary/inputs.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -13,58 +15,28 @@
 #include "report/summary/shape_set.h"
 #include "report/model/sort.h"
 
-/* What gpu_kernels and gpu_copies_time rows share, first in both. */
-struct timed_row {
-    struct rp_named_stats ns; /* GPU time of the timed calls */
-    uint64_t count;           /* every successful call (a graph's: every kernel, copy and set it ran) */
-    double weight, weighed_ns; /* the timed calls' weighed GPU time (rp_timed_count): the row's mean */
-    double est;               /* estimated total GPU time of them all (set before printing) */
-};
-
-struct gpu_kernel {
-    struct timed_row r;
-    struct rp_shape_set shapes; /* the estimate's groups */
-};
-
-#define SIZE_CLASSES 65 /* 0 bytes, then [2^(i-1), 2^i) */
-
-struct gpu_copy {
-    struct timed_row r;
-    struct rp_stats bytes; /* every call's */
-    struct rp_timed_count size_class[SIZE_CLASSES];
-};
-
-struct rp_gpu_agg {
-    int enabled, sample_mode;
-    int device; /* RP_GPU_ALL_DEVICES, or the one device whose spans count */
-    struct gpu_kernel *kern;
-    size_t nkern, ckern;
-    struct rp_strmap kern_by_name;
-    struct rp_u64map kern_of; /* (name id or graph handle, file * 2 + is a graph) -> row */
-    struct rp_kernel_names knames;
-    struct gpu_copy *copy;
-    size_t ncopy, ccopy;
-    struct rp_strmap copy_by_op;
-};
-
-struct rp_gpu_agg *rp_gpu_agg_new(const struct rp_trace *tr, int device)
+struct rp_gpu_agg *rp_gpu_agg_new(int enabled, int sample_mode, int device)
 {
     struct rp_gpu_agg *g = calloc(1, sizeof *g);
     if (!g)
         return NULL;
     g->device = device;
-    for (size_t i = 0; i < tr->nfiles; i++) {
-        const struct rp_file *f = &tr->files[i];
-        g->enabled |= f->gpu.n > 0 || (f->has_gpu_info && f->gpu_info.mode != CT_GPU_OFF);
-        g->sample_mode |= f->has_gpu_info && f->gpu_info.mode == CT_GPU_SAMPLE;
-    }
+    g->enabled = enabled;
+    g->sample_mode = sample_mode;
     return g;
 }
 
-void rp_gpu_agg_free(struct rp_gpu_agg *g)
+void rp_gpu_modes(const struct rp_sum_input *in, size_t n, int *enabled, int *sample_mode)
 {
-    if (!g)
-        return;
+    *enabled = *sample_mode = 0;
+    for (size_t i = 0; i < n; i++) {
+        *enabled |= rp_sum_input_gpu_on(&in[i]);
+        *sample_mode |= in[i].has_gpu_info && in[i].gpu_info.mode == CT_GPU_SAMPLE;
+    }
+}
+
+static void free_rows(struct rp_gpu_agg *g)
+{
     for (size_t i = 0; i < g->nkern; i++) {
         rp_named_stats_free(&g->kern[i].r.ns);
         rp_shape_set_free(&g->kern[i].shapes);
@@ -79,7 +51,34 @@ void rp_gpu_agg_free(struct rp_gpu_agg *g)
     rp_strmap_free(&g->copy_by_op);
     rp_u64map_free(&g->kern_of);
     rp_kernel_names_free(&g->knames);
+}
+
+void rp_gpu_agg_free(struct rp_gpu_agg *g)
+{
+    if (!g)
+        return;
+    free_rows(g);
     free(g);
+}
+
+void rp_gpu_agg_compact(struct rp_gpu_agg *g)
+{
+    rp_u64map_free(&g->kern_of);
+    rp_kernel_names_free(&g->knames);
+    memset(&g->kern_of, 0, sizeof g->kern_of);
+    memset(&g->knames, 0, sizeof g->knames);
+}
+
+void rp_gpu_agg_set_modes(struct rp_gpu_agg *g, int enabled, int sample_mode)
+{
+    if (!enabled) {
+        free_rows(g);
+        const int device = g->device;
+        memset(g, 0, sizeof *g);
+        g->device = device;
+    }
+    g->enabled = enabled;
+    g->sample_mode = sample_mode;
 }
 
 /* The row of a kernel (name_id in file fi) or of a graph launch (graph: its handle), by display name. */
@@ -190,20 +189,69 @@ int rp_gpu_agg_no_call(struct rp_gpu_agg *g, const struct rp_trace *tr)
     return rc;
 }
 
+static void add_counts(struct rp_timed_count *d, const struct rp_timed_count *s)
+{
+    d->n += s->n;
+    d->timed += s->timed;
+    d->timed_ns += s->timed_ns;
+    d->weight += s->weight; /* sums of whole numbers below 2^53: exact in any order */
+    d->weighed_ns += s->weighed_ns;
+}
+
+static int merge_timed(struct timed_row *d, const struct timed_row *s)
+{
+    d->count += s->count;
+    d->weight += s->weight;
+    d->weighed_ns += s->weighed_ns;
+    return rp_stats_merge(&d->ns.st, &s->ns.st);
+}
+
+int rp_gpu_agg_merge(struct rp_gpu_agg *dst, const struct rp_gpu_agg *src)
+{
+    int rc = 0;
+    dst->enabled |= src->enabled;
+    dst->sample_mode |= src->sample_mode;
+    for (size_t i = 0; i < src->nkern && !rc; i++) {
+        const struct gpu_kernel *k = &src->kern[i];
+        size_t r = rp_named_row((void **)&dst->kern, &dst->nkern, &dst->ckern, sizeof *dst->kern, &dst->kern_by_name,
+                                k->r.ns.name);
+        if (r == (size_t)-1)
+            return -1;
+        rc |= merge_timed(&dst->kern[r].r, &k->r);
+        for (size_t j = 0; j < k->shapes.n && !rc; j++) {
+            struct rp_shape *s = rp_shape_set_get(&dst->kern[r].shapes, k->shapes.v[j].grid, k->shapes.v[j].block);
+            if (!s)
+                return -1;
+            add_counts(&s->c, &k->shapes.v[j].c);
+        }
+    }
+    for (size_t i = 0; i < src->ncopy && !rc; i++) {
+        const struct gpu_copy *c = &src->copy[i];
+        size_t r = rp_named_row((void **)&dst->copy, &dst->ncopy, &dst->ccopy, sizeof *dst->copy, &dst->copy_by_op,
+                                c->r.ns.name);
+        if (r == (size_t)-1)
+            return -1;
+        rc |= merge_timed(&dst->copy[r].r, &c->r) | rp_stats_merge(&dst->copy[r].bytes, &c->bytes);
+        for (unsigned j = 0; j < SIZE_CLASSES; j++)
+            add_counts(&dst->copy[r].size_class[j], &c->size_class[j]);
+    }
+    return rc ? -1 : 0;
+}
+
 static int cmp_int(const void *a, const void *b)
 {
     const int x = *(const int *)a, y = *(const int *)b;
     return (x > y) - (x < y);
 }
 
-int *rp_gpu_devices(const struct rp_trace *tr, size_t *n)
+int *rp_gpu_devices(const struct rp_sum_input *in, size_t nin, size_t *n)
 {
     int *v = NULL;
     size_t cap = 0;
     *n = 0;
-    for (size_t fi = 0; fi < tr->nfiles; fi++)
-        for (size_t i = 0; i < tr->files[fi].gpu.n; i++) {
-            const int d = tr->files[fi].gpu.v[i].device;
+    for (size_t fi = 0; fi < nin; fi++)
+        for (size_t i = 0; i < in[fi].nspan_devices; i++) {
+            const int d = in[fi].span_devices[i];
             size_t k = 0;
             while (k < *n && v[k] != d)
                 k++;
@@ -238,6 +286,7 @@ static void print_timed(struct rp_sum_out *o, const struct rp_gpu_agg *g, const 
 {
     uint64_t timed = 0, all = 0;
     double sum = 0;
+    rp_sort(rows, n, elem, cmp_est); /* first: the sum of doubles below is then in one order, however the rows came */
     for (size_t i = 0; i < n; i++) {
         const struct timed_row *r = (const void *)((char *)rows + i * elem);
         timed += r->ns.st.n;
@@ -249,7 +298,6 @@ static void print_timed(struct rp_sum_out *o, const struct rp_gpu_agg *g, const 
     struct rp_table t;
     if (rp_stats_table(&t, key, title, &cols, o->unit) < 0)
         return;
-    rp_sort(rows, n, elem, cmp_est);
     for (size_t i = 0; i < n && (!o->top || i < o->top); i++) {
         struct timed_row *r = (void *)((char *)rows + i * elem);
         char cells[8][48], timed_n[24], pct[24];
@@ -281,12 +329,23 @@ static void print_timed(struct rp_sum_out *o, const struct rp_gpu_agg *g, const 
     rp_sum_emit(o, &t);
 }
 
+/* By grid, then block: a kernel's estimate sums its shapes' doubles in this order, whatever order the calls
+ * came in. */
+static int cmp_grid_block(const void *x, const void *y)
+{
+    const struct rp_shape *a = x, *b = y;
+    int c = memcmp(a->grid, b->grid, sizeof a->grid);
+    return c ? c : memcmp(a->block, b->block, sizeof a->block);
+}
+
 void rp_gpu_print_kernels(struct rp_sum_out *o, struct rp_gpu_agg *g)
 {
     for (size_t i = 0; i < g->nkern; i++) {
         struct gpu_kernel *k = &g->kern[i];
         const double mean = row_mean(&k->r);
         k->r.est = 0;
+        rp_sort(k->shapes.v, k->shapes.n, sizeof *k->shapes.v, cmp_grid_block);
+        k->shapes.last = 0;
         for (size_t j = 0; j < k->shapes.n; j++)
             k->r.est += rp_timed_count_estimate(&k->shapes.v[j].c, mean);
     }
@@ -337,20 +396,20 @@ void rp_gpu_print_copies_size(struct rp_sum_out *o, struct rp_gpu_agg *g)
     rp_sum_emit(o, &t);
 }
 
-void rp_gpu_header_rows(struct rp_table *t, const struct rp_trace *tr)
+void rp_gpu_header_rows(struct rp_table *t, const struct rp_sum_input *in, size_t nin)
 {
     char modes[768] = "", buf[256], n[7][24];
     uint64_t spans = 0, pool = 0, refused = 0, capture = 0, incomplete = 0, no_call = 0, dropped = 0;
     int on = 0, partial = 0, without_info = 0;
-    for (size_t i = 0; i < tr->nfiles; i++) {
-        const struct rp_file *f = &tr->files[i];
+    for (size_t i = 0; i < nin; i++) {
+        const struct rp_sum_input *f = &in[i];
         const struct ct_gpu_info *gi = &f->gpu_info;
-        spans += f->gpu.n;
+        spans += f->gpu_spans;
         if (!f->has_gpu_info) {
-            without_info |= f->gpu.n > 0;
+            without_info |= f->gpu_spans > 0;
             continue;
         }
-        rp_list_add(modes, sizeof modes, rp_gpu_mode_text(gi, (uint64_t)f->hdr.start_mono_ns, buf, sizeof buf));
+        rp_list_add(modes, sizeof modes, rp_gpu_mode_text(gi, (uint64_t)f->start_mono_ns, buf, sizeof buf));
         on |= gi->mode != CT_GPU_OFF;
         partial |= !gi->final;
         pool += gi->untimed_pool;

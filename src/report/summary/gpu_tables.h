@@ -23,20 +23,33 @@
 
 struct rp_gpu_agg;
 
-/* NULL when out of memory.  Collects nothing for a trace without GPU timing (no span, no GPU info record
- * of a mode other than off): its tables are empty.  device >= -1: the spans of that device only (calls not
- * timed, whose device is not known, are left out); RP_GPU_ALL_DEVICES: everything. */
+/* NULL when out of memory.  `enabled`: some input used GPU time (rp_sum_input_gpu_on); without, the agg
+ * collects nothing and its tables are empty.  `sample_mode`: some input sampled (its tables show the Timed
+ * column).  device >= -1: the spans of that device only (calls not timed, whose device is not known, are
+ * left out); RP_GPU_ALL_DEVICES: everything. */
 #define RP_GPU_ALL_DEVICES (-2)
-struct rp_gpu_agg *rp_gpu_agg_new(const struct rp_trace *tr, int device);
+struct rp_gpu_agg *rp_gpu_agg_new(int enabled, int sample_mode, int device);
+/* The modes of a report's inputs, as rp_gpu_agg_new takes them. */
+struct rp_sum_input;
+void rp_gpu_modes(const struct rp_sum_input *in, size_t n, int *enabled, int *sample_mode);
+/* Set the modes of an agg made enabled for one file of several (summary -j, partials) from all of them: not
+ * enabled, its rows go. */
+void rp_gpu_agg_set_modes(struct rp_gpu_agg *g, int enabled, int sample_mode);
 /* A call that returned CUDA_SUCCESS, in any order.  0, or -1 when out of memory. */
 int rp_gpu_agg_call(struct rp_gpu_agg *g, const struct rp_call *c);
 /* The spans no recorded call made (CUPTI's activity records of calls made untraced: CT_GPU_SPAN_NO_CALL),
  * once, after the calls.  0, or -1 when out of memory. */
 int rp_gpu_agg_no_call(struct rp_gpu_agg *g, const struct rp_trace *tr);
-/* The devices the files' spans ran on, ascending, into a malloc'ed array (*n of them); NULL when none or out of
- * memory (*n 0). */
-int *rp_gpu_devices(const struct rp_trace *tr, size_t *n);
+/* Add src's rows to dst's (by name; src unchanged), as if dst had been fed src's calls: the tables of files
+ * aggregated apart (summary -j, partials).  0, or -1 when out of memory. */
+int rp_gpu_agg_merge(struct rp_gpu_agg *dst, const struct rp_gpu_agg *src);
+/* The devices the inputs' spans ran on, ascending, into a malloc'ed array (*n of them); NULL when none or out
+ * of memory (*n 0). */
+int *rp_gpu_devices(const struct rp_sum_input *in, size_t nin, size_t *n);
 void rp_gpu_agg_free(struct rp_gpu_agg *g);
+/* Free what only taking calls needs (the look-ups by file and id): an agg kept to be merged (-j, partials)
+ * costs its rows only.  It takes no call after. */
+void rp_gpu_agg_compact(struct rp_gpu_agg *g);
 
 void rp_gpu_print_kernels(struct rp_sum_out *o, struct rp_gpu_agg *g);
 void rp_gpu_print_copies_time(struct rp_sum_out *o, struct rp_gpu_agg *g);
@@ -49,6 +62,6 @@ int rp_gpu_spread(const struct rp_gpu_agg *g, struct rp_spread *s, size_t group)
 
 /* The header's rows: "GPU time" (the mode, or "no GPU spans"), and unless it is off, the spans, the calls
  * left untimed by cause and the spans not completed, summed over the files. */
-void rp_gpu_header_rows(struct rp_table *t, const struct rp_trace *tr);
+void rp_gpu_header_rows(struct rp_table *t, const struct rp_sum_input *in, size_t n);
 
 #endif

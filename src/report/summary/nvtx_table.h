@@ -9,6 +9,9 @@
 
 /* The range's name as the table shows it, into buf. */
 const char *rp_nvtx_range_name(const struct rp_file *f, const struct rp_nvtx_range *r, char *buf, size_t size);
-void rp_nvtx_print(struct rp_sum_out *o, const struct rp_trace *t);
+/* A file's ranges into rows of "STYLE\tDOMAIN:MESSAGE" (added to r's).  0 or -1 (out of memory). */
+int rp_nvtx_rows_of_file(struct rp_named_rows *r, const struct rp_file *f);
+/* The table of every file's rows, merged. */
+void rp_nvtx_print(struct rp_sum_out *o, struct rp_named_rows *rows);
 
 #endif

@@ -48,6 +48,31 @@ void rp_named_stats_free(struct rp_named_stats *ns)
     rp_stats_free(&ns->st);
 }
 
+struct rp_named_stats *rp_named_rows_get(struct rp_named_rows *r, const char *name)
+{
+    size_t i = rp_named_row((void **)&r->v, &r->n, &r->cap, sizeof *r->v, &r->by_name, name);
+    return i == (size_t)-1 ? NULL : &r->v[i];
+}
+
+int rp_named_rows_merge(struct rp_named_rows *dst, const struct rp_named_rows *src)
+{
+    for (size_t i = 0; i < src->n; i++) {
+        struct rp_named_stats *d = rp_named_rows_get(dst, src->v[i].name);
+        if (!d || rp_stats_merge(&d->st, &src->v[i].st) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+void rp_named_rows_free(struct rp_named_rows *r)
+{
+    for (size_t i = 0; i < r->n; i++)
+        rp_named_stats_free(&r->v[i]);
+    free(r->v);
+    rp_strmap_free(&r->by_name);
+    memset(r, 0, sizeof *r);
+}
+
 int rp_cmp_total_desc(double a, double b, const char *na, const char *nb)
 {
     if (a != b)

@@ -41,6 +41,18 @@ struct rp_named_stats {
  * names, and the map, together). */
 size_t rp_named_row(void **rows, size_t *n, size_t *cap, size_t elem, struct rp_strmap *map, const char *name);
 void rp_named_stats_free(struct rp_named_stats *ns);
+/* Rows of statistics by name (the nvtx table's: "STYLE\tDOMAIN:MESSAGE"). */
+struct rp_named_rows {
+    struct rp_named_stats *v;
+    size_t n, cap;
+    struct rp_strmap by_name;
+};
+/* The row of name (created empty), NULL when out of memory. */
+struct rp_named_stats *rp_named_rows_get(struct rp_named_rows *r, const char *name);
+/* src's rows added to dst's by name.  0 or -1. */
+int rp_named_rows_merge(struct rp_named_rows *dst, const struct rp_named_rows *src);
+void rp_named_rows_free(struct rp_named_rows *r);
+
 /* Order of rows: larger total first, then by name. */
 int rp_cmp_total_desc(double a, double b, const char *na, const char *nb);
 
