@@ -53,7 +53,7 @@ src_report_libctreport_la_SOURCES = \
 	src/report/cmd/stacks.c \
 	src/report/cmd/export.c \
 	src/report/cmd/info.c \
-	src/report/cmd/analyze.c \
+	src/report/cmd/analyze.c src/report/cmd/analyze.h \
 	src/report/analyze/rules.c src/report/analyze/rules.h \
 	src/report/analyze/host_rules.c \
 	src/report/analyze/gpu_idle.c \

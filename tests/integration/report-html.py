@@ -2,11 +2,13 @@
 
   report-html.py static PAGE            the file as written: self-contained (no src=, no link but to #...,
                                         a Content-Security-Policy that forbids fetching), two scripts
-  report-html.py page DOM SUMMARY BYRANK  the page as Chromium rendered it (--dump-dom): its script ran
-                                        without error; every summary table (SUMMARY: summary --format json
-                                        --top 100) is there with the same rows and numbers, the spread table
-                                        too (BYRANK: summary --by rank --format json); the bar charts show the
-                                        tables' first totals; the timeline, memory and rank charts agree
+  report-html.py page DOM SUMMARY BYRANK ANALYZE  the page as Chromium rendered it (--dump-dom): its
+                                        script ran without error; every summary table (SUMMARY: summary
+                                        --format json --top 100) is there with the same rows and numbers, the
+                                        spread table too (BYRANK: summary --by rank --format json), and
+                                        analyze's findings (ANALYZE: analyze --format json) in their order;
+                                        the bar charts show the tables' first totals; the timeline, memory
+                                        and rank charts agree
   report-html.py sorted DOM KEY COLUMN asc|desc  table KEY is sorted by COLUMN (the page's #sort= address)
   report-html.py errors DOM             the page's script caught an error and said so
   report-html.py hostile DOM            no name from the trace ran script (body data-pwned) and each shows
@@ -112,7 +114,7 @@ def svg(p, cls, key=None):
             (key is None or s['attrs'].get('data-key') == key)]
 
 
-def page(dom, summary, byrank):
+def page(dom, summary, byrank, analyze):
     p = parse(dom)
     assert p.attrs['body'].get('data-ok') == '1', p.attrs['body']
     assert 'data-errors' not in p.attrs['html'], (p.attrs['html'], p.errors_text)
@@ -127,6 +129,12 @@ def page(dom, summary, byrank):
     for key, rows in s.items():
         check_table(p, key, rows)
     check_table(p, 'spread', json.load(open(byrank))['spread'])
+    findings = json.load(open(analyze))['findings']
+    assert findings, 'a trace with findings'
+    rows = p.tables['findings']['rows']
+    assert [r[0][0] for r in rows] == [f['rule'] for f in findings], (rows, findings)
+    assert [int(r[2][1]) for r in rows] == [f['lost_ns'] for f in findings], (rows, findings)
+    assert [r[1][0] for r in rows] == [f['where'] for f in findings], (rows, findings)
     assert len(s['gpu_kernels']) > 0 and len(s['nvtx']) > 0 and len(s['memory']) > 0, 'a trace of every part'
 
     # Bar charts: the first rows' totals, in order.

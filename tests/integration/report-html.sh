@@ -33,6 +33,8 @@ run_report 0 summary --format json --top 100 $files
 cp "$TMP/out" "$TMP/summary.json"
 run_report 0 summary --format json --by rank $files
 cp "$TMP/out" "$TMP/byrank.json"
+run_report 0 analyze --format json $files
+cp "$TMP/out" "$TMP/analyze.json"
 run_report 0 export --format html -o "$TMP/markup.html" "$TMP/markup.ct"
 run_report 1 export --format html --timeunit ms $files
 run_report 4 export --format html -o /nonexistent/dir/report.html $files
@@ -63,7 +65,8 @@ dom() { # dom URL OUT: the page as rendered, once its script ran
 }
 
 dom "file://$TMP/report.html" "$TMP/report.dom"
-"$PY" "$CHECK" page "$TMP/report.dom" "$TMP/summary.json" "$TMP/byrank.json" || fail "the rendered page"
+"$PY" "$CHECK" page "$TMP/report.dom" "$TMP/summary.json" "$TMP/byrank.json" "$TMP/analyze.json" ||
+    fail "the rendered page"
 dom "file://$TMP/report.html#sort=api:Num%20Calls" "$TMP/sort1.dom"
 "$PY" "$CHECK" sorted "$TMP/sort1.dom" api "Num Calls" desc || fail "api sorted by Num Calls"
 dom "file://$TMP/report.html#sort=api:Name" "$TMP/sort2.dom"

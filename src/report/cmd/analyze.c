@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report/analyze/rules.h"
+#include "report/cmd/analyze.h"
 #include "report/cmd/cli.h"
 #include "report/model/frames.h"
 #include "report/model/table.h"
@@ -372,6 +373,76 @@ static void print_table(const struct out *o, const struct rp_an_result *r)
     rp_table_free(&tb);
 }
 
+/* ---- the passes ---- */
+
+/* The rules' passes over the calls of tr (rp_an_init'ed in a), then the findings in r.  RP_EXIT_OK, or
+ * RP_EXIT_UNREADABLE / RP_EXIT_FAILED with a message. */
+static int analyze(struct rp_trace *tr, struct rp_an *a, struct rp_an_result *r)
+{
+    struct rp_merge *m = NULL;
+    int failed;
+    if (rp_symbolize(tr) < 0 || !(m = rp_merge_begin(tr)))
+        goto oom;
+    for (const struct rp_call *c; !a->oom && (c = rp_merge_next(m));)
+        rp_an_call(a, c);
+    failed = rp_merge_failed(m);
+    rp_merge_end(m);
+    if (failed)
+        return RP_EXIT_UNREADABLE;
+    rp_an_end(a);
+    if (!a->oom && rp_an_need_pass2(a)) {
+        if (!(m = rp_merge_begin(tr)))
+            goto oom;
+        for (const struct rp_call *c; !a->oom && (c = rp_merge_next(m));)
+            rp_an_call2(a, c);
+        failed = rp_merge_failed(m);
+        rp_merge_end(m);
+        if (failed)
+            return RP_EXIT_UNREADABLE;
+    }
+    for (size_t i = 0; i < a->ndevs; i++)
+        for (size_t j = 0; j < a->devs[i].ntop; j++)
+            rp_sites_sort_time(&a->devs[i].top[j].during);
+    if (a->oom || rp_an_findings(a, r) < 0)
+        goto oom;
+    size_t untimed = 0;
+    for (size_t i = 0; i < tr->nfiles; i++)
+        untimed += !a->files[i].timed_all;
+    if (untimed)
+        r->no_idle = "The gpu-idle and launch-bound rules need every call's GPU work timed "
+                     "(CUDATRACE_GPU_TIME=all, or CUPTI's activity records): some files were sampled or untimed.";
+    return RP_EXIT_OK;
+oom:
+    fprintf(stderr, RP_PROG ": out of memory\n");
+    return RP_EXIT_FAILED;
+}
+
+/* The thresholds when no option names them (doc/analyze.md). */
+static const struct rp_an_opts default_opts = {.warmup = 0.10, .min_repeats = 10, .idle_gap_ns = 1000000,
+                                               .small_bytes = 65536, .min_launches = 1000,
+                                               .window_ns = 100000000, .launch_interval_ns = 50000,
+                                               .rank_share = 0.05, .leak_bytes = 1, .by_python = 0,
+                                               .step_range = "step"};
+
+int rp_analyze_html(FILE *out, struct rp_trace *tr)
+{
+    struct rp_an a;
+    struct rp_an_result r;
+    memset(&r, 0, sizeof r);
+    if (rp_an_init(&a, tr, &default_opts) < 0) {
+        fprintf(stderr, RP_PROG ": out of memory\n");
+        return RP_EXIT_FAILED;
+    }
+    int rc = analyze(tr, &a, &r);
+    if (rc == RP_EXIT_OK) {
+        const struct out o = {out, RP_FMT_HTML, &rp_timeunit_ns, 0, &a};
+        print_table(&o, &r);
+    }
+    rp_an_result_free(&r);
+    rp_an_free(&a);
+    return rc;
+}
+
 /* ---- options ---- */
 
 static int parse_pct(const char *opt, const char *arg, double *v)
@@ -422,10 +493,7 @@ static int run(int argc, char **argv)
                                               {"step-range", required_argument, NULL, O_STEP},
                                               {"error-exitcode", required_argument, NULL, O_EXIT},
                                               {NULL, 0, NULL, 0}};
-    struct rp_an_opts op = {.warmup = 0.10, .min_repeats = 10, .idle_gap_ns = 1000000, .small_bytes = 65536,
-                            .min_launches = 1000, .window_ns = 100000000,
-                            .launch_interval_ns = 50000, .rank_share = 0.05, .leak_bytes = 1,
-                            .by_python = 0, .step_range = "step"};
+    struct rp_an_opts op = default_opts;
     struct rp_common co;
     unsigned long long top = 3, exit_n = 0;
     int opt, bad = 0;
@@ -473,40 +541,16 @@ static int run(int argc, char **argv)
     struct rp_an a;
     struct rp_an_result r;
     memset(&r, 0, sizeof r);
-    struct rp_merge *m = NULL;
-    int failed = 0;
-    if (rp_an_init(&a, &tr, &op) < 0 || rp_symbolize(&tr) < 0 || !(m = rp_merge_begin(&tr)))
-        goto oom;
-    for (const struct rp_call *c; !a.oom && (c = rp_merge_next(m));)
-        rp_an_call(&a, c);
-    failed = rp_merge_failed(m);
-    rp_merge_end(m);
-    m = NULL;
-    if (failed)
-        goto unreadable;
-    rp_an_end(&a);
-    if (!a.oom && rp_an_need_pass2(&a)) {
-        if (!(m = rp_merge_begin(&tr)))
-            goto oom;
-        for (const struct rp_call *c; !a.oom && (c = rp_merge_next(m));)
-            rp_an_call2(&a, c);
-        failed = rp_merge_failed(m);
-        rp_merge_end(m);
-        m = NULL;
-        if (failed)
-            goto unreadable;
+    if (rp_an_init(&a, &tr, &op) < 0) {
+        fprintf(stderr, RP_PROG ": out of memory\n");
+        rc = RP_EXIT_FAILED;
+        goto out;
     }
-    for (size_t i = 0; i < a.ndevs; i++)
-        for (size_t j = 0; j < a.devs[i].ntop; j++)
-            rp_sites_sort_time(&a.devs[i].top[j].during);
-    if (a.oom || rp_an_findings(&a, &r) < 0)
-        goto oom;
-    size_t untimed = 0;
-    for (size_t i = 0; i < tr.nfiles; i++)
-        untimed += !a.files[i].timed_all;
-    if (untimed)
-        r.no_idle = "The gpu-idle and launch-bound rules need every call's GPU work timed "
-                    "(CUDATRACE_GPU_TIME=all, or CUPTI's activity records): some files were sampled or untimed.";
+    const int arc = analyze(&tr, &a, &r);
+    if (arc != RP_EXIT_OK) {
+        rc = arc;
+        goto out;
+    }
     FILE *f = rp_output_open(&co);
     if (!f) {
         rc = RP_EXIT_FAILED;
@@ -524,16 +568,7 @@ static int run(int argc, char **argv)
     rc = rp_output_close(f, &co, rc);
     if (rc == RP_EXIT_OK && exit_n && r.n) /* as memory's: for CI */
         rc = (int)exit_n;
-    goto out;
-unreadable:
-    rc = RP_EXIT_UNREADABLE;
-    goto out;
-oom:
-    fprintf(stderr, RP_PROG ": out of memory\n");
-    rc = RP_EXIT_FAILED;
 out:
-    if (m)
-        rp_merge_end(m);
     rp_an_result_free(&r);
     rp_an_free(&a);
     rp_trace_close(&tr);

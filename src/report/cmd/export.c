@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "report/cmd/analyze.h"
 #include "report/cmd/cli.h"
 #include "report/cmd/summary.h"
 #include "report/export/export.h"
@@ -17,13 +18,17 @@ static int part(int rc)
     return rc == RP_EXIT_OK ? 0 : rc == RP_EXIT_FAILED ? -1 : rc;
 }
 
-/* The HTML report: the summary's tables (cmd/summary.c, as HTML) among the charts (export/html*.c). */
+/* The HTML report: the summary's tables (cmd/summary.c, as HTML) and analyze's findings (cmd/analyze.c)
+ * among the charts (export/html*.c). */
 static int write_html(FILE *out, struct rp_trace *t)
 {
     int rc;
     rp_html_begin(out, t);
     fputs("<section id=\"trace\">\n", out);
     if ((rc = part(rp_summary_html(out, t, RP_SUMMARY_HEADER, HTML_TOP))) != 0)
+        return rc;
+    fputs("</section>\n<section id=\"findings\"><h2>Findings (analyze)</h2>\n", out);
+    if ((rc = part(rp_analyze_html(out, t))) != 0)
         return rc;
     fputs("</section>\n<section id=\"gpu\"><h2>GPU time</h2>\n", out);
     if ((rc = part(rp_summary_html(out, t, RP_SUMMARY_GPU, HTML_TOP))) != 0)

@@ -81,7 +81,7 @@ void rp_html_begin(FILE *out, const struct rp_trace *t)
     fprintf(out, "</title>\n<style>\n%s</style>\n<script>\n%s</script>\n</head>\n<body data-ok=\"0\">\n"
                  "<header><h1>cudatrace report</h1><p class=\"cmd\">", style, catcher);
     rp_html_text(out, cmd);
-    fputs("</p></header>\n<pre id=\"errors\" hidden></pre>\n<nav><a href=\"#trace\">Trace</a><a href=\"#gpu\">GPU "
+    fputs("</p></header>\n<pre id=\"errors\" hidden></pre>\n<nav><a href=\"#trace\">Trace</a><a href=\"#findings\">Findings</a><a href=\"#gpu\">GPU "
           "time</a><a href=\"#timeline\">Timeline</a><a href=\"#memory\">Memory</a>", out);
     if (rp_html_ranked(t))
         fputs("<a href=\"#ranks\">Ranks</a>", out);
