@@ -20,19 +20,11 @@ void rp_agg_free(struct rp_agg *a)
         rp_named_stats_free(&a->copy[i].ns);
         rp_stats_free(&a->copy[i].bytes);
     }
-    for (size_t i = 0; a->api_of_file && i < a->nfiles; i++)
-        free(a->api_of_file[i].row);
-    free(a->api_of_file);
+    rp_agg_compact(a); /* the lookups and the per-file rows */
     free(a->api);
     free(a->kern);
     free(a->copy);
     free(a->err);
-    rp_strmap_free(&a->api_by_name);
-    rp_strmap_free(&a->kern_by_name);
-    rp_strmap_free(&a->copy_by_op);
-    rp_u64map_free(&a->kern_of_file);
-    rp_kernel_names_free(&a->knames);
-    rp_u64map_free(&a->err_of);
     rp_memtrack_free(&a->mem);
     rp_gpu_agg_free(a->gpu);
     memset(a, 0, sizeof *a);
