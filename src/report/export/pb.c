@@ -1,62 +1,30 @@
-/* The protobuf encoder of pb.h. */
+/* The protobuf encoder of pb.h, on model/bytes.h's buffer: protobuf's varints are LEB128, its fixed64
+ * little-endian. */
 #include "config.h"
 
-#include <stdlib.h>
 #include <string.h>
 
-#include "format/grow.h"
 #include "report/export/pb.h"
-
-/* Room for n more bytes; 0, or -1 (oom set) when out of memory. */
-static int room(struct pb *b, size_t n)
-{
-    if (b->oom)
-        return -1;
-    uint8_t *p = ct_grow(b->buf, &b->cap, b->len + n, 1);
-    if (!p) {
-        b->oom = 1;
-        return -1;
-    }
-    b->buf = p;
-    return 0;
-}
-
-static void varint(struct pb *b, uint64_t v)
-{
-    if (room(b, 10) < 0)
-        return;
-    while (v >= 0x80) {
-        b->buf[b->len++] = (uint8_t)(v | 0x80);
-        v >>= 7;
-    }
-    b->buf[b->len++] = (uint8_t)v;
-}
 
 void pb_uint(struct pb *b, uint32_t tag, uint64_t v)
 {
-    varint(b, tag);
-    varint(b, v);
+    rp_put_var(&b->out, tag);
+    rp_put_var(&b->out, v);
 }
 
 void pb_int(struct pb *b, uint32_t tag, int64_t v) { pb_uint(b, tag, (uint64_t)v); }
 
 void pb_fixed64(struct pb *b, uint32_t tag, uint64_t v)
 {
-    varint(b, tag);
-    if (room(b, 8) < 0)
-        return;
-    for (int i = 0; i < 8; i++) /* little-endian, whatever the host */
-        b->buf[b->len++] = (uint8_t)(v >> (8 * i));
+    rp_put_var(&b->out, tag);
+    rp_put_u64le(&b->out, v);
 }
 
 void pb_bytes(struct pb *b, uint32_t tag, const void *p, size_t n)
 {
-    varint(b, tag);
-    varint(b, n);
-    if (room(b, n) < 0)
-        return;
-    memcpy(b->buf + b->len, p, n);
-    b->len += n;
+    rp_put_var(&b->out, tag);
+    rp_put_var(&b->out, n);
+    rp_put_raw(&b->out, p, n);
 }
 
 void pb_string(struct pb *b, uint32_t tag, const char *s) { pb_bytes(b, tag, s, strlen(s)); }
@@ -65,37 +33,32 @@ void pb_string(struct pb *b, uint32_t tag, const char *s) { pb_bytes(b, tag, s, 
  * message's bytes up to make room for its longer varint. */
 size_t pb_begin(struct pb *b, uint32_t tag)
 {
-    varint(b, tag);
-    if (room(b, 1) < 0)
-        return 0;
-    b->buf[b->len++] = 0;
-    return b->len;
+    rp_put_var(&b->out, tag);
+    rp_put_u8(&b->out, 0);
+    return b->out.oom ? 0 : b->out.n;
 }
 
 void pb_end(struct pb *b, size_t start)
 {
-    if (b->oom)
+    static const unsigned char pad[9];
+    if (b->out.oom)
         return;
-    uint64_t n = b->len - start;
+    uint64_t n = b->out.n - start;
     size_t extra = 0;
     for (uint64_t v = n; v >= 0x80; v >>= 7)
         extra++;
     if (extra) {
-        if (room(b, extra) < 0)
+        rp_put_raw(&b->out, pad, extra); /* room, then the message moved up into it */
+        if (b->out.oom)
             return;
-        memmove(b->buf + start + extra, b->buf + start, n);
-        b->len += extra;
+        memmove(b->out.p + start + extra, b->out.p + start, n);
     }
-    uint8_t *p = b->buf + start - 1;
+    unsigned char *p = b->out.p + start - 1;
     while (n >= 0x80) {
-        *p++ = (uint8_t)(n | 0x80);
+        *p++ = (unsigned char)(n | 0x80);
         n >>= 7;
     }
-    *p = (uint8_t)n;
+    *p = (unsigned char)n;
 }
 
-void pb_free(struct pb *b)
-{
-    free(b->buf);
-    *b = (struct pb){0};
-}
+void pb_free(struct pb *b) { rp_bytes_free(&b->out); }

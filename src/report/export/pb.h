@@ -12,10 +12,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "report/model/bytes.h"
+
+/* The bytes written (model/bytes.h: its varints and little-endian integers are protobuf's); oom: a write
+ * failed for want of memory, and the buffer holds garbage from then on. */
 struct pb {
-    uint8_t *buf;
-    size_t len, cap;
-    int oom; /* a write failed for want of memory: the buffer holds garbage from then on */
+    struct rp_bytes out;
 };
 
 void pb_uint(struct pb *b, uint32_t tag, uint64_t v);        /* wire type 0 (uint*, bool, int32/64 >= 0) */

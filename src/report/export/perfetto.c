@@ -68,7 +68,7 @@ struct px {
 
 static void packet_begin(struct px *x, const struct seq *s)
 {
-    x->b.len = 0;
+    x->b.out.n = 0;
     x->packet = pb_begin(&x->b, PF_Trace_packet);
     pb_uint(&x->b, PF_TracePacket_trusted_packet_sequence_id, s->id);
 }
@@ -76,7 +76,7 @@ static void packet_begin(struct px *x, const struct seq *s)
 static void packet_end(struct px *x)
 {
     pb_end(&x->b, x->packet);
-    if (x->b.oom || fwrite(x->b.buf, 1, x->b.len, x->out) != x->b.len)
+    if (x->b.out.oom || fwrite(x->b.out.p, 1, x->b.out.n, x->out) != x->b.out.n)
         x->failed = 1;
 }
 
@@ -422,7 +422,7 @@ int rp_export_perfetto(FILE *out, struct rp_trace *t)
             rc = RP_EXIT_UNREADABLE;
     }
     if (x.failed && rc == 0) /* a write failed (rp_output_close says so) or the buffer ran out of memory */
-        rc = x.b.oom ? -1 : 0;
+        rc = x.b.out.oom ? -1 : 0;
     for (size_t i = 0; i < nseqs && x.seqs; i++) {
         rp_u64map_free(&x.seqs[i].names);
         rp_strmap_free(&x.seqs[i].gpu_names);
