@@ -23,21 +23,18 @@ void rp_put_raw(struct rp_bytes *b, const void *p, size_t n)
 
 void rp_put_u8(struct rp_bytes *b, uint8_t v) { rp_put_raw(b, &v, 1); }
 
-void rp_put_u32le(struct rp_bytes *b, uint32_t v)
-{
-    unsigned char c[4];
-    for (int i = 0; i < 4; i++)
-        c[i] = (unsigned char)(v >> (8 * i));
-    rp_put_raw(b, c, 4);
-}
-
-void rp_put_u64le(struct rp_bytes *b, uint64_t v)
+/* The low n bytes of v, least significant first. */
+static void put_le(struct rp_bytes *b, uint64_t v, unsigned n)
 {
     unsigned char c[8];
-    for (int i = 0; i < 8; i++)
+    for (unsigned i = 0; i < n; i++)
         c[i] = (unsigned char)(v >> (8 * i));
-    rp_put_raw(b, c, 8);
+    rp_put_raw(b, c, n);
 }
+
+void rp_put_u32le(struct rp_bytes *b, uint32_t v) { put_le(b, v, 4); }
+
+void rp_put_u64le(struct rp_bytes *b, uint64_t v) { put_le(b, v, 8); }
 
 void rp_put_var(struct rp_bytes *b, uint64_t v)
 {
@@ -86,23 +83,19 @@ uint8_t rp_get_u8(struct rp_rd *r)
     return p ? *p : 0;
 }
 
-uint32_t rp_get_u32le(struct rp_rd *r)
+/* n bytes, least significant first (0 when fewer are left). */
+static uint64_t get_le(struct rp_rd *r, unsigned n)
 {
-    const unsigned char *p = rp_get_raw(r, 4);
-    uint32_t v = 0;
-    for (int i = 0; p && i < 4; i++)
-        v |= (uint32_t)p[i] << (8 * i);
-    return v;
-}
-
-uint64_t rp_get_u64le(struct rp_rd *r)
-{
-    const unsigned char *p = rp_get_raw(r, 8);
+    const unsigned char *p = rp_get_raw(r, n);
     uint64_t v = 0;
-    for (int i = 0; p && i < 8; i++)
+    for (unsigned i = 0; p && i < n; i++)
         v |= (uint64_t)p[i] << (8 * i);
     return v;
 }
+
+uint32_t rp_get_u32le(struct rp_rd *r) { return (uint32_t)get_le(r, 4); }
+
+uint64_t rp_get_u64le(struct rp_rd *r) { return get_le(r, 8); }
 
 uint64_t rp_get_var(struct rp_rd *r)
 {
