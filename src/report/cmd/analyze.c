@@ -507,11 +507,7 @@ static int run(int argc, char **argv)
         switch (opt) {
         case 'h': rp_help(&rp_cmd_analyze); return RP_EXIT_OK;
         case 't': bad = rp_parse_u64(&rp_cmd_analyze, "--top", optarg, &top); break;
-        case 'g':
-            if (strcmp(optarg, "stack") != 0 && strcmp(optarg, "python") != 0)
-                return rp_usage_error(&rp_cmd_analyze, "--group-by takes stack or python, not %s", optarg);
-            op.by_python = strcmp(optarg, "python") == 0;
-            break;
+        case 'g': bad = rp_parse_group_by(&rp_cmd_analyze, optarg, &op.by_python); break;
         case O_WARMUP: bad = parse_pct("--warmup", optarg, &op.warmup); break;
         case O_REPEATS: bad = parse_num("--min-repeats", optarg, &op.min_repeats); break;
         case O_IDLE: bad = parse_time("--idle-gap", optarg, &op.idle_gap_ns); break;

@@ -118,6 +118,14 @@ int rp_parse_u64(const struct rp_command *cmd, const char *opt, const char *arg,
     return 0;
 }
 
+int rp_parse_group_by(const struct rp_command *cmd, const char *arg, int *by_python)
+{
+    if (strcmp(arg, "stack") != 0 && strcmp(arg, "python") != 0)
+        return rp_usage_error(cmd, "--group-by takes stack or python, not %s", arg), -1;
+    *by_python = strcmp(arg, "python") == 0;
+    return 0;
+}
+
 int rp_parse_time(const struct rp_command *cmd, const char *opt, const char *arg, int64_t *ns)
 {
     char *end;

@@ -63,6 +63,8 @@ int rp_output_close(FILE *out, const struct rp_common *o, int rc);
 
 /* A "--name=N" number: 0 or -1 after a usage message. */
 int rp_parse_u64(const struct rp_command *cmd, const char *opt, const char *arg, unsigned long long *v);
+/* --group-by=stack|python: *by_python 0 or 1; 0, or -1 after a usage message. */
+int rp_parse_group_by(const struct rp_command *cmd, const char *arg, int *by_python);
 
 /* A time since the trace start: a number with an optional unit suffix (ns, us, ms, s; default ns), e.g.
  * "1.5ms".  0, or -1 after a usage message. */

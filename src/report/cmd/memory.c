@@ -215,9 +215,8 @@ static int run(int argc, char **argv)
                 return rp_usage_error(&rp_cmd_memory, "--error-exitcode takes 0 to 255, not %s", optarg);
             break;
         case 'g':
-            if (strcmp(optarg, "stack") != 0 && strcmp(optarg, "python") != 0)
-                return rp_usage_error(&rp_cmd_memory, "--group-by takes stack or python, not %s", optarg);
-            by_python = strcmp(optarg, "python") == 0;
+            if (rp_parse_group_by(&rp_cmd_memory, optarg, &by_python) < 0)
+                return RP_EXIT_USAGE;
             break;
         case 'w':
             if (strcmp(optarg, "peak") != 0 && strcmp(optarg, "leaked") != 0)
