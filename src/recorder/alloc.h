@@ -4,7 +4,9 @@
  * interrupted code holds.  So the tracer's blocks come from mmap'd chunks of its own, under its own lock,
  * taken with every signal blocked on this thread (no handler can interrupt its holder there) and held
  * across fork.  Built with a sanitizer, glibc's allocator serves instead, with signals
- * blocked around it, so that the sanitizer sees and checks the tracer's blocks. */
+ * blocked around it, so that the sanitizer sees and checks the tracer's blocks (there a handler's traced
+ * call that interrupted the program's malloc can still wait on its lock: interpose-signals.sh's churn run
+ * is for plain builds). */
 #ifndef CT_RECORDER_ALLOC_H
 #define CT_RECORDER_ALLOC_H
 
