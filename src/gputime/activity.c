@@ -167,14 +167,64 @@ static void drop(struct ct_gpu_call *c) { (void)c; }
 
 /* ---- CUPTI's buffers ---- */
 
+/* CUPTI wants its buffers zeroed.  Left to itself it zeroes each one on the program's thread that asks for
+ * it, where a new buffer's pages also fault in: on a training loop that cost more than all the rest of
+ * GPU time (doc/gpu-time.md, "What it costs").  So buffers are kept and given again: the collector zeroes
+ * what CUPTI wrote of one once it has read it, CUPTI is told that buffers come zeroed
+ * (CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER), and the collector keeps a few ready, so the program's
+ * threads take a buffer without allocating or touching it. */
 struct buffer {
     struct buffer *next;
     uint8_t *data;
     size_t valid;
 };
-static pthread_mutex_t buffers_mu = PTHREAD_MUTEX_INITIALIZER; /* the list, and `out` */
+#define SPARE_MAX 8u  /* kept ready at most: 16 MiB */
+#define SPARE_MIN 4u  /* the collector tops the spares up to this many */
+static pthread_mutex_t buffers_mu = PTHREAD_MUTEX_INITIALIZER; /* the lists, `out` and the spares */
 static struct buffer *completed, **completed_tail = &completed;
 static unsigned out; /* buffers handed to CUPTI or completed and not read yet */
+static uint8_t *spare[SPARE_MAX];
+static unsigned nspare;
+static int zeroed_by_us; /* CUPTI took the attribute: it no longer zeroes buffers itself */
+
+/* A buffer of zeros whose pages are in (written here, not by CUPTI on a program's thread); NULL when out of
+ * memory. */
+static uint8_t *new_buffer(void)
+{
+    uint8_t *b = ct_aligned_alloc(8, BUFFER_BYTES);
+    if (b)
+        memset(b, 0, BUFFER_BYTES);
+    return b;
+}
+
+/* A buffer read: zero what CUPTI wrote (the rest is still zero) and keep it, or free it when enough are
+ * kept or CUPTI is no longer ours. */
+static void recycle(uint8_t *b, size_t valid)
+{
+    if (zeroed_by_us)
+        memset(b, 0, valid < BUFFER_BYTES ? valid : BUFFER_BYTES);
+    pthread_mutex_lock(&buffers_mu);
+    if (nspare < SPARE_MAX && atomic_load(&state) == RUNNING) {
+        spare[nspare++] = b;
+        b = NULL;
+    }
+    pthread_mutex_unlock(&buffers_mu);
+    ct_free(b);
+}
+
+/* Spares up to SPARE_MIN, within BUFFERS_MAX in all. */
+static void top_up(void)
+{
+    for (;;) {
+        pthread_mutex_lock(&buffers_mu);
+        const int want = nspare < SPARE_MIN && out + nspare < BUFFERS_MAX;
+        pthread_mutex_unlock(&buffers_mu);
+        uint8_t *b = want ? new_buffer() : NULL;
+        if (!b)
+            return;
+        recycle(b, 0);
+    }
+}
 
 static void CUPTIAPI requested(uint8_t **buf, size_t *size, size_t *max)
 {
@@ -186,16 +236,19 @@ static void CUPTIAPI requested(uint8_t **buf, size_t *size, size_t *max)
     pthread_mutex_lock(&buffers_mu);
     const int room = out < BUFFERS_MAX;
     out += room;
+    uint8_t *b = room && nspare ? spare[--nspare] : NULL;
     pthread_mutex_unlock(&buffers_mu);
-    if (!room || !(*buf = ct_aligned_alloc(8, BUFFER_BYTES))) {
+    if (room && !b)
+        b = new_buffer(); /* none ready: the program's thread pays for this one */
+    if (!b) {
         if (room) {
             pthread_mutex_lock(&buffers_mu);
             out--;
             pthread_mutex_unlock(&buffers_mu);
         }
-        *buf = NULL; /* CUPTI drops the records, and counts them: dropped below */
-        return;
+        return; /* CUPTI drops the records, and counts them: dropped below */
     }
+    *buf = b;
     *size = BUFFER_BYTES;
 }
 
@@ -461,6 +514,15 @@ static void capture(int on)
     pthread_mutex_unlock(&capture_mu);
 }
 
+/* Tell CUPTI whether the buffers it is given come zeroed (CUPTI's default: no, it zeroes them); 1 when it
+ * took the setting. */
+static int set_zeroed(uint8_t on)
+{
+    size_t len = sizeof on;
+    return cupti.set_attribute &&
+           cupti.set_attribute(CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER, &len, &on) == CUPTI_SUCCESS;
+}
+
 static int start(const char *path, char *why, size_t size)
 {
     const char *inj = getenv("CUDA_INJECTION64_PATH");
@@ -495,12 +557,15 @@ static int start(const char *path, char *why, size_t size)
             cbids[ncbids++] = id;
     }
     const unsigned enabled = set_timing(1);
+    zeroed_by_us = set_zeroed(1);
     r = enabled ? cupti.register_callbacks(requested, done) : CUPTI_ERROR_UNKNOWN;
     atomic_store(&state, RUNNING); /* before the kinds: their first buffer requests come at once */
+    top_up();
     for (size_t i = 0; r == CUPTI_SUCCESS && i < sizeof kinds / sizeof kinds[0]; i++)
         r = cupti.enable(kinds[i]);
     if (r != CUPTI_SUCCESS) {
         atomic_store(&state, IDLE);
+        set_zeroed(0);
         for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
             cupti.disable(kinds[i]);
         cupti.unsubscribe(subscriber);
@@ -524,6 +589,7 @@ void ct_gpu_activity_yield(void)
     atomic_store(&state, YIELDED);
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
         cupti.disable(kinds[i]);
+    set_zeroed(0); /* the program's buffers are zeroed by CUPTI again, as it expects */
     cupti.unsubscribe(subscriber);
 }
 
@@ -564,13 +630,15 @@ static void collect(int final)
         CUpti_Activity *r = NULL;
         while (cupti.next_record(list->data, list->valid, &r) == CUPTI_SUCCESS)
             record(r, final);
-        ct_free(list->data);
+        recycle(list->data, list->valid);
         ct_free(list);
     }
     flush();
     pthread_mutex_lock(&buffers_mu);
     out -= nbuf < out ? nbuf : out;
     pthread_mutex_unlock(&buffers_mu);
+    if (st == RUNNING && !final)
+        top_up();
 }
 
 /* CUPTI hands back a destroyed context's records itself (done); nothing of ours names a context. */
@@ -585,6 +653,7 @@ static void fork_child(void)
     completed = NULL;
     completed_tail = &completed;
     out = 0;
+    nspare = 0;
     later = NULL;
     nlater = later_room = 0;
 }

@@ -154,6 +154,7 @@ int ct_cupti_load(struct ct_cupti *c, const char *path, char *why, size_t size)
         snprintf(why, size, "%s lacks a function the tracer needs", c->path);
         return -1;
     }
+    c->set_attribute = (__typeof__(c->set_attribute))dlsym(c->handle, "cuptiActivitySetAttribute");
     if (c->get_version(&version) != CUPTI_SUCCESS || version / 10000 != CUPTI_MAJOR) {
         snprintf(why, size, "%s is CUPTI %u, not the %d.x this tracer reads", c->path, version, CUPTI_MAJOR);
         return -1;

@@ -30,6 +30,7 @@ struct ct_cupti {
     CUptiResult (*dropped)(CUcontext ctx, uint32_t stream, size_t *n);
     CUptiResult (*timestamp)(uint64_t *ns);
     CUptiResult (*result_string)(CUptiResult r, const char **s);
+    CUptiResult (*set_attribute)(CUpti_ActivityAttribute a, size_t *size, void *value); /* may be NULL */
 };
 
 /* Find and load libcupti (`path`: CUDATRACE_CUPTI, "" to look for one) and its functions into *c: 0, or -1

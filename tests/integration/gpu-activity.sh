@@ -134,4 +134,10 @@ grep -q 'GPU time' "$tmp/fork.err" && fail "fork: $(cat "$tmp/fork.err")"
 SIM_CUPTI_BUFFER_RECORDS=1 run_pair full "$prog" steady
 dropped=$(info full dropped) timed=$(info full timed)
 [ "$dropped" -gt 0 ] && [ $((dropped + timed)) -eq 111 ] || fail "full: $timed timed and $dropped dropped of 111"
+# CUPTI's buffers are given again once read, zeroed by the tracer as it told CUPTI they would be (the simulated
+# CUPTI aborts on one that is not): 4 records a buffer, a collection every millisecond, every span kept.
+SIM_CUPTI_BUFFER_RECORDS=4 CUDATRACE_FLUSH_MS=1 run_pair reuse "$prog" steady
+expect_info reuse timed 111
+expect_info reuse dropped 0
+linked reuse
 echo "gpu-activity: all scenarios passed"

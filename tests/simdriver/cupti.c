@@ -8,6 +8,9 @@
  *  - buffers asked of the client (none given: the records are dropped and counted), handed back by
  *    cuptiActivityFlushAll: with 0 only the records of work that has ended, forced all of them (those not
  *    ended with start and end 0, as CUPTI's incomplete records);
+ *  - CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER: unset, each buffer given is zeroed here, as CUPTI
+ *    does; set, a buffer given must be all zeros, else the process aborts with a message (the client broke
+ *    its word, and CUPTI's records would carry its old bytes);
  *  - SIM_CUPTI_BUFFER_RECORDS: at most that many records per buffer (default: as many as fit);
  *  - SIM_CUPTI_FLUSH_STALL: cuptiActivityFlushAll never returns, as when a lock it needs is held by a
  *    thread that a signal interrupted. */
@@ -222,6 +225,26 @@ static void attach(const struct sim_tool *t)
         fn(t);
 }
 
+static int zeroed_out; /* CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER */
+
+/* A buffer the client gives: zeroed here, or checked to be zero as the client said. */
+static void take_buffer(uint8_t *buf, size_t size)
+{
+    lock();
+    const int promised = zeroed_out;
+    unlock();
+    if (!promised) {
+        memset(buf, 0, size);
+        return;
+    }
+    for (size_t i = 0; i < size; i++)
+        if (buf[i]) {
+            static const char msg[] = "simulated libcupti: a buffer given as zeroed is not\n";
+            (void)!write(2, msg, sizeof msg - 1);
+            abort();
+        }
+}
+
 static size_t per_buffer(void)
 {
     const char *v = getenv("SIM_CUPTI_BUFFER_RECORDS");
@@ -247,6 +270,8 @@ static void flush(int forced)
         uint8_t *buf = NULL;
         size_t size = 0, max = 0, used = 0, n = 0;
         req(&buf, &size, &max);
+        if (buf)
+            take_buffer(buf, size);
         lock();
         size_t keep = 0;
         for (size_t i = 0; i < npend; i++) {
@@ -412,6 +437,20 @@ EXPORT CUptiResult cuptiActivityEnableContext(CUcontext ctx, CUpti_ActivityKind 
     return set_kind(kind, 1);
 }
 
+EXPORT CUptiResult cuptiActivitySetAttribute(CUpti_ActivityAttribute attr, size_t *size, void *value)
+{
+    if (!size || !value)
+        return CUPTI_ERROR_INVALID_PARAMETER;
+    if (attr != CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER)
+        return CUPTI_ERROR_NOT_SUPPORTED;
+    if (*size != sizeof(uint8_t))
+        return CUPTI_ERROR_INVALID_PARAMETER;
+    lock();
+    zeroed_out = *(const uint8_t *)value != 0;
+    unlock();
+    return CUPTI_SUCCESS;
+}
+
 EXPORT CUptiResult cuptiActivityFlushAll(uint32_t flags)
 {
     const char *stall = getenv("SIM_CUPTI_FLUSH_STALL");
@@ -456,6 +495,7 @@ EXPORT CUptiResult cuptiFinalize(void)
     flush(1);
     lock();
     memset(kind_on, 0, sizeof kind_on);
+    zeroed_out = 0;
     sub.live = 0;
     want_buffer = NULL, give_buffer = NULL;
     unlock();
