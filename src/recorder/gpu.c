@@ -43,10 +43,29 @@ static void collect(int final, int last)
 
 void ct_gpu_collect_soon(void) { collect(0, 0); }
 
-/* Spans made and not written yet: an array that grows, swapped out whole by the drain. */
+/* Spans made and not written yet: an array that grows, swapped out whole by the drain.  The array written
+ * comes back to be a queue again (give_back): an array grown anew at each collection, its pages faulting
+ * in, cost the collector more than all the rest of its work (doc/performance.md, "CUPTI's buffers"). */
 static pthread_mutex_t queue_mu = PTHREAD_MUTEX_INITIALIZER;
-static struct ct_rec_gpu *queue;
-static size_t queued, room;
+static struct ct_rec_gpu *queue, *queue_next; /* queue_next: the next queue, once this one is taken */
+static size_t queued, room, room_next;
+
+/* An array of `n` spans' room, written: the queue's again, or the next queue's, or freed. */
+static void give_back(struct ct_rec_gpu *v, size_t n)
+{
+    if (!v)
+        return;
+    pthread_mutex_lock(&queue_mu);
+    if (!queue && !queued) {
+        queue = v, room = n;
+        v = NULL;
+    } else if (!queue_next) {
+        queue_next = v, room_next = n;
+        v = NULL;
+    }
+    pthread_mutex_unlock(&queue_mu);
+    ct_free(v);
+}
 
 static void put_info(struct ct_rec_gpu_info *gi, int final)
 {
@@ -137,7 +156,7 @@ static _Atomic int handed_ready, written_ready;
 static void free_written(void)
 {
     if (atomic_exchange(&written_ready, 0))
-        ct_free(written.spans);
+        give_back(written.spans, written.room);
 }
 
 static void take_queue(struct ct_gpu_batch *b)
@@ -145,8 +164,10 @@ static void take_queue(struct ct_gpu_batch *b)
     pthread_mutex_lock(&queue_mu);
     b->spans = queue;
     b->n = queued;
-    queue = NULL;
-    queued = room = 0;
+    b->room = room;
+    queue = queue_next, room = room_next;
+    queue_next = NULL, room_next = 0;
+    queued = 0;
     pthread_mutex_unlock(&queue_mu);
 }
 
@@ -178,6 +199,7 @@ void ct_gpu_take(struct ct_gpu_batch *b, int final, int in_signal)
         ct_free(b->spans);
         b->spans = v;
         b->n += handed.n;
+        b->room = b->n;
     }
 }
 
@@ -198,7 +220,7 @@ void ct_gpu_write(struct ct_gpu_batch *b, int final, int in_signal)
     if (b->n) /* one span of memory: the file takes at most a few iovecs at a time */
         ct_tf_append(&(struct iovec){b->spans, b->n * sizeof *b->spans}, 1);
     if (!in_signal)
-        ct_free(b->spans);
+        give_back(b->spans, b->room);
     else if (b->spans) {
         written = *b;
         atomic_store(&written_ready, 1);
@@ -222,8 +244,9 @@ void ct_gpu_after_fork_child(void)
     pthread_mutex_init(&queue_mu, NULL);
     pthread_mutex_init(&collect_mu, NULL);
     ct_free(queue);
-    queue = NULL;
-    queued = room = 0;
+    ct_free(queue_next);
+    queue = queue_next = NULL;
+    queued = room = room_next = 0;
     atomic_store(&ct_gpu_counts.timed, 0);
     atomic_store(&ct_gpu_counts.not_completed, 0);
     atomic_store(&ct_gpu_counts.untimed_pool, 0);

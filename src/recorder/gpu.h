@@ -49,7 +49,7 @@ void ct_gpu_collect_soon(void);
  * thread handed over (ct_gpu_hand), and a final record counts what no collection reached as not completed. */
 struct ct_gpu_batch {
     struct ct_rec_gpu *spans;
-    size_t n;
+    size_t n, room; /* room: the array's capacity, for the queue to take it again */
     int counts; /* handed over by a collection that counted what had not completed: write the counts */
 };
 void ct_gpu_take(struct ct_gpu_batch *b, int final, int in_signal);
