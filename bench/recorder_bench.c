@@ -3,7 +3,10 @@
  *      ct_now_ns() reads of a trampoline; median of 15 batches of 50,000 (each batch fits the default ring,
  *      which is flushed between batches, untimed);
  *   2. sustained rate from 1, 2 and 8 threads recording flat out for 1 s with the writer on (kept and lost);
- *   3. one thread paced at 2 million records/s for 5 s with default settings: records lost.
+ *   3. one thread paced at 2 million records/s for 5 s with default settings: records lost;
+ *   4. ns per GPU span queued as CUPTI's collector queues them (batches of 256, 32,768 spans a collection,
+ *      each collection then drained and written as the writer's thread does, untimed), in the thread's CPU
+ *      time: median of 15 collections.
  * Usage: recorder_bench [DIR] (trace files go to DIR, else to a temporary directory removed at the end). */
 #include "config.h"
 
@@ -12,8 +15,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "format/record.h"
+#include "recorder/drain.h"
+#include "recorder/gpu.h"
 #include "recorder/recorder.h"
 #include "recorder/settings.h"
 #include "quantile.h"
@@ -68,6 +75,39 @@ static double clock_pair(int record_clock)
         ns[r] = (double)(ct_now_ns() - s) / BATCH;
     }
     (void)sink;
+    return median(ns);
+}
+
+static uint64_t thread_cpu_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The collector's side of GPU spans (src/gputime/activity.c): ct_gpu_queue_many of batches of 256, in the
+ * thread's CPU time (page faults included, another process's turns not). */
+static double gpu_queue(void)
+{
+    enum { SPANS = 32768, BATCH_SPANS = 256 };
+    static struct ct_rec_gpu batch[BATCH_SPANS];
+    double ns[ROUNDS];
+
+    for (int i = 0; i < BATCH_SPANS; i++) {
+        ct_put_hdr(&batch[i].h, CT_REC_GPU, sizeof batch[i], 0);
+        batch[i].start_ns = (uint64_t)i, batch[i].end_ns = (uint64_t)i + 1;
+    }
+    for (int r = 0; r < ROUNDS; r++) {
+        if (ct_drain_acquire(-1)) { /* as the writer's thread drains: the queue taken and written */
+            ct_drain_all(0, 0);
+            ct_drain_release();
+        }
+        uint64_t start = thread_cpu_ns();
+        for (int i = 0; i < SPANS; i += BATCH_SPANS)
+            ct_gpu_queue_many(batch, BATCH_SPANS);
+        ns[r] = (double)(thread_cpu_ns() - start) / SPANS;
+    }
+    ct_rec_flush();
     return median(ns);
 }
 
@@ -158,6 +198,7 @@ int main(int argc, char **argv)
     printf("  ct_now() x2 alone (record clock: %s):   %6.1f ns\n",
            ct_clock_mode == CT_CLOCK_TSC ? "tsc " : "mono", clock_pair(1));
     printf("  clock_gettime(MONOTONIC) x2 alone:         %6.1f ns\n", clock_pair(0));
+    printf("  GPU span queued by a collector (CPU time): %6.1f ns/span\n", gpu_queue());
     char dflt_buffer[16], dflt_flush[16];
     snprintf(dflt_buffer, sizeof dflt_buffer, "%uM", (unsigned)(CT_DEFAULT_BUFFER_SIZE >> 20));
     snprintf(dflt_flush, sizeof dflt_flush, "%u", CT_DEFAULT_FLUSH_MS);
