@@ -120,8 +120,9 @@ static void findings_text(const struct out *o, const struct rp_an_result *r)
 {
     const struct rp_an_merged *a = o->a;
     char b1[64], b2[64], b3[256];
-    fprintf(o->f, "Run: %s; steady state from %s (--warmup=%g%%)\n", time_text(b1, sizeof b1, (double)a->run_ns, o->u),
-            time_text(b2, sizeof b2, (double)(a->steady_t - a->start_ns), o->u), a->o->warmup * 100);
+    fprintf(o->f, "Run: %s; steady state from %s (--warmup=%g%%%s)\n", time_text(b1, sizeof b1, (double)a->run_ns, o->u),
+            time_text(b2, sizeof b2, (double)(a->steady_t - a->start_ns), o->u), a->o->warmup * 100,
+            a->n > 1 ? " of each process's run: the earliest's" : "");
     if (!a->stacks)
         fputs("Call stacks were not recorded (CUDATRACE_STACKS=none, or a build without libunwind): findings "
               "name no call sites.\n", o->f);
@@ -751,10 +752,10 @@ static int run(int argc, char **argv)
 const struct rp_command rp_cmd_analyze = {
     "analyze", "the problems in a trace, the time each costs and the call sites that cause it",
     "Usage: " RP_PROG " analyze [OPTION]... FILE...\n"
-    "Findings in one or more trace files, merged, the largest estimated time lost first: each with its\n"
-    "rule, evidence (counts, host time blocked, GPU time idle, share of the run), the call sites that\n"
-    "cause it (native frames and Python lines where stacks were recorded, and the NVTX range) and what\n"
-    "usually fixes it.  Rules (doc/analyze.md):\n"
+    "Findings in one or more trace files or analyze partials (--partial), merged, the largest\n"
+    "estimated time lost first: each with its rule, evidence (counts, host time blocked, GPU time\n"
+    "idle, share of the run), the call sites that cause it (native frames and Python lines where\n"
+    "stacks were recorded, and the NVTX range) and what\n"    "usually fixes it.  Rules (doc/analyze.md):\n"
     "  sync          synchronize calls, copies and sets that synchronize, frees that wait, in the\n"
     "                steady state: the host time they block\n"
     "  pageable      asynchronous copies from or to pageable host memory (they run synchronously)\n"
@@ -766,9 +767,9 @@ const struct rp_command rp_cmd_analyze = {
     "                time between those of a launch loop) than the GPU runs\n"
     "  ranks         several ranks: each one's GPU busy time, collectives, steps; the slowest\n"
     "  leak          memory still allocated at exit, by site; the peak's sites follow the findings\n"
-    "A site's calls count only in the steady state, after --warmup of the run.  Call sites of calls\n"
-    "other than allocations need CUDATRACE_STACKS=all; gpu-idle and launch-bound need every call timed\n"
-    "on the GPU (CUPTI's activity records, or CUDATRACE_GPU_TIME=all).\n"
+    "A site's calls count only in the steady state, after --warmup of its own process's run (each\n"
+    "file has its own warm-up and launch-bound windows).  Call sites of calls other than allocations\n"
+    "need CUDATRACE_STACKS=all; gpu-idle and launch-bound need every call timed\n"    "on the GPU (CUPTI's activity records, or CUDATRACE_GPU_TIME=all).\n"
     "\n"
     "Options:\n"
     "  -f, --format=FMT       table, csv, tsv or json (default: table on a terminal, else csv)\n"
@@ -776,13 +777,13 @@ const struct rp_command rp_cmd_analyze = {
     "  -t, --top=N            at most N sites per finding (default 3; 0: all)\n"
     "  -g, --group-by=WHAT    stack (default): a site is a call stack; python: the innermost Python\n"
     "                         frame of user code (as memory --group-by python)\n"
-    "      --warmup=PCT       the first PCT% of the run is warm-up (default 10)\n"
+    "      --warmup=PCT       the first PCT% of each process's run is warm-up (default 10)\n"
     "      --min-repeats=N    sync, pageable, churn, small-copies: a site with N or more calls in\n"
     "                         the steady state (default 10)\n"
     "      --idle-gap=TIME    gpu-idle: the shortest gap counted (default 1ms; 500us, 2ms, ...)\n"
     "      --small-copy=BYTES small-copies: a copy below BYTES is small (default 65536)\n"
     "      --min-launches=N   launch-bound: launches in its windows before it reports (default 1000)\n"
-    "      --window=TIME      launch-bound: the window (default 100ms; at most 1024 per run)\n"
+    "      --window=TIME      launch-bound: the window (default 100ms; at most 1024 per process's run)\n"
     "      --launch-interval=TIME  launch-bound: a launch this soon after its thread's last one\n"
     "                         counts the time between as launching (default 50us)\n"
     "      --rank-lead=PCT    ranks: the slowest rank's lead over the others, in % of the run, before\n"
@@ -790,9 +791,18 @@ const struct rp_command rp_cmd_analyze = {
     "      --step-range=NAME  ranks: the NVTX range that is one step (default step)\n"
     "      --leak-bytes=N     leak: bytes still allocated at exit before it reports (default 1)\n"
     "      --error-exitcode=N exit N (1 to 255) when there is a finding (for CI); 0, the default: exit 0\n"
+    "      --partial          write, instead of findings, analyze's state of the files: an analyze\n"
+    "                         partial (doc/partials.md) that analyze reads again in place of the\n"
+    "                         files, alone or with other analyze partials and traces, printing what\n"
+    "                         the traces would.  It records --warmup, --idle-gap, --small-copy,\n"
+    "                         --window, --launch-interval, --group-by and --step-range: reading it,\n"
+    "                         those are taken from it, and another value given is refused (exit 1).\n"
+    "                         The other options apply when it is read.  No --format.  summary and the\n"
+    "                         other commands refuse an analyze partial (exit 2)\n"
     "  -o, --output=FILE      write to FILE instead of standard output\n"
     "  -h, --help             this help\n"
     "\n"
-    "Exit status: as for summary; N of --error-exitcode when there are findings and nothing else failed.\n",
+    "Exit status: as for summary (a truncated or corrupt partial: 3, nothing printed); N of\n"
+    "--error-exitcode when there are findings and nothing else failed.\n",
     run,
 };

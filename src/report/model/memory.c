@@ -76,6 +76,7 @@ static int release(struct rp_memtrack *m, struct rp_u64map_entry *e)
 {
     uint64_t bytes = e->v1;
     unsigned kind = rp_live_kind(e);
+    uint32_t stack = rp_live_stack(e); /* e is gone after the removal */
     if (m->detail) {
         struct rp_mem_stats *d = dev_stats(m, rp_live_device(e), kind);
         if (d)
@@ -85,7 +86,7 @@ static int release(struct rp_memtrack *m, struct rp_u64map_entry *e)
     }
     rp_u64map_remove(&m->live, e);
     shrank(&m->kind[kind], bytes);
-    note(m, kind, 0, bytes, rp_live_stack(e));
+    note(m, kind, 0, bytes, stack);
     if (rp_mem_kind_on_device(kind)) {
         shrank(&m->device, bytes);
         return 1;
