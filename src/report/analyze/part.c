@@ -68,7 +68,8 @@ static int copy_stack(struct rp_stack *d, const struct rp_stack *s)
             const struct rp_inlined *x = &f->inlined[g->ninlined];
             struct rp_inlined *y = &g->inlined[g->ninlined];
             y->line = x->line;
-            if ((x->function && !(y->function = strdup(x->function))) || (x->srcfile && !(y->srcfile = strdup(x->srcfile)))) {
+            if ((x->function && !(y->function = strdup(x->function))) ||
+                (x->srcfile && !(y->srcfile = strdup(x->srcfile)))) {
                 g->ninlined++;
                 return -1;
             }
@@ -120,7 +121,8 @@ static int psites_of(struct ctx *x, struct rp_an_psites *d, const struct rp_site
     for (; d->n < s->n; d->n++) {
         const struct rp_site *a = &s->v[d->n];
         struct rp_an_psite *b = &d->v[d->n];
-        *b = (struct rp_an_psite){NULL, NULL, NULL, a->first_t0 - x->off, a->count, a->bytes, a->total_ns, a->max_ns, 0};
+        *b = (struct rp_an_psite){NULL, NULL, NULL, a->first_t0 - x->off, a->count, a->bytes, a->total_ns,
+                                  a->max_ns, 0};
         if (!(b->key = site_key(x, a)) || !(b->label = strdup(a->label ? a->label : "")) ||
             (a->range && !(b->range = strdup(a->range))) || (b->stack = stack_ref(x, a->stack)) == (size_t)-1) {
             d->n++;
@@ -190,7 +192,8 @@ static int memory_of(struct ctx *x, struct rp_an *a, size_t fi)
     struct rp_rd rd = {m->change_stacks.p, m->change_stacks.p + m->change_stacks.n, 0};
     for (uint64_t i = 0; i < p->nchanges; i++) {
         uint32_t id = (uint32_t)rp_get_var(&rd);
-        struct rp_site *s = a->o->by_python ? rp_site_python(&tmp, a->t, fi, id) : rp_site_of(&tmp, a->t, fi, id, "", 0);
+        struct rp_site *s = a->o->by_python ? rp_site_python(&tmp, a->t, fi, id)
+                                            : rp_site_of(&tmp, a->t, fi, id, "", 0);
         if (!s)
             goto out;
         p->change_site[i] = (uint32_t)(s - tmp.v);

@@ -120,7 +120,8 @@ static void findings_text(const struct out *o, const struct rp_an_result *r)
 {
     const struct rp_an_merged *a = o->a;
     char b1[64], b2[64], b3[256];
-    fprintf(o->f, "Run: %s; steady state from %s (--warmup=%g%%%s)\n", time_text(b1, sizeof b1, (double)a->run_ns, o->u),
+    fprintf(o->f, "Run: %s; steady state from %s (--warmup=%g%%%s)\n",
+            time_text(b1, sizeof b1, (double)a->run_ns, o->u),
             time_text(b2, sizeof b2, (double)(a->steady_t - a->start_ns), o->u), a->o->warmup * 100,
             a->n > 1 ? " of each process's run: the earliest's" : "");
     if (!a->stacks)
@@ -727,7 +728,10 @@ static int run(int argc, char **argv)
             if (!(bad = parse_time("--window", optarg, &op.window_ns)) && !op.window_ns)
                 return rp_usage_error(&rp_cmd_analyze, "--window wants a time above 0, not %s", optarg);
             break;
-        case O_INTERVAL: given |= MAP_INTERVAL; bad = parse_time("--launch-interval", optarg, &op.launch_interval_ns); break;
+        case O_INTERVAL:
+            given |= MAP_INTERVAL;
+            bad = parse_time("--launch-interval", optarg, &op.launch_interval_ns);
+            break;
         case O_RANK: bad = parse_pct("--rank-lead", optarg, &op.rank_share); break;
         case O_LEAK: bad = parse_num("--leak-bytes", optarg, &op.leak_bytes); break;
         case O_STEP: given |= MAP_STEP; op.step_range = optarg; break;
@@ -769,7 +773,8 @@ const struct rp_command rp_cmd_analyze = {
     "  leak          memory still allocated at exit, by site; the peak's sites follow the findings\n"
     "A site's calls count only in the steady state, after --warmup of its own process's run (each\n"
     "file has its own warm-up and launch-bound windows).  Call sites of calls other than allocations\n"
-    "need CUDATRACE_STACKS=all; gpu-idle and launch-bound need every call timed\n"    "on the GPU (CUPTI's activity records, or CUDATRACE_GPU_TIME=all).\n"
+    "need CUDATRACE_STACKS=all; gpu-idle and launch-bound need every call timed\n"
+    "on the GPU (CUPTI's activity records, or CUDATRACE_GPU_TIME=all).\n"
     "\n"
     "Options:\n"
     "  -f, --format=FMT       table, csv, tsv or json (default: table on a terminal, else csv)\n"
