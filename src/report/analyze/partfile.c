@@ -206,8 +206,8 @@ static int get_stack(struct rp_rd *r, struct rp_stack *s)
         return -1;
     if (nf && !(s->frames = calloc(nf, sizeof *s->frames)))
         return -1;
-    for (; s->nframes < nf; s->nframes++) {
-        struct rp_frame *f = &s->frames[s->nframes];
+    while (s->nframes < nf) {
+        struct rp_frame *f = &s->frames[s->nframes++]; /* counted at once: freed with the stack if cut short */
         char *path;
         f->addr = rp_get_var(r);
         f->python = rp_get_u8(r) != 0;
@@ -243,7 +243,6 @@ static int get_stack(struct rp_rd *r, struct rp_stack *s)
         if (f->python && (!f->srcfile || !f->function)) /* frames.c reads both of a Python frame */
             return r->bad = 1, -1;
     }
-    s->nframes = (uint16_t)nf;
     return r->bad ? -1 : 0;
 }
 

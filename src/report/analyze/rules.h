@@ -1,9 +1,11 @@
 /* cudatrace-report analyze: the rules that turn a trace into findings, each with the time it is estimated to
- * cost and the call sites that cause it.  One pass over the merged calls feeds every rule (rp_an_call);
- * a second pass, only when there is something to look up, finds what the host did during the largest GPU
- * idle gaps and who held the memory peak (rp_an_call2).  Memory is per call site, per device and per
- * window of time, never per call: sites are keyed by stack id (sites.h), GPU spans wait in a heap only
- * until no later call can start work before them (gpu_idle.c). */
+ * cost and the call sites that cause it.  One pass over the merged calls feeds every rule (rp_an_call), each
+ * file's state apart from the others'; a second pass, only when there are GPU idle gaps, finds what the host
+ * did during the largest (rp_an_call2).  Then each file's state becomes a part (part.h) and the parts are
+ * merged into the findings (merge.c).  Memory is per call site, per device and per window of time, and per
+ * allocation or free (the changes of live memory that the peak is replayed from), never per call: sites are
+ * keyed by stack id (sites.h), GPU spans wait in a heap only until no later call can start work before them
+ * (gpu_idle.c). */
 #ifndef CT_REPORT_ANALYZE_RULES_H
 #define CT_REPORT_ANALYZE_RULES_H
 
