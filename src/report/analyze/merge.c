@@ -196,17 +196,17 @@ static int ranks(struct rp_an_merged *m, struct rp_an_result *r)
     if (r->nranks < 2 || !busy) /* no rank's GPU work was timed: none is the slowest */
         return 0;
     size_t slow = 0;
-    int64_t others = 0;
+    __int128 others = 0; /* a sum of many ranks' loads */
     for (size_t i = 1; i < r->nranks; i++)
         if (r->ranks[i].load_ns > r->ranks[slow].load_ns)
             slow = i;
     for (size_t i = 0; i < r->nranks; i++)
         if (i != slow)
             others += r->ranks[i].load_ns;
-    others /= (int64_t)(r->nranks - 1);
+    const int64_t mean = (int64_t)(others / (int64_t)(r->nranks - 1));
     r->slowest = slow;
     const struct rp_an_rank *s = &r->ranks[slow];
-    uint64_t lead = s->load_ns > others ? (uint64_t)(s->load_ns - others) : 0;
+    uint64_t lead = s->load_ns > mean ? (uint64_t)(s->load_ns - mean) : 0;
     if (!s->busy_ns || !m->run_ns || (double)lead < m->o->rank_share * (double)m->run_ns)
         return 0;
     struct rp_an_finding *f = rp_an_add(r, RP_AN_RANKS, lead);

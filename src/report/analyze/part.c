@@ -121,8 +121,9 @@ static int psites_of(struct ctx *x, struct rp_an_psites *d, const struct rp_site
     for (; d->n < s->n; d->n++) {
         const struct rp_site *a = &s->v[d->n];
         struct rp_an_psite *b = &d->v[d->n];
-        *b = (struct rp_an_psite){NULL, NULL, NULL, a->first_t0 - x->off, a->count, a->bytes, a->total_ns,
-                                  a->max_ns, 0};
+        /* a memory site has no calls of its own: no first call either */
+        *b = (struct rp_an_psite){NULL, NULL, NULL, a->count ? a->first_t0 - x->off : 0, a->count, a->bytes,
+                                  a->total_ns, a->max_ns, 0};
         if (!(b->key = site_key(x, a)) || !(b->label = strdup(a->label ? a->label : "")) ||
             (a->range && !(b->range = strdup(a->range))) || (b->stack = stack_ref(x, a->stack)) == (size_t)-1) {
             d->n++;
@@ -214,8 +215,8 @@ int rp_an_part_of(struct rp_an *a, size_t i, struct rp_an_part *p)
     p->start_wall_ns = f->hdr.start_wall_ns;
     p->start_mono_ns = f->hdr.start_mono_ns;
     p->calls = f->calls != 0;
-    p->first_t0 = f->first_t0;
-    p->last_t1 = f->last_t1;
+    p->first_t0 = p->calls ? f->first_t0 : 0; /* without calls, no extent (a reader checks times' range) */
+    p->last_t1 = p->calls ? f->last_t1 : 0;
     p->has_end = f->has_end;
     p->end_mono_ns = f->has_end ? f->end.end_mono_ns : 0;
     p->rank = f->rank.rank;

@@ -186,6 +186,25 @@ static uint64_t get_count(struct rp_rd *r, size_t min_bytes, uint64_t max)
     return r->bad ? 0 : n;
 }
 
+/* A time (ns, either clock): from 0 to below 2^61 (the year 2043 on the wall clock), so that the merge's
+ * sums with clock offsets and the output's differences of them stay within 64 bits whatever the bytes say. */
+#define MAX_TIME ((int64_t)1 << 61)
+static int64_t get_time(struct rp_rd *r)
+{
+    const int64_t t = rp_get_svar(r);
+    if (t < 0 || t >= MAX_TIME)
+        r->bad = 1;
+    return r->bad ? 0 : t;
+}
+
+static uint64_t get_utime(struct rp_rd *r)
+{
+    const uint64_t t = rp_get_var(r);
+    if (t >= (uint64_t)MAX_TIME)
+        r->bad = 1;
+    return r->bad ? 0 : t;
+}
+
 /* A string (or with `opt`, one that may be absent): 0, or -1 (bad set when corrupt). */
 static int get_str(struct rp_rd *r, char **s, int opt)
 {
@@ -257,7 +276,7 @@ static int get_sites(struct rp_rd *r, struct rp_an_psites *s, size_t nstacks)
             s->n++;
             return -1;
         }
-        q->first_t0 = rp_get_svar(r);
+        q->first_t0 = get_time(r);
         q->count = rp_get_var(r);
         q->bytes = rp_get_var(r);
         q->total_ns = rp_get_var(r);
@@ -273,27 +292,27 @@ static int get_part(struct rp_rd *r, struct rp_an_part *p)
 {
     if (get_str(r, &p->host, 0) < 0)
         return -1;
-    p->start_wall_ns = rp_get_svar(r);
-    p->start_mono_ns = rp_get_svar(r);
+    p->start_wall_ns = get_time(r);
+    p->start_mono_ns = get_time(r);
     p->calls = rp_get_u8(r) != 0;
-    p->first_t0 = rp_get_var(r);
-    p->last_t1 = rp_get_var(r);
+    p->first_t0 = get_utime(r);
+    p->last_t1 = get_utime(r);
     p->has_end = rp_get_u8(r) != 0;
-    p->end_mono_ns = rp_get_svar(r);
+    p->end_mono_ns = get_time(r);
     if (get_str(r, &p->label, 0) < 0)
         return -1;
     p->rank = (int32_t)rp_get_svar(r);
     p->timed_all = rp_get_u8(r) != 0;
     p->has_stacks = rp_get_u8(r) != 0;
-    p->steady_t = rp_get_svar(r);
+    p->steady_t = get_time(r);
     p->win_ns = rp_get_var(r);
     p->lb_windows = rp_get_var(r);
     p->lb_launches = rp_get_var(r);
     p->lb_launch_ns = rp_get_var(r);
     p->lb_busy_ns = rp_get_var(r);
     p->lb_lost_ns = rp_get_var(r);
-    p->busy_ns = rp_get_var(r);
-    p->collective_ns = rp_get_var(r);
+    p->busy_ns = get_utime(r); /* bounded: the ranks' loads are differences and sums of them */
+    p->collective_ns = get_utime(r);
     p->steps = rp_get_var(r);
     p->step_ns = get_f64(r);
     const uint64_t ns = get_count(r, 4, UINT64_MAX);
@@ -318,8 +337,8 @@ static int get_part(struct rp_rd *r, struct rp_an_part *p)
         d->busy_ns = rp_get_var(r);
         d->idle_ns = rp_get_var(r);
         d->ngaps = rp_get_var(r);
-        d->first = rp_get_svar(r);
-        d->frontier = rp_get_svar(r);
+        d->first = get_time(r);
+        d->frontier = get_time(r);
         const uint64_t nt = get_count(r, 1, RP_AN_TOP_GAPS);
         if (r->bad) {
             p->ndevs++;
@@ -327,9 +346,9 @@ static int get_part(struct rp_rd *r, struct rp_an_part *p)
         }
         for (; d->ntop < nt; d->ntop++) {
             struct rp_an_pgap *g = &d->top[d->ntop];
-            g->t0 = rp_get_svar(r);
-            g->t1 = rp_get_svar(r);
-            g->launch_t = rp_get_svar(r);
+            g->t0 = get_time(r);
+            g->t1 = get_time(r);
+            g->launch_t = get_time(r);
             if (get_str(r, &g->api, 0) < 0 || get_str(r, &g->range, 1) < 0) {
                 d->ntop++;
                 p->ndevs++;

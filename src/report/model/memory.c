@@ -213,8 +213,9 @@ static int next_change(struct cursor *k)
     if (refill(k) < 0)
         return -1;
     k->left--;
-    k->t0 += rp_get_svar(&k->rd);
-    k->t1 = k->t0 + rp_get_svar(&k->rd);
+    /* unsigned: a corrupt partial's deltas wrap instead of overflowing */
+    k->t0 = (int64_t)((uint64_t)k->t0 + (uint64_t)rp_get_svar(&k->rd));
+    k->t1 = (int64_t)((uint64_t)k->t0 + (uint64_t)rp_get_svar(&k->rd));
     const uint8_t kg = rp_get_u8(&k->rd);
     k->kind = kg >> 1;
     k->grew = kg & 1;
@@ -227,7 +228,8 @@ static int next_change(struct cursor *k)
 /* The merge's order: report time of the call's start, then file. */
 static int before(const struct cursor *a, const struct cursor *b)
 {
-    const int64_t x = a->t0 + a->offset, y = b->t0 + b->offset;
+    const int64_t x = (int64_t)((uint64_t)a->t0 + (uint64_t)a->offset),
+                  y = (int64_t)((uint64_t)b->t0 + (uint64_t)b->offset);
     return x != y ? x < y : a->file < b->file;
 }
 
@@ -296,7 +298,7 @@ static int replay(struct rp_memtrack *m, const struct rp_mem_changes *files, siz
         sift_down(h, nh, i);
     while (nh && rc == 0 && (!stop || step < stop)) {
         struct cursor *c = h[0];
-        const int64_t t1 = c->t1 + c->offset;
+        const int64_t t1 = (int64_t)((uint64_t)c->t1 + (uint64_t)c->offset);
         const uint64_t peak = m->device.peak_bytes;
         apply(&m->kind[c->kind], (int)c->grew, c->bytes, t1);
         if (rp_mem_kind_on_device(c->kind))
