@@ -88,6 +88,22 @@ same_as_traces ""
 same_as_traces "--warmup=25 --idle-gap=500us --window=20ms --launch-interval=100us --small-copy=1024"
 same_as_traces "--group-by python --step-range=step"
 
+# Python frames in stacks (the fuzz corpus's traces of py-pystack.py), sites by stack and by Python line.
+C=$CT_TOP_SRCDIR/tests/fuzz/corpus
+for g in stack python; do
+    make_partial "$TMP/py.ctpart" "-g $g" "$C/py-stacks.ct"
+    make_partial "$TMP/lk.ctpart" "-g $g" "$C/leak-stacks.ct" "$C/ranges.ct"
+    for f in json table csv; do
+        "$REPORT" analyze -g $g -f $f --min-repeats 1 --top 0 "$C/py-stacks.ct" "$C/leak-stacks.ct" "$C/ranges.ct" \
+            >"$TMP/want" 2>/dev/null
+        run_report $? analyze -f $f --min-repeats 1 --top 0 "$TMP/py.ctpart" "$TMP/lk.ctpart"
+        cmp -s "$TMP/want" "$TMP/out" || fail "Python frames, -g $g -f $f: $(diff "$TMP/want" "$TMP/out" | head -4)"
+        if [ $f = table ]; then
+            grep -q "#[0-9]* py-pystack.py:[0-9]* " "$TMP/out" || fail "Python frames, -g $g: no Python line in the sites"
+        fi
+    done
+done
+
 # What the partials hold: a finding of each planted rule, the ranks, the peak and who held it.
 make_partial "$TMP/all.ctpart" "" $S $L $K $G
 run_report 0 analyze -f json "$TMP/all.ctpart"
