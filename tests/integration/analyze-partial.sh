@@ -4,7 +4,8 @@
 # format, options of the map recorded and checked, options of the merge applied); the partials' kinds are
 # refused by the other commands; truncated, corrupt, foreign and future partials get the exit codes of such
 # traces.  The files: analyze_drv's planted problems (stacks, GPU gaps, leaks, launch loops), two ranks, and
-# report-gen's traces (a parent and child, NVTX ranges, control characters, a job's ranks).
+# report-gen's traces (a parent and child, NVTX ranges, control characters, a job's ranks); Python frames from
+# the fuzz corpus's traces of py-pystack.py.
 set -u
 . "$CT_TOP_SRCDIR/tests/integration/report-lib.sh"
 SAMPLE=$CT_TOP_BUILDDIR/tests/samples/analyze_drv
