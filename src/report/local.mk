@@ -57,8 +57,9 @@ src_report_libctreport_la_SOURCES = \
 	src/report/analyze/rules.c src/report/analyze/rules.h \
 	src/report/analyze/host_rules.c \
 	src/report/analyze/gpu_idle.c \
-	src/report/analyze/ranks.c \
-	src/report/analyze/memory_rule.c
+	src/report/analyze/part.c src/report/analyze/part.h \
+	src/report/analyze/merge.c \
+	src/report/analyze/partfile.c src/report/analyze/partfile.h
 # The symbolization back end (symbols.h): elfutils libdw, else the ELF symbol tables read by hand.
 if HAVE_LIBDW
 src_report_libctreport_la_SOURCES += src/report/symbols/symbols_dw.c

@@ -1,8 +1,8 @@
 /* libFuzzer target: the bytes are one trace file, and every cudatrace-report command reads it (the format's
  * reader, decoder, runs and merge, then each command's aggregation and output), as the program would, with
- * the output going to /dev/null; summary also reads the bytes as the payload of a partial.  Built with clang
- * -fsanitize=fuzzer by scripts/fuzz; the same file, linked with replay.c instead of libFuzzer, replays the
- * committed corpus in `make check`. */
+ * the output going to /dev/null; summary and analyze also read the bytes as the payload of their partials.
+ * Built with clang -fsanitize=fuzzer by scripts/fuzz; the same file, linked with replay.c instead of
+ * libFuzzer, replays the committed corpus in `make check`. */
 #include "config.h"
 
 #include <getopt.h>
@@ -18,6 +18,7 @@
 #include "report/cmd/cli.h"
 #include "report/model/bytes.h"
 #include "report/model/trace.h"
+#include "report/analyze/partfile.h"
 #include "report/summary/partial.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -29,29 +30,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static int fd = -1, fd2 = -1;
 static char path[64], path2[64];
 /* The SQLite export and summary's partial need real files: in a directory of their own, replaced by each run. */
-static char dbdir[] = "/tmp/ct-fuzz.XXXXXX", db[64], part[64], wrapped[64];
+static char dbdir[] = "/tmp/ct-fuzz.XXXXXX", db[64], part[64], wrapped[64], apart[64], awrapped[64];
 
 static void remove_db(void)
 {
     unlink(db);
     unlink(part);
     unlink(wrapped);
+    unlink(apart);
+    unlink(awrapped);
     rmdir(dbdir);
 }
 
-/* The input as the payload of a partial whose header holds (doc/partials.md): the checksums would turn
- * away nearly every mutation before the decoder saw it. */
-static void write_wrapped(const uint8_t *data, size_t size)
+/* The input as the payload of a partial (summary's or analyze's magic and version) whose header holds
+ * (doc/partials.md): the checksums would turn away nearly every mutation before the decoder saw it. */
+static void write_wrapped(const char *to, const char *magic, uint32_t version, const uint8_t *data, size_t size)
 {
     struct rp_bytes b = {0};
-    rp_put_raw(&b, RP_PARTIAL_MAGIC, RP_PARTIAL_MAGIC_LEN);
-    rp_put_u32le(&b, RP_PARTIAL_VERSION);
+    rp_put_raw(&b, magic, RP_PARTIAL_MAGIC_LEN);
+    rp_put_u32le(&b, version);
     rp_put_u32le(&b, 0);
     rp_put_u64le(&b, size);
     rp_put_u32le(&b, rp_crc32(0, data, size));
     rp_put_u32le(&b, rp_crc32(0, b.p, b.n));
     rp_put_raw(&b, data, size);
-    FILE *f = fopen(wrapped, "wb");
+    FILE *f = fopen(to, "wb");
     if (!f || b.oom || fwrite(b.p, 1, b.n, f) != b.n || fclose(f) != 0)
         abort();
     rp_bytes_free(&b);
@@ -74,6 +77,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     snprintf(db, sizeof db, "%s/t.sqlite", dbdir);
     snprintf(part, sizeof part, "%s/t.ctpart", dbdir);
     snprintf(wrapped, sizeof wrapped, "%s/w.ctpart", dbdir);
+    snprintf(apart, sizeof apart, "%s/a.ctpart", dbdir);
+    snprintf(awrapped, sizeof awrapped, "%s/aw.ctpart", dbdir);
     atexit(remove_db);
     return 0;
 }
@@ -106,6 +111,9 @@ static char *const runs[][11] = {
     {"analyze", "-f", "json", "--idle-gap=0", "--min-repeats=1", "--min-launches=1", F, F2, NULL},
     {"analyze", "-f", "table", "-t", "0", "--warmup=0", F, NULL},
     {"analyze", "-f", "csv", "-g", "python", F, NULL},
+    {"analyze", "--partial", "-o", apart, F, F2, NULL},             /* analyze's partial, written, */
+    {"analyze", "-f", "json", "--min-repeats=1", apart, F, NULL},  /* read back, merged with a trace */
+    {"analyze", "-f", "table", awrapped, NULL},                     /* the input as its partial's payload */
     {"export", "-f", "chrome", F, F2, NULL},
     {"export", "-f", "csv", F, NULL},
     {"export", "-f", "json", F, NULL},
@@ -145,7 +153,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (pwrite(fd2, &pid, sizeof pid, (off_t)pid_at) != (ssize_t)sizeof pid)
             abort();
     }
-    write_wrapped(data, size);
+    write_wrapped(wrapped, RP_PARTIAL_MAGIC, RP_PARTIAL_VERSION, data, size);
+    write_wrapped(awrapped, RP_AN_PARTIAL_MAGIC, RP_AN_PARTIAL_VERSION, data, size);
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
         char *argv[14] = {NULL};
         int argc = 0;

@@ -2,7 +2,8 @@
 # python/cudatrace-dask: the partials of trace files made on a Dask cluster's workers and merged here print
 # byte for byte what cudatrace-report summary of the files prints, on a 2-worker LocalCluster (paths, HOST:PATH,
 # a glob evaluated on the workers, --by rank) and on a scheduler started apart (dask-scheduler, dask-worker)
-# given by its address.  Needs Python's `distributed` (Debian python3-distributed, installed by
+# given by its address; with --command analyze, what analyze of the files prints (its map's options passed
+# to the workers).  Needs Python's `distributed` (Debian python3-distributed, installed by
 # scripts/setup-deps); skips without it.
 . "$(dirname "$0")/report-lib.sh"
 
@@ -17,9 +18,10 @@ done
     "$GEN" bigranks 2 5000 "$TMP/big" || { echo "report-gen failed" >&2; exit 99; }
 
 # same_as_summary WHAT DASK-ARGS... -- SUMMARY-OPTIONS... -- FILES...: the recipe's output and exit status equal
-# those of cudatrace-report summary SUMMARY-OPTIONS FILES
+# those of cudatrace-report $CMD (summary unless set) SUMMARY-OPTIONS FILES
 same_as_summary() {
     what=$1
+    cmd=${CMD:-summary}
     shift
     dargs=
     while [ "$1" != -- ]; do dargs="$dargs $1"; shift; done
@@ -28,7 +30,7 @@ same_as_summary() {
     while [ "$1" != -- ]; do sargs="$sargs $1"; shift; done
     shift
     # shellcheck disable=SC2086
-    "$REPORT" summary $sargs "$@" >"$TMP/want" 2>/dev/null
+    "$REPORT" "$cmd" $sargs "$@" >"$TMP/want" 2>/dev/null
     want_rc=$?
     # shellcheck disable=SC2086
     timeout 120 "$DPY" "$DASK" --report "$REPORT" $dargs "$@" -- $sargs >"$TMP/got" 2>"$TMP/err"
@@ -43,6 +45,12 @@ files="$TMP/job/rank-00000.ctrace $TMP/job/rank-00001.ctrace $TMP/job/rank-00002
 same_as_summary "LocalCluster, csv" --local 2 -- -f csv -- $files
 # shellcheck disable=SC2086
 same_as_summary "LocalCluster, --by rank, json" --local 2 -- -f json --by rank -- $files
+# analyze: the workers make analyze partials (with the map's options given), analyze merges them
+# shellcheck disable=SC2086
+CMD=analyze same_as_summary "LocalCluster, analyze, json" --local 2 --command analyze -- -f json -- $files
+# shellcheck disable=SC2086
+CMD=analyze same_as_summary "LocalCluster, analyze, options" --local 2 --command analyze -- -f csv --warmup 20 \
+    --idle-gap=500us -g python --top 1 --min-repeats 3 -- $files
 
 # A glob evaluated on the workers' host, and HOST:PATH, give the files' summary in the same order.
 host=$("$DPY" -c 'import socket; print(socket.gethostname())')

@@ -51,6 +51,7 @@ REPORT_TESTS = \
 	tests/integration/stacks-reload.sh \
 	tests/integration/analyze-rules.sh \
 	tests/integration/analyze-ranks.sh \
+	tests/integration/analyze-partial.sh \
 	tests/integration/py-analyze.sh
 TESTS += $(REPORT_TESTS)
 EXTRA_DIST += $(REPORT_TESTS) tests/integration/report-lib.sh tests/integration/py-pystack.py tests/integration/py-pystack-edge.py tests/integration/pysim.py \

@@ -17,33 +17,26 @@
 
 #define MAX_WINDOWS 1024
 
-int rp_an_gpu_init(struct rp_an *a)
+void rp_an_gpu_init(struct rp_an_file *af, const struct rp_file *f, uint64_t run, uint64_t window_ns)
 {
-    const struct rp_trace *t = a->t;
-    if (!(a->files = calloc(t->nfiles ? t->nfiles : 1, sizeof *a->files)))
-        return -1;
-    for (size_t i = 0; i < t->nfiles; i++) {
-        const struct rp_file *f = &t->files[i];
-        a->files[i].timed_all = f->has_gpu_info && f->gpu_info.mode == CT_GPU_ALL;
-    }
-    uint64_t run = a->run_ns ? (uint64_t)a->run_ns : 1;
-    a->win_ns = a->o->window_ns ? a->o->window_ns : 1;
-    if (run / a->win_ns >= MAX_WINDOWS)
-        a->win_ns = run / MAX_WINDOWS + 1;
-    a->nwin = run / a->win_ns + 1;
-    return 0;
+    af->timed_all = f->has_gpu_info && f->gpu_info.mode == CT_GPU_ALL;
+    run = run ? run : 1;
+    af->win_ns = window_ns ? window_ns : 1;
+    if (run / af->win_ns >= MAX_WINDOWS)
+        af->win_ns = run / MAX_WINDOWS + 1;
+    af->nwin = run / af->win_ns + 1;
 }
 
 static struct rp_an_window *window(struct rp_an *a, size_t file, int64_t t)
 {
     struct rp_an_file *af = &a->files[file];
-    if (!af->win && !(af->win = calloc(a->nwin, sizeof *af->win))) {
+    if (!af->win && !(af->win = calloc(af->nwin, sizeof *af->win))) {
         a->oom = 1;
         return NULL;
     }
-    int64_t rel = t - a->t->start_ns;
-    uint64_t w = rel < 0 ? 0 : (uint64_t)rel / a->win_ns;
-    return &af->win[w < a->nwin ? w : a->nwin - 1];
+    int64_t rel = t - af->start;
+    uint64_t w = rel < 0 ? 0 : (uint64_t)rel / af->win_ns;
+    return &af->win[w < af->nwin ? w : af->nwin - 1];
 }
 
 /* Busy time [t0, t1) into the windows it covers. */
@@ -53,9 +46,10 @@ static void busy_windows(struct rp_an *a, size_t file, int64_t t0, int64_t t1)
         struct rp_an_window *w = window(a, file, t0);
         if (!w)
             return;
-        int64_t rel = t0 - a->t->start_ns;
-        int64_t end = rel < 0 ? t1 : a->t->start_ns + (int64_t)(((uint64_t)rel / a->win_ns + 1) * a->win_ns);
-        if (end > t1 || w == &a->files[file].win[a->nwin - 1])
+        const struct rp_an_file *af = &a->files[file];
+        int64_t rel = t0 - af->start;
+        int64_t end = rel < 0 ? t1 : af->start + (int64_t)(((uint64_t)rel / af->win_ns + 1) * af->win_ns);
+        if (end > t1 || w == &af->win[af->nwin - 1])
             end = t1;
         w->busy_ns += (uint64_t)(end - t0);
         t0 = end;
@@ -152,7 +146,7 @@ static void drain(struct rp_an *a, struct rp_an_device *d, int64_t until)
             d->frontier = p.t0;
         }
         if (p.t0 > d->frontier) {
-            if ((uint64_t)(p.t0 - d->frontier) >= a->o->idle_gap_ns && d->frontier >= a->steady_t)
+            if ((uint64_t)(p.t0 - d->frontier) >= a->o->idle_gap_ns && d->frontier >= a->files[d->file].steady_t)
                 gap(a, d, d->frontier, &p);
             d->frontier = p.t0;
         }
@@ -188,7 +182,7 @@ void rp_an_gpu_call(struct rp_an *a, const struct rp_call *c, const struct rp_ap
             w->launch_ns += c->t1 > from ? (uint64_t)(c->t1 - from) : 0;
             w->launches++;
         }
-        struct rp_site *s = rp_an_site(a, &a->launch_sites, c, api);
+        struct rp_site *s = rp_an_site(a, &af->launch_sites, c, api);
         if (s) {
             uint64_t ns = c->t1 > c->t0 ? (uint64_t)(c->t1 - c->t0) : 0;
             s->count++;
@@ -217,7 +211,7 @@ void rp_an_gpu_call(struct rp_an *a, const struct rp_call *c, const struct rp_ap
         struct rp_an_pending p = {(int64_t)sp->start_ns + off, (int64_t)sp->end_ns + off, c->t0,
                                   k->c.stack_id, c->thread ? c->thread->tid : 0, k->c.api_id};
         heap_push(d, &p);
-        if (a->ranks && rp_gpu_span_kind(c, i) != RP_GPU_COPY) {
+        if (c->file->rank.rank >= 0 && rp_gpu_span_kind(c, i) != RP_GPU_COPY) {
             char buf[96];
             const char *name = rp_gpu_span_name(&a->kn, c, i, buf, sizeof buf);
             if (name && !strncmp(name, "nccl", 4))

@@ -39,7 +39,7 @@ static int synchronizes(const struct rp_call *c, const char *name)
 static void add(struct rp_an *a, enum rp_an_rule rule, const struct rp_call *c, const struct rp_api_entry *api,
                 uint64_t bytes)
 {
-    struct rp_site *s = rp_an_site(a, &a->host.sites[rule], c, api);
+    struct rp_site *s = rp_an_site(a, &a->files[c->file_index].host.sites[rule], c, api);
     if (!s)
         return;
     uint64_t ns = c->t1 > c->t0 ? (uint64_t)(c->t1 - c->t0) : 0;

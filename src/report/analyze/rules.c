@@ -34,21 +34,38 @@ const char *const rp_an_rule_fixes[RP_AN_RULES] = {
     "free what is allocated (a cache that is never released is also reported here)",
 };
 
+/* File f's extent on its own clock, as rp_clocks_align (trace.c) measures it, onto the report clock. */
+static void file_extent(const struct rp_file *f, int64_t *start, int64_t *end)
+{
+    int64_t s = f->hdr.start_mono_ns, e;
+    if (f->calls && (int64_t)f->first_t0 < s)
+        s = (int64_t)f->first_t0;
+    e = s;
+    if (f->calls && (int64_t)f->last_t1 > e)
+        e = (int64_t)f->last_t1;
+    if (f->has_end && f->end.end_mono_ns > e)
+        e = f->end.end_mono_ns;
+    *start = s + f->clock_offset;
+    *end = e + f->clock_offset;
+}
+
 int rp_an_init(struct rp_an *a, struct rp_trace *t, const struct rp_an_opts *o)
 {
     memset(a, 0, sizeof *a);
     a->o = o;
     a->t = t;
-    a->run_ns = t->end_ns > t->start_ns ? t->end_ns - t->start_ns : 0;
-    a->steady_t = t->start_ns + (int64_t)((double)a->run_ns * o->warmup);
-    a->mem.detail = 1;
-    size_t ranked = 0;
+    if (!(a->files = calloc(t->nfiles ? t->nfiles : 1, sizeof *a->files)))
+        return -1;
     for (size_t i = 0; i < t->nfiles; i++) {
-        a->stacks |= rp_file_has_stacks(&t->files[i]);
-        ranked += t->files[i].rank.rank >= 0;
+        struct rp_an_file *af = &a->files[i];
+        int64_t end;
+        file_extent(&t->files[i], &af->start, &end);
+        const uint64_t run = (uint64_t)(end - af->start);
+        af->steady_t = af->start + (int64_t)((double)run * o->warmup);
+        af->mem.detail = af->mem.record = af->mem.record_stacks = 1;
+        rp_an_gpu_init(af, &t->files[i], run, o->window_ns);
     }
-    a->ranks = ranked > 1;
-    return rp_an_gpu_init(a);
+    return 0;
 }
 
 const char *rp_an_range_at(const struct rp_trace *t, size_t file, uint32_t tid, int64_t t_ns)
@@ -89,8 +106,10 @@ struct rp_site *rp_an_site(struct rp_an *a, struct rp_sites *s, const struct rp_
         a->oom = 1;
         return NULL;
     }
-    if (!site->count && !site->range)
+    if (!site->count) {
         site->range = rp_an_range_at(a->t, c->file_index, c->thread ? c->thread->tid : 0, c->t0);
+        site->first_t0 = c->t0;
+    }
     return site;
 }
 
@@ -101,16 +120,13 @@ void rp_an_call(struct rp_an *a, const struct rp_call *c)
         a->oom = 1;
         return;
     }
-    int steady = c->t0 >= a->steady_t;
+    struct rp_an_file *af = &a->files[c->file_index];
+    int steady = c->t0 >= af->steady_t;
     rp_an_host_call(a, c, api, steady);
     rp_an_gpu_call(a, c, api, steady);
     if (c->call->family == CT_FAM_ALLOC || c->call->family == CT_FAM_FREE) {
-        uint64_t before = a->mem.device.peak_bytes;
-        rp_memtrack_call(&a->mem, c);
-        a->mem_calls++;
-        if (a->mem.device.peak_bytes > before)
-            a->peak_at = a->mem_calls;
-        a->oom |= a->mem.oom;
+        rp_memtrack_call(&af->mem, c);
+        a->oom |= af->mem.oom;
     }
 }
 
@@ -118,35 +134,24 @@ void rp_an_end(struct rp_an *a) { rp_an_gpu_end(a); }
 
 int rp_an_need_pass2(const struct rp_an *a)
 {
-    if (a->peak_at)
-        return 1;
     for (size_t i = 0; i < a->ndevs; i++)
         if (a->devs[i].ntop)
             return 1;
     return 0;
 }
 
-void rp_an_call2(struct rp_an *a, const struct rp_call *c)
-{
-    rp_an_gpu_call2(a, c);
-    if ((c->call->family == CT_FAM_ALLOC || c->call->family == CT_FAM_FREE) && a->mem_calls2 < a->peak_at) {
-        a->at_peak.detail = 1;
-        rp_memtrack_call(&a->at_peak, c);
-        a->mem_calls2++;
-        a->oom |= a->at_peak.oom;
-    }
-}
+void rp_an_call2(struct rp_an *a, const struct rp_call *c) { rp_an_gpu_call2(a, c); }
 
 void rp_an_free(struct rp_an *a)
 {
-    rp_an_host_free(&a->host);
+    for (size_t i = 0; a->files && i < a->t->nfiles; i++) {
+        rp_an_host_free(&a->files[i].host);
+        rp_sites_free(&a->files[i].launch_sites);
+        rp_memtrack_free(&a->files[i].mem);
+    }
     rp_an_gpu_free(a);
-    rp_sites_free(&a->launch_sites);
-    rp_sites_free(&a->gap_sites);
     rp_apimatch_free(&a->am);
     rp_kernel_names_free(&a->kn);
-    rp_memtrack_free(&a->mem);
-    rp_memtrack_free(&a->at_peak);
 }
 
 /* ---- findings ---- */
@@ -172,143 +177,6 @@ void rp_an_fig(struct rp_an_finding *f, const char *key, const char *words, enum
 {
     if (f->nfig < RP_AN_FIGURES)
         f->fig[f->nfig++] = (struct rp_an_figure){key, words, unit, v};
-}
-
-/* A host rule's finding from its sites: those with min_repeats steady-state calls, moved to the front in
- * the order of their time (the rest stay behind them, for rp_sites_free). */
-static int host_finding(struct rp_an *a, struct rp_an_result *r, enum rp_an_rule rule)
-{
-    struct rp_sites *s = &a->host.sites[rule];
-    rp_sites_sort_time(s);
-    size_t keep = 0;
-    uint64_t calls = 0, ns = 0, bytes = 0;
-    for (size_t i = 0; i < s->n; i++) {
-        if (s->v[i].count < a->o->min_repeats)
-            continue;
-        calls += s->v[i].count;
-        ns += s->v[i].total_ns;
-        bytes += s->v[i].bytes;
-        if (keep != i) { /* rotate it down past the skipped ones: their order is kept */
-            struct rp_site tmp = s->v[i];
-            memmove(&s->v[keep + 1], &s->v[keep], (i - keep) * sizeof *s->v);
-            s->v[keep] = tmp;
-        }
-        keep++;
-    }
-    if (!keep)
-        return 0;
-    struct rp_an_finding *f = rp_an_add(r, rule, ns);
-    if (!f)
-        return -1;
-    f->sites = s;
-    f->nsites = keep;
-    f->bytes = bytes;
-    static const char *const what[] = {"host time blocked", "host time in the copies", "host time allocating",
-                                       "host time in the copies"};
-    rp_an_fig(f, "calls", rule == RP_AN_CHURN ? "allocations" : "calls", RP_AN_COUNT, (double)calls);
-    rp_an_fig(f, "time_ns", what[rule], RP_AN_TIME, (double)ns);
-    if (rule == RP_AN_CHURN)
-        rp_an_fig(f, "bytes", "bytes allocated", RP_AN_BYTES, (double)bytes);
-    if (rule == RP_AN_SMALL || rule == RP_AN_PAGEABLE)
-        rp_an_fig(f, "bytes", "bytes copied", RP_AN_BYTES, (double)bytes);
-    rp_an_fig(f, "sites", "call sites", RP_AN_COUNT, (double)keep);
-    return 0;
-}
-
-static int by_lost(const void *x, const void *y)
-{
-    const struct rp_an_finding *a = x, *b = y;
-    if (a->lost_ns != b->lost_ns)
-        return a->lost_ns < b->lost_ns ? 1 : -1;
-    if (a->bytes != b->bytes)
-        return a->bytes < b->bytes ? 1 : -1;
-    return (a->rule > b->rule) - (a->rule < b->rule);
-}
-
-const struct rp_stack *rp_an_gap_stack(const struct rp_an *a, const struct rp_an_gap *g)
-{
-    return g->launch_site < a->gap_sites.n ? a->gap_sites.v[g->launch_site].stack : NULL;
-}
-
-/* The sites of the calls that ended the longest gaps. */
-static int gap_sites(struct rp_an *a)
-{
-    for (size_t i = 0; i < a->ndevs; i++)
-        for (size_t j = 0; j < a->devs[i].ntop; j++) {
-            struct rp_an_gap *g = &a->devs[i].top[j];
-            struct rp_site *s = a->o->by_python ? rp_site_python(&a->gap_sites, a->t, g->file, g->stack_id)
-                                                : rp_site_of(&a->gap_sites, a->t, g->file, g->stack_id, "", 0);
-            if (!s)
-                return -1;
-            g->launch_site = (size_t)(s - a->gap_sites.v);
-        }
-    return 0;
-}
-
-int rp_an_findings(struct rp_an *a, struct rp_an_result *r)
-{
-    memset(r, 0, sizeof *r);
-    if (gap_sites(a) < 0)
-        return -1;
-    for (int rule = RP_AN_SYNC; rule <= RP_AN_SMALL; rule++)
-        if (host_finding(a, r, (enum rp_an_rule)rule) < 0)
-            return -1;
-    /* idle: one finding per device with gaps; launch-bound: one per file with launch-bound windows */
-    for (size_t i = 0; i < a->ndevs; i++) {
-        const struct rp_an_device *d = &a->devs[i];
-        if (!d->ngaps)
-            continue;
-        struct rp_an_finding *f = rp_an_add(r, RP_AN_IDLE, d->idle_ns);
-        if (!f)
-            return -1;
-        char label[64];
-        if (a->t->nfiles > 1)
-            snprintf(f->where, sizeof f->where, "GPU %d of %s", d->device,
-                     rp_file_label(&a->t->files[d->file], label, sizeof label));
-        else
-            snprintf(f->where, sizeof f->where, "GPU %d", d->device);
-        uint64_t span = d->frontier > d->first ? (uint64_t)(d->frontier - d->first) : 0;
-        rp_an_fig(f, "gaps", "gaps", RP_AN_COUNT, (double)d->ngaps);
-        rp_an_fig(f, "idle_ns", "GPU time idle", RP_AN_TIME, (double)d->idle_ns);
-        rp_an_fig(f, "idle_percent", "of the GPU's active span", RP_AN_PERCENT,
-                  span ? 100.0 * (double)d->idle_ns / (double)span : 0);
-        rp_an_fig(f, "busy_ns", "GPU time busy", RP_AN_TIME, (double)d->busy_ns);
-        rp_an_fig(f, "longest_ns", "longest gap", RP_AN_TIME, (double)(d->top[0].t1 - d->top[0].t0));
-        f->dev = d;
-    }
-    rp_sites_sort_time(&a->launch_sites);
-    for (size_t fi = 0; fi < a->t->nfiles; fi++) {
-        const struct rp_an_file *af = &a->files[fi];
-        uint64_t lost = 0, launches = 0, launch_ns = 0, busy = 0, nwin = 0;
-        for (uint64_t w = 0; af->win && w < a->nwin; w++)
-            if (af->win[w].launch_ns > af->win[w].busy_ns && af->win[w].launches) {
-                lost += af->win[w].launch_ns - af->win[w].busy_ns;
-                launches += af->win[w].launches;
-                launch_ns += af->win[w].launch_ns;
-                busy += af->win[w].busy_ns;
-                nwin++;
-            }
-        if (!nwin || launches < a->o->min_launches)
-            continue;
-        struct rp_an_finding *f = rp_an_add(r, RP_AN_LAUNCH, lost);
-        if (!f)
-            return -1;
-        char label[64];
-        if (a->t->nfiles > 1)
-            snprintf(f->where, sizeof f->where, "%s", rp_file_label(&a->t->files[fi], label, sizeof label));
-        rp_an_fig(f, "windows", "windows launch-bound", RP_AN_COUNT, (double)nwin);
-        rp_an_fig(f, "window_ns", "window", RP_AN_TIME, (double)a->win_ns);
-        rp_an_fig(f, "launches", "launches", RP_AN_COUNT, (double)launches);
-        rp_an_fig(f, "launch_ns", "host time launching", RP_AN_TIME, (double)launch_ns);
-        rp_an_fig(f, "busy_ns", "GPU time busy", RP_AN_TIME, (double)busy);
-        f->sites = &a->launch_sites;
-        f->nsites = a->launch_sites.n;
-    }
-    if (rp_an_ranks(a, r) < 0 || rp_an_memory(a, r) < 0)
-        return -1;
-    if (r->n)
-        qsort(r->f, r->n, sizeof *r->f, by_lost);
-    return 0;
 }
 
 void rp_an_result_free(struct rp_an_result *r)

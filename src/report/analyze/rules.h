@@ -1,9 +1,11 @@
 /* cudatrace-report analyze: the rules that turn a trace into findings, each with the time it is estimated to
- * cost and the call sites that cause it.  One pass over the merged calls feeds every rule (rp_an_call);
- * a second pass, only when there is something to look up, finds what the host did during the largest GPU
- * idle gaps and who held the memory peak (rp_an_call2).  Memory is per call site, per device and per
- * window of time, never per call: sites are keyed by stack id (sites.h), GPU spans wait in a heap only
- * until no later call can start work before them (gpu_idle.c). */
+ * cost and the call sites that cause it.  One pass over the merged calls feeds every rule (rp_an_call), each
+ * file's state apart from the others'; a second pass, only when there are GPU idle gaps, finds what the host
+ * did during the largest (rp_an_call2).  Then each file's state becomes a part (part.h) and the parts are
+ * merged into the findings (merge.c).  Memory is per call site, per device and per window of time, and per
+ * allocation or free (the changes of live memory that the peak is replayed from), never per call: sites are
+ * keyed by stack id (sites.h), GPU spans wait in a heap only until no later call can start work before them
+ * (gpu_idle.c). */
 #ifndef CT_REPORT_ANALYZE_RULES_H
 #define CT_REPORT_ANALYZE_RULES_H
 
@@ -64,7 +66,9 @@ struct rp_an_gap {
     int64_t launch_t;      /* when it was made (report clock) */
     uint32_t stack_id, tid;
     uint16_t api_id;
-    size_t launch_site;    /* after the passes: its site in rp_an.gap_sites (rp_an_gap_stack) */
+    /* after the passes (part.c, merge.c): what is shown of that call */
+    const char *api, *range;
+    const struct rp_stack *stack;
     /* second pass: the host's calls during the gap */
     struct rp_sites during;
     uint64_t ncalls, calls_ns;
@@ -93,37 +97,34 @@ struct rp_an_device {
     size_t ntop;
 };
 
-/* Per file: the launch-bound rule's windows, the rank's figures. */
+/* Per file: its own run and steady state (each process's warm-up is the first --warmup of its own run), the
+ * host rules' sites, the launch-bound rule's windows (over its own run), its memory, the rank's figures.
+ * Nothing here depends on the other files: a file's part (part.h) is the same alone or among others. */
 struct rp_an_window {
     uint64_t launch_ns, busy_ns, launches;
 };
 struct rp_an_file {
+    int64_t start, steady_t;  /* report clock */
+    uint64_t win_ns, nwin;
     struct rp_an_window *win; /* nwin, allocated at the file's first launch */
     int timed_all;            /* every call's GPU work was timed (the idle and launch rules need it) */
     size_t *devs, ndevs, cdevs; /* its devices: indexes into rp_an.devs */
     uint64_t busy_ns, collective_ns;
+    struct rp_an_host host;
+    struct rp_sites launch_sites; /* the steady state's launches, by site */
+    struct rp_memtrack mem;       /* its allocations, each change recorded with its stack */
 };
 
 struct rp_an {
     const struct rp_an_opts *o;
     struct rp_trace *t;
-    int64_t steady_t;     /* report clock: the steady state starts */
-    int64_t run_ns;
     struct rp_apimatch am;
     struct rp_kernel_names kn;
-    int ranks;            /* several files with rank records: collectives are looked for */
-    struct rp_an_host host;
-    struct rp_sites launch_sites; /* the steady state's launches, by site */
-    struct rp_sites gap_sites;    /* the calls that ended the longest gaps, by site (as --group-by says) */
-    uint64_t nwin, win_ns;
     struct rp_an_file *files;
     struct rp_u64map dev_of;      /* (file, device + 1) -> index into devs */
     struct rp_u64map last_launch; /* (file, tid) -> the end of its last launch (report clock) */
     struct rp_an_device *devs;
     size_t ndevs, cdevs;
-    struct rp_memtrack mem, at_peak;
-    uint64_t mem_calls, peak_at, mem_calls2;
-    int stacks, python;           /* some file recorded stacks; some stack has Python frames */
     int oom;
 };
 
@@ -138,7 +139,8 @@ void rp_an_free(struct rp_an *a);
 /* The parts rp_an_call drives. */
 void rp_an_host_call(struct rp_an *a, const struct rp_call *c, const struct rp_api_entry *api, int steady);
 void rp_an_host_free(struct rp_an_host *h);
-int rp_an_gpu_init(struct rp_an *a);
+/* File f's GPU state: whether it was timed, its windows over its run. */
+void rp_an_gpu_init(struct rp_an_file *af, const struct rp_file *f, uint64_t run, uint64_t window_ns);
 void rp_an_gpu_call(struct rp_an *a, const struct rp_call *c, const struct rp_api_entry *api, int steady);
 void rp_an_gpu_end(struct rp_an *a);
 void rp_an_gpu_call2(struct rp_an *a, const struct rp_call *c);
@@ -148,9 +150,6 @@ void rp_an_gpu_free(struct rp_an *a);
  * (a->oom set).  The site's range is set from the call's NVTX range the first time. */
 struct rp_site *rp_an_site(struct rp_an *a, struct rp_sites *s, const struct rp_call *c,
                            const struct rp_api_entry *api);
-/* The stack of the call that ended gap g, as --group-by shows sites: the whole stack, or the Python frames
- * from the innermost one of user code on. */
-const struct rp_stack *rp_an_gap_stack(const struct rp_an *a, const struct rp_an_gap *g);
 /* The innermost NVTX push/pop or start/end range open on thread tid of file f at report time t; NULL if
  * none. */
 const char *rp_an_range_at(const struct rp_trace *t, size_t file, uint32_t tid, int64_t t_ns);
@@ -199,14 +198,7 @@ struct rp_an_result {
     const char *no_idle;   /* why the idle and launch rules could not run, NULL when they did */
 };
 
-/* Build the findings over their thresholds, the largest estimated time lost first.  0, or -1 when out of
- * memory. */
-int rp_an_findings(struct rp_an *a, struct rp_an_result *r);
 void rp_an_result_free(struct rp_an_result *r);
-/* The ranks' table and the ranks finding (ranks.c). */
-int rp_an_ranks(struct rp_an *a, struct rp_an_result *r);
-/* The leak finding and the peak's sites (memory_rule.c). */
-int rp_an_memory(struct rp_an *a, struct rp_an_result *r);
 /* Append a finding; NULL when out of memory. */
 struct rp_an_finding *rp_an_add(struct rp_an_result *r, enum rp_an_rule rule, uint64_t lost_ns);
 void rp_an_fig(struct rp_an_finding *f, const char *key, const char *words, enum rp_an_unit unit, double v);

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/analyze/part.h"
+#include "report/analyze/partfile.h"
 #include "report/analyze/rules.h"
 #include "report/cmd/analyze.h"
 #include "report/cmd/cli.h"
@@ -20,10 +22,10 @@ struct out {
     enum rp_format fmt;
     const struct rp_timeunit *u;
     unsigned long long top;
-    const struct rp_an *a;
+    const struct rp_an_merged *a;
 };
 
-static double share(const struct rp_an *a, uint64_t ns)
+static double share(const struct rp_an_merged *a, uint64_t ns)
 {
     return a->run_ns ? 100.0 * (double)ns / (double)a->run_ns : 0;
 }
@@ -89,23 +91,20 @@ static void site_text(const struct out *o, const struct rp_site *s, int live)
 
 static void gap_text(const struct out *o, const struct rp_an_gap *g)
 {
-    const struct rp_trace *t = o->a->t;
-    const struct rp_file *f = &t->files[g->file];
-    char a[64], b[64], c[64], api[96];
+    char a[64], b[64], c[64];
     fprintf(o->f, "   gap of %s at %s: the next work was launched by ",
             time_text(a, sizeof a, (double)(g->t1 - g->t0), o->u),
-            time_text(b, sizeof b, (double)(g->t0 - t->start_ns), o->u));
-    rp_text_put(o->f, rp_file_api_name(f, g->api_id, api, sizeof api));
+            time_text(b, sizeof b, (double)(g->t0 - o->a->start_ns), o->u));
+    rp_text_put(o->f, g->api);
     if (g->launch_t > g->t0)
         fprintf(o->f, " %s after the GPU went idle", time_text(c, sizeof c, (double)(g->launch_t - g->t0), o->u));
-    const char *range = rp_an_range_at(t, g->file, g->tid, g->launch_t);
-    if (range) {
+    if (g->range) {
         fputs(", in NVTX range \"", o->f);
-        rp_text_put(o->f, range);
+        rp_text_put(o->f, g->range);
         putc('"', o->f);
     }
     fputs(", from:\n", o->f);
-    rp_stack_text(o->f, rp_an_gap_stack(o->a, g), "       ");
+    rp_stack_text(o->f, g->stack, "       ");
     if (g->ncalls)
         fprintf(o->f, "     the host meanwhile made %" PRIu64 " call%s (%s), the longest:\n", g->ncalls,
                 g->ncalls == 1 ? "" : "s", time_text(a, sizeof a, (double)g->calls_ns, o->u));
@@ -119,10 +118,12 @@ static void gap_text(const struct out *o, const struct rp_an_gap *g)
 
 static void findings_text(const struct out *o, const struct rp_an_result *r)
 {
-    const struct rp_an *a = o->a;
+    const struct rp_an_merged *a = o->a;
     char b1[64], b2[64], b3[256];
-    fprintf(o->f, "Run: %s; steady state from %s (--warmup=%g%%)\n", time_text(b1, sizeof b1, (double)a->run_ns, o->u),
-            time_text(b2, sizeof b2, (double)(a->steady_t - a->t->start_ns), o->u), a->o->warmup * 100);
+    fprintf(o->f, "Run: %s; steady state from %s (--warmup=%g%%%s)\n",
+            time_text(b1, sizeof b1, (double)a->run_ns, o->u),
+            time_text(b2, sizeof b2, (double)(a->steady_t - a->start_ns), o->u), a->o->warmup * 100,
+            a->n > 1 ? " of each process's run: the earliest's" : "");
     if (!a->stacks)
         fputs("Call stacks were not recorded (CUDATRACE_STACKS=none, or a build without libunwind): findings "
               "name no call sites.\n", o->f);
@@ -189,7 +190,7 @@ static void peak_text(const struct out *o, const struct rp_an_result *r)
     char b1[48], b2[64], b3[64];
     fprintf(o->f, "\nPeak device memory: %s bytes at %s; held by:\n",
             rp_group_digits(b2, sizeof b2, rp_u64s(b1, r->peak_bytes)),
-            time_text(b3, sizeof b3, (double)(r->peak_t - o->a->t->start_ns), o->u));
+            time_text(b3, sizeof b3, (double)(r->peak_t - o->a->start_ns), o->u));
     for (size_t i = 0; i < r->peak.n && (!o->top || i < o->top); i++) {
         fprintf(o->f, "  %s bytes in %" PRIu64 " allocations at:\n",
                 rp_group_digits(b2, sizeof b2, rp_u64s(b1, r->peak.v[i].bytes)), r->peak.v[i].count);
@@ -227,20 +228,16 @@ static void sites_json(const struct out *o, const struct rp_sites *s, size_t n)
 
 static void gap_json(const struct out *o, const struct rp_an_gap *g)
 {
-    const struct rp_trace *t = o->a->t;
-    const struct rp_file *f = &t->files[g->file];
-    char api[96];
-    fprintf(o->f, "{\"start_ns\":%" PRId64 ",\"duration_ns\":%" PRId64 ",\"launch\":{\"api\":", g->t0 - t->start_ns,
-            g->t1 - g->t0);
-    rp_json_string(o->f, rp_file_api_name(f, g->api_id, api, sizeof api));
+    fprintf(o->f, "{\"start_ns\":%" PRId64 ",\"duration_ns\":%" PRId64 ",\"launch\":{\"api\":",
+            g->t0 - o->a->start_ns, g->t1 - g->t0);
+    rp_json_string(o->f, g->api);
     fprintf(o->f, ",\"late_ns\":%" PRId64 ",\"range\":", g->launch_t > g->t0 ? g->launch_t - g->t0 : 0);
-    const char *range = rp_an_range_at(t, g->file, g->tid, g->launch_t);
-    if (range)
-        rp_json_string(o->f, range);
+    if (g->range)
+        rp_json_string(o->f, g->range);
     else
         fputs("null", o->f);
     fputs(",\"stack\":", o->f);
-    rp_stack_json(o->f, rp_an_gap_stack(o->a, g));
+    rp_stack_json(o->f, g->stack);
     fprintf(o->f, "},\"host_calls\":%" PRIu64 ",\"host_calls_ns\":%" PRIu64 ",\"during\":", g->ncalls, g->calls_ns);
     sites_json(o, &g->during, g->during.n);
     putc('}', o->f);
@@ -248,7 +245,7 @@ static void gap_json(const struct out *o, const struct rp_an_gap *g)
 
 static void print_json(const struct out *o, const struct rp_an_result *r)
 {
-    const struct rp_an *a = o->a;
+    const struct rp_an_merged *a = o->a;
     const struct rp_an_opts *op = a->o;
     fprintf(o->f,
             "{\"run_ns\":%" PRId64 ",\"steady_from_ns\":%" PRId64 ",\"stacks_recorded\":%s,\"thresholds\":{"
@@ -257,7 +254,7 @@ static void print_json(const struct out *o, const struct rp_an_result *r)
             ",\"launch_interval_ns\":%" PRIu64
             ",\"rank_lead_percent\":%g,\"leak_bytes\":%" PRIu64 "},"
             "\"gpu_timeline\":",
-            a->run_ns, a->steady_t - a->t->start_ns, a->stacks ? "true" : "false", op->warmup * 100, op->min_repeats,
+            a->run_ns, a->steady_t - a->start_ns, a->stacks ? "true" : "false", op->warmup * 100, op->min_repeats,
             op->idle_gap_ns, op->small_bytes, op->min_launches, a->win_ns, op->launch_interval_ns, op->rank_share * 100,
             op->leak_bytes);
     if (r->no_idle)
@@ -305,7 +302,7 @@ static void print_json(const struct out *o, const struct rp_an_result *r)
     else
         fputs("null", o->f);
     fprintf(o->f, ",\"peak\":{\"bytes\":%" PRIu64 ",\"time_ns\":%" PRId64 ",\"sites\":", r->peak_bytes,
-            r->peak_bytes ? r->peak_t - a->t->start_ns : 0);
+            r->peak_bytes ? r->peak_t - a->start_ns : 0);
     sites_json(o, &r->peak, r->peak.n);
     fputs("}}\n", o->f);
 }
@@ -335,9 +332,8 @@ static void print_table(const struct out *o, const struct rp_an_result *r)
         const char *label = s && s->label ? s->label : "", *range = s && s->range ? s->range : "";
         if (f->dev && f->dev->ntop) { /* idle: the call that ended the longest gap */
             const struct rp_an_gap *g = &f->dev->top[0];
-            st = rp_an_gap_stack(o->a, g);
-            range = rp_an_range_at(o->a->t, g->file, g->tid, g->launch_t);
-            range = range ? range : "";
+            st = g->stack;
+            range = g->range ? g->range : "";
             label = "";
         }
         char *line = rp_stack_line(st);
@@ -375,46 +371,47 @@ static void print_table(const struct out *o, const struct rp_an_result *r)
 
 /* ---- the passes ---- */
 
-/* The rules' passes over the calls of tr (rp_an_init'ed in a), then the findings in r.  RP_EXIT_OK, or
- * RP_EXIT_UNREADABLE / RP_EXIT_FAILED with a message. */
-static int analyze(struct rp_trace *tr, struct rp_an *a, struct rp_an_result *r)
+/* The rules' passes over the calls of tr, then each file's part into parts[at[i]] (at: NULL for i).
+ * RP_EXIT_OK, or RP_EXIT_UNREADABLE / RP_EXIT_FAILED with a message. */
+static int map_traces(struct rp_trace *tr, const struct rp_an_opts *op, struct rp_an_part *parts, const size_t *at)
 {
+    struct rp_an a;
     struct rp_merge *m = NULL;
-    int failed;
-    if (rp_symbolize(tr) < 0 || !(m = rp_merge_begin(tr)))
+    int failed, rc = RP_EXIT_OK;
+    if (rp_an_init(&a, tr, op) < 0 || rp_symbolize(tr) < 0 || !(m = rp_merge_begin(tr)))
         goto oom;
-    for (const struct rp_call *c; !a->oom && (c = rp_merge_next(m));)
-        rp_an_call(a, c);
+    for (const struct rp_call *c; !a.oom && (c = rp_merge_next(m));)
+        rp_an_call(&a, c);
     failed = rp_merge_failed(m);
     rp_merge_end(m);
-    if (failed)
-        return RP_EXIT_UNREADABLE;
-    rp_an_end(a);
-    if (!a->oom && rp_an_need_pass2(a)) {
+    if (failed) {
+        rc = RP_EXIT_UNREADABLE;
+        goto out;
+    }
+    rp_an_end(&a);
+    if (!a.oom && rp_an_need_pass2(&a)) {
         if (!(m = rp_merge_begin(tr)))
             goto oom;
-        for (const struct rp_call *c; !a->oom && (c = rp_merge_next(m));)
-            rp_an_call2(a, c);
+        for (const struct rp_call *c; !a.oom && (c = rp_merge_next(m));)
+            rp_an_call2(&a, c);
         failed = rp_merge_failed(m);
         rp_merge_end(m);
-        if (failed)
-            return RP_EXIT_UNREADABLE;
+        if (failed) {
+            rc = RP_EXIT_UNREADABLE;
+            goto out;
+        }
     }
-    for (size_t i = 0; i < a->ndevs; i++)
-        for (size_t j = 0; j < a->devs[i].ntop; j++)
-            rp_sites_sort_time(&a->devs[i].top[j].during);
-    if (a->oom || rp_an_findings(a, r) < 0)
-        goto oom;
-    size_t untimed = 0;
-    for (size_t i = 0; i < tr->nfiles; i++)
-        untimed += !a->files[i].timed_all;
-    if (untimed)
-        r->no_idle = "The gpu-idle and launch-bound rules need every call's GPU work timed "
-                     "(CUDATRACE_GPU_TIME=all, or CUPTI's activity records): some files were sampled or untimed.";
-    return RP_EXIT_OK;
+    for (size_t i = 0; i < tr->nfiles && !a.oom; i++)
+        if (rp_an_part_of(&a, i, &parts[at ? at[i] : i]) < 0)
+            a.oom = 1;
+    if (!a.oom)
+        goto out;
 oom:
     fprintf(stderr, RP_PROG ": out of memory\n");
-    return RP_EXIT_FAILED;
+    rc = RP_EXIT_FAILED;
+out:
+    rp_an_free(&a);
+    return rc;
 }
 
 /* The thresholds when no option names them (doc/analyze.md). */
@@ -424,22 +421,51 @@ static const struct rp_an_opts default_opts = {.warmup = 0.10, .min_repeats = 10
                                                .rank_share = 0.05, .leak_bytes = 1, .by_python = 0,
                                                .step_range = "step"};
 
+/* The output of n parts merged. */
+static int print(FILE *f, enum rp_format fmt, const struct rp_timeunit *u, unsigned long long top,
+                 struct rp_an_part *parts, size_t n, const struct rp_an_opts *op, size_t *nfindings)
+{
+    struct rp_an_merged m;
+    struct rp_an_result r;
+    int bad;
+    if (rp_an_merge(&m, parts, n, op, &r, &bad) < 0) {
+        fprintf(stderr, bad ? RP_PROG ": a partial's memory changes are corrupt\n" : RP_PROG ": out of memory\n");
+        rp_an_result_free(&r);
+        rp_an_merged_free(&m);
+        return bad ? RP_EXIT_DAMAGED : RP_EXIT_FAILED;
+    }
+    const struct out o = {f, fmt, u, top, &m};
+    if (o.fmt == RP_FMT_JSON)
+        print_json(&o, &r);
+    else if (o.fmt == RP_FMT_TABLE) {
+        findings_text(&o, &r);
+        ranks_text(&o, &r);
+        peak_text(&o, &r);
+    } else
+        print_table(&o, &r);
+    *nfindings = r.n;
+    rp_an_result_free(&r);
+    rp_an_merged_free(&m);
+    return RP_EXIT_OK;
+}
+
+static void parts_free(struct rp_an_part *p, size_t n)
+{
+    for (size_t i = 0; p && i < n; i++)
+        rp_an_part_free(&p[i]);
+    free(p);
+}
+
 int rp_analyze_html(FILE *out, struct rp_trace *tr)
 {
-    struct rp_an a;
-    struct rp_an_result r;
-    memset(&r, 0, sizeof r);
-    if (rp_an_init(&a, tr, &default_opts) < 0) {
+    struct rp_an_part *parts = calloc(tr->nfiles ? tr->nfiles : 1, sizeof *parts);
+    size_t nf = 0;
+    int rc = parts ? map_traces(tr, &default_opts, parts, NULL) : RP_EXIT_FAILED;
+    if (!parts)
         fprintf(stderr, RP_PROG ": out of memory\n");
-        return RP_EXIT_FAILED;
-    }
-    int rc = analyze(tr, &a, &r);
-    if (rc == RP_EXIT_OK) {
-        const struct out o = {out, RP_FMT_HTML, &rp_timeunit_ns, 0, &a};
-        print_table(&o, &r);
-    }
-    rp_an_result_free(&r);
-    rp_an_free(&a);
+    if (rc == RP_EXIT_OK)
+        rc = print(out, RP_FMT_HTML, &rp_timeunit_ns, 0, parts, tr->nfiles, &default_opts, &nf);
+    parts_free(parts, tr->nfiles);
     return rc;
 }
 
@@ -474,11 +500,194 @@ static int parse_num(const char *opt, const char *arg, uint64_t *v)
     return 0;
 }
 
+/* ---- the files: traces and analyze partials ---- */
+
+enum { MAP_WARMUP = 1, MAP_IDLE = 2, MAP_SMALL = 4, MAP_WINDOW = 8, MAP_INTERVAL = 16, MAP_GROUP = 32,
+       MAP_STEP = 64 };
+
+/* A partial's options into op, where no option named them; a conflict with one named, or with an earlier
+ * partial's (*have), is a usage error naming both values.  0, or -1 after the message. */
+static int take_mapopts(struct rp_an_opts *op, unsigned given, int *have, const struct rp_an_mapopts *m,
+                        const char *path)
+{
+    struct {
+        unsigned bit;
+        const char *name;
+        int same;
+        char mine[64], theirs[64];
+    } c[] = {{MAP_WARMUP, "--warmup", op->warmup == m->warmup, "", ""},
+             {MAP_IDLE, "--idle-gap", op->idle_gap_ns == m->idle_gap_ns, "", ""},
+             {MAP_SMALL, "--small-copy", op->small_bytes == m->small_bytes, "", ""},
+             {MAP_WINDOW, "--window", op->window_ns == m->window_ns, "", ""},
+             {MAP_INTERVAL, "--launch-interval", op->launch_interval_ns == m->launch_interval_ns, "", ""},
+             {MAP_GROUP, "--group-by", op->by_python == m->by_python, "", ""},
+             {MAP_STEP, "--step-range", !strcmp(op->step_range, m->step_range), "", ""}};
+    snprintf(c[0].mine, 64, "%g%%", op->warmup * 100);
+    snprintf(c[0].theirs, 64, "%g%%", m->warmup * 100);
+    const uint64_t t[][2] = {{op->idle_gap_ns, m->idle_gap_ns}, {op->small_bytes, m->small_bytes},
+                             {op->window_ns, m->window_ns}, {op->launch_interval_ns, m->launch_interval_ns}};
+    for (int i = 0; i < 4; i++) {
+        snprintf(c[i + 1].mine, 64, "%" PRIu64 "%s", t[i][0], i == 1 ? "" : "ns");
+        snprintf(c[i + 1].theirs, 64, "%" PRIu64 "%s", t[i][1], i == 1 ? "" : "ns");
+    }
+    snprintf(c[5].mine, 64, "%s", op->by_python ? "python" : "stack");
+    snprintf(c[5].theirs, 64, "%s", m->by_python ? "python" : "stack");
+    snprintf(c[6].mine, 64, "%s", op->step_range);
+    snprintf(c[6].theirs, 64, "%s", m->step_range);
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++)
+        if (!c[i].same && ((given & c[i].bit) || *have))
+            return rp_usage_error(&rp_cmd_analyze, "%s was made with %s=%s, not %s as %s: a partial keeps the "
+                                  "thresholds its files were analyzed with (doc/partials.md)", path, c[i].name,
+                                  c[i].theirs, c[i].mine, (given & c[i].bit) ? "given" : "in an earlier partial"),
+                   -1;
+    op->warmup = m->warmup;
+    op->idle_gap_ns = m->idle_gap_ns;
+    op->small_bytes = m->small_bytes;
+    op->window_ns = m->window_ns;
+    op->launch_interval_ns = m->launch_interval_ns;
+    op->by_python = m->by_python;
+    op->step_range = m->step_range;
+    *have = 1;
+    return 0;
+}
+
+/* One partial's parts appended to *parts (n, cap). */
+static int append(struct rp_an_part **parts, size_t *n, size_t *cap, struct rp_an_part *p, size_t k)
+{
+    if (*n + k > *cap) {
+        size_t c = (*n + k) * 2;
+        struct rp_an_part *v = realloc(*parts, c * sizeof *v);
+        if (!v)
+            return -1;
+        memset(v + *n, 0, (c - *n) * sizeof *v);
+        *parts = v;
+        *cap = c;
+    }
+    memcpy(*parts + *n, p, k * sizeof *p);
+    *n += k;
+    return 0;
+}
+
+/* analyze of nf files (traces and analyze partials, in the order given, each partial's files in its place),
+ * printing the findings or, with `partial`, writing the parts. */
+static int analyze_files(const struct rp_common *co, struct rp_an_opts *op, unsigned given, int partial,
+                         unsigned long long top, unsigned long long exit_n, int nf, char **files)
+{
+    struct rp_an_part *parts = NULL;
+    size_t n = 0, cap = 0, ntr = 0;
+    size_t *slot = calloc((size_t)nf, sizeof *slot);   /* per trace: its place among the parts */
+    char **traces = calloc((size_t)nf + 1, sizeof *traces);
+    char **steps = calloc((size_t)nf, sizeof *steps);  /* the partials' --step-range strings */
+    int have = 0, rc = RP_EXIT_OK;
+    size_t nsteps = 0;
+    if (!slot || !traces || !steps)
+        goto oom;
+    /* the partials first (their options decide the traces'), each trace's place kept empty */
+    for (int i = 0; i < nf && rc == RP_EXIT_OK; i++) {
+        if (!rp_an_partial_is(files[i])) {
+            struct rp_an_part empty = {0};
+            slot[ntr] = n;
+            traces[ntr++] = files[i];
+            if (append(&parts, &n, &cap, &empty, 1) < 0)
+                goto oom;
+            continue;
+        }
+        struct rp_an_mapopts mo;
+        struct rp_an_part *p;
+        size_t k;
+        rc = rp_an_partial_read(files[i], &mo, &p, &k);
+        if (rc != RP_EXIT_OK)
+            break;
+        steps[nsteps++] = (char *)mo.step_range;
+        if (take_mapopts(op, given, &have, &mo, files[i]) < 0)
+            rc = RP_EXIT_USAGE;
+        else if (append(&parts, &n, &cap, p, k) < 0)
+            rc = RP_EXIT_FAILED, fprintf(stderr, RP_PROG ": out of memory\n");
+        if (rc != RP_EXIT_OK)
+            parts_free(p, k);
+        else
+            free(p);
+    }
+    struct rp_trace tr;
+    int trc = RP_EXIT_OK, opened = 0;
+    if (rc == RP_EXIT_OK && ntr) {
+        trc = rp_open_files(&tr, &rp_cmd_analyze, (int)ntr, traces, 0, 0);
+        if (trc != RP_EXIT_OK && trc != RP_EXIT_DAMAGED)
+            rc = trc;
+        else {
+            /* each file's place: that of its path among the traces given (a copy of a process's trace
+             * that rp_trace_open left out leaves its place empty) */
+            size_t *at = calloc(tr.nfiles ? tr.nfiles : 1, sizeof *at);
+            char *used = calloc(ntr, 1);
+            opened = 1;
+            for (size_t i = 0; at && used && i < tr.nfiles; i++) {
+                size_t j = 0;
+                while (j < ntr && (used[j] || strcmp(traces[j], tr.files[i].path)))
+                    j++;
+                for (size_t u = 0; j == ntr && u < ntr; u++) /* "-": named "standard input" */
+                    if (!used[u])
+                        j = u;
+                at[i] = j < ntr ? slot[j] : slot[0];
+                if (j < ntr)
+                    used[j] = 1;
+            }
+            rc = at && used ? map_traces(&tr, op, parts, at) : RP_EXIT_FAILED;
+            if (!at || !used)
+                fprintf(stderr, RP_PROG ": out of memory\n");
+            free(at);
+            free(used);
+            size_t k = 0; /* drop the empty places */
+            for (size_t i = 0; i < n; i++)
+                if (parts[i].host)
+                    parts[k++] = parts[i];
+            n = k;
+        }
+    }
+    size_t nfindings = 0;
+    if (rc == RP_EXIT_OK) {
+        FILE *f = rp_output_open(co);
+        if (!f)
+            rc = RP_EXIT_FAILED;
+        else if (partial) {
+            const struct rp_an_mapopts mo = {op->warmup, op->idle_gap_ns, op->small_bytes, op->window_ns,
+                                             op->launch_interval_ns, op->by_python, op->step_range};
+            if (rp_an_partial_write(f, &mo, parts, n) < 0 && !ferror(f)) {
+                fprintf(stderr, RP_PROG ": out of memory\n");
+                rc = RP_EXIT_FAILED;
+            }
+            rc = rp_output_close(f, co, rc);
+        } else {
+            const enum rp_format fmt = co->format >= 0 ? (enum rp_format)co->format : rp_format_default(f);
+            rc = print(f, fmt, &co->unit, top, parts, n, op, &nfindings);
+            rc = rp_output_close(f, co, rc);
+        }
+    }
+    if (rc == RP_EXIT_OK && trc == RP_EXIT_DAMAGED)
+        rc = RP_EXIT_DAMAGED;
+    if (rc == RP_EXIT_OK && exit_n && nfindings) /* as memory's: for CI */
+        rc = (int)exit_n;
+    if (opened)
+        rp_trace_close(&tr);
+    goto out;
+oom:
+    fprintf(stderr, RP_PROG ": out of memory\n");
+    rc = RP_EXIT_FAILED;
+out:
+    parts_free(parts, n);
+    for (size_t i = 0; i < nsteps; i++)
+        free(steps[i]);
+    free(steps);
+    free(slot);
+    free(traces);
+    return rc;
+}
+
 static int run(int argc, char **argv)
 {
     enum { O_WARMUP = 256, O_REPEATS, O_IDLE, O_SMALL, O_LAUNCHES, O_WINDOW, O_INTERVAL, O_RANK, O_LEAK, O_STEP,
-           O_EXIT };
+           O_EXIT, O_PARTIAL };
     static const struct option longopts[] = {RP_COMMON_LONGOPTS,
+                                              {"partial", no_argument, NULL, O_PARTIAL},
                                               {"top", required_argument, NULL, 't'},
                                               {"group-by", required_argument, NULL, 'g'},
                                               {"warmup", required_argument, NULL, O_WARMUP},
@@ -496,7 +705,8 @@ static int run(int argc, char **argv)
     struct rp_an_opts op = default_opts;
     struct rp_common co;
     unsigned long long top = 3, exit_n = 0;
-    int opt, bad = 0;
+    int opt, bad = 0, partial = 0;
+    unsigned given = 0; /* the map's options named (bits: MAP_*) */
     rp_common_init(&co);
     while ((opt = getopt_long(argc, argv, RP_COMMON_SHORTOPTS "t:g:", longopts, NULL)) != -1) {
         int h = rp_common_option(&co, &rp_cmd_analyze, opt, optarg, "table,csv,tsv,json");
@@ -507,20 +717,25 @@ static int run(int argc, char **argv)
         switch (opt) {
         case 'h': rp_help(&rp_cmd_analyze); return RP_EXIT_OK;
         case 't': bad = rp_parse_u64(&rp_cmd_analyze, "--top", optarg, &top); break;
-        case 'g': bad = rp_parse_group_by(&rp_cmd_analyze, optarg, &op.by_python); break;
-        case O_WARMUP: bad = parse_pct("--warmup", optarg, &op.warmup); break;
+        case 'g': given |= MAP_GROUP; bad = rp_parse_group_by(&rp_cmd_analyze, optarg, &op.by_python); break;
+        case O_WARMUP: given |= MAP_WARMUP; bad = parse_pct("--warmup", optarg, &op.warmup); break;
         case O_REPEATS: bad = parse_num("--min-repeats", optarg, &op.min_repeats); break;
-        case O_IDLE: bad = parse_time("--idle-gap", optarg, &op.idle_gap_ns); break;
-        case O_SMALL: bad = parse_num("--small-copy", optarg, &op.small_bytes); break;
+        case O_IDLE: given |= MAP_IDLE; bad = parse_time("--idle-gap", optarg, &op.idle_gap_ns); break;
+        case O_SMALL: given |= MAP_SMALL; bad = parse_num("--small-copy", optarg, &op.small_bytes); break;
         case O_LAUNCHES: bad = parse_num("--min-launches", optarg, &op.min_launches); break;
         case O_WINDOW:
+            given |= MAP_WINDOW;
             if (!(bad = parse_time("--window", optarg, &op.window_ns)) && !op.window_ns)
                 return rp_usage_error(&rp_cmd_analyze, "--window wants a time above 0, not %s", optarg);
             break;
-        case O_INTERVAL: bad = parse_time("--launch-interval", optarg, &op.launch_interval_ns); break;
+        case O_INTERVAL:
+            given |= MAP_INTERVAL;
+            bad = parse_time("--launch-interval", optarg, &op.launch_interval_ns);
+            break;
         case O_RANK: bad = parse_pct("--rank-lead", optarg, &op.rank_share); break;
         case O_LEAK: bad = parse_num("--leak-bytes", optarg, &op.leak_bytes); break;
-        case O_STEP: op.step_range = optarg; break;
+        case O_STEP: given |= MAP_STEP; op.step_range = optarg; break;
+        case O_PARTIAL: partial = 1; break;
         case O_EXIT:
             if (!(bad = rp_parse_u64(&rp_cmd_analyze, "--error-exitcode", optarg, &exit_n)) && exit_n > 255)
                 return rp_usage_error(&rp_cmd_analyze, "--error-exitcode takes 0 to 255, not %s", optarg);
@@ -530,54 +745,21 @@ static int run(int argc, char **argv)
         if (bad)
             return RP_EXIT_USAGE;
     }
-    struct rp_trace tr;
-    int rc = rp_open_files(&tr, &rp_cmd_analyze, argc, argv, optind, 0);
-    if (rc != RP_EXIT_OK && rc != RP_EXIT_DAMAGED)
-        return rc;
-    struct rp_an a;
-    struct rp_an_result r;
-    memset(&r, 0, sizeof r);
-    if (rp_an_init(&a, &tr, &op) < 0) {
-        fprintf(stderr, RP_PROG ": out of memory\n");
-        rc = RP_EXIT_FAILED;
-        goto out;
-    }
-    const int arc = analyze(&tr, &a, &r);
-    if (arc != RP_EXIT_OK) {
-        rc = arc;
-        goto out;
-    }
-    FILE *f = rp_output_open(&co);
-    if (!f) {
-        rc = RP_EXIT_FAILED;
-        goto out;
-    }
-    struct out o = {f, co.format >= 0 ? (enum rp_format)co.format : rp_format_default(f), &co.unit, top, &a};
-    if (o.fmt == RP_FMT_JSON)
-        print_json(&o, &r);
-    else if (o.fmt == RP_FMT_TABLE) {
-        findings_text(&o, &r);
-        ranks_text(&o, &r);
-        peak_text(&o, &r);
-    } else
-        print_table(&o, &r);
-    rc = rp_output_close(f, &co, rc);
-    if (rc == RP_EXIT_OK && exit_n && r.n) /* as memory's: for CI */
-        rc = (int)exit_n;
-out:
-    rp_an_result_free(&r);
-    rp_an_free(&a);
-    rp_trace_close(&tr);
-    return rc;
+    if (partial && (co.format >= 0 || exit_n))
+        return rp_usage_error(&rp_cmd_analyze, "--partial writes the files' state, not findings: it takes no "
+                                               "--format or --error-exitcode");
+    if (optind >= argc)
+        return rp_usage_error(&rp_cmd_analyze, "no trace file given");
+    return analyze_files(&co, &op, given, partial, top, exit_n, argc - optind, argv + optind);
 }
 
 const struct rp_command rp_cmd_analyze = {
     "analyze", "the problems in a trace, the time each costs and the call sites that cause it",
     "Usage: " RP_PROG " analyze [OPTION]... FILE...\n"
-    "Findings in one or more trace files, merged, the largest estimated time lost first: each with its\n"
-    "rule, evidence (counts, host time blocked, GPU time idle, share of the run), the call sites that\n"
-    "cause it (native frames and Python lines where stacks were recorded, and the NVTX range) and what\n"
-    "usually fixes it.  Rules (doc/analyze.md):\n"
+    "Findings in one or more trace files or analyze partials (--partial), merged, the largest\n"
+    "estimated time lost first: each with its rule, evidence (counts, host time blocked, GPU time\n"
+    "idle, share of the run), the call sites that cause it (native frames and Python lines where\n"
+    "stacks were recorded, and the NVTX range) and what\n"    "usually fixes it.  Rules (doc/analyze.md):\n"
     "  sync          synchronize calls, copies and sets that synchronize, frees that wait, in the\n"
     "                steady state: the host time they block\n"
     "  pageable      asynchronous copies from or to pageable host memory (they run synchronously)\n"
@@ -589,8 +771,9 @@ const struct rp_command rp_cmd_analyze = {
     "                time between those of a launch loop) than the GPU runs\n"
     "  ranks         several ranks: each one's GPU busy time, collectives, steps; the slowest\n"
     "  leak          memory still allocated at exit, by site; the peak's sites follow the findings\n"
-    "A site's calls count only in the steady state, after --warmup of the run.  Call sites of calls\n"
-    "other than allocations need CUDATRACE_STACKS=all; gpu-idle and launch-bound need every call timed\n"
+    "A site's calls count only in the steady state, after --warmup of its own process's run (each\n"
+    "file has its own warm-up and launch-bound windows).  Call sites of calls other than allocations\n"
+    "need CUDATRACE_STACKS=all; gpu-idle and launch-bound need every call timed\n"
     "on the GPU (CUPTI's activity records, or CUDATRACE_GPU_TIME=all).\n"
     "\n"
     "Options:\n"
@@ -599,13 +782,13 @@ const struct rp_command rp_cmd_analyze = {
     "  -t, --top=N            at most N sites per finding (default 3; 0: all)\n"
     "  -g, --group-by=WHAT    stack (default): a site is a call stack; python: the innermost Python\n"
     "                         frame of user code (as memory --group-by python)\n"
-    "      --warmup=PCT       the first PCT% of the run is warm-up (default 10)\n"
+    "      --warmup=PCT       the first PCT% of each process's run is warm-up (default 10)\n"
     "      --min-repeats=N    sync, pageable, churn, small-copies: a site with N or more calls in\n"
     "                         the steady state (default 10)\n"
     "      --idle-gap=TIME    gpu-idle: the shortest gap counted (default 1ms; 500us, 2ms, ...)\n"
     "      --small-copy=BYTES small-copies: a copy below BYTES is small (default 65536)\n"
     "      --min-launches=N   launch-bound: launches in its windows before it reports (default 1000)\n"
-    "      --window=TIME      launch-bound: the window (default 100ms; at most 1024 per run)\n"
+    "      --window=TIME      launch-bound: the window (default 100ms; at most 1024 per process's run)\n"
     "      --launch-interval=TIME  launch-bound: a launch this soon after its thread's last one\n"
     "                         counts the time between as launching (default 50us)\n"
     "      --rank-lead=PCT    ranks: the slowest rank's lead over the others, in % of the run, before\n"
@@ -613,9 +796,18 @@ const struct rp_command rp_cmd_analyze = {
     "      --step-range=NAME  ranks: the NVTX range that is one step (default step)\n"
     "      --leak-bytes=N     leak: bytes still allocated at exit before it reports (default 1)\n"
     "      --error-exitcode=N exit N (1 to 255) when there is a finding (for CI); 0, the default: exit 0\n"
+    "      --partial          write, instead of findings, analyze's state of the files: an analyze\n"
+    "                         partial (doc/partials.md) that analyze reads again in place of the\n"
+    "                         files, alone or with other analyze partials and traces, printing what\n"
+    "                         the traces would.  It records --warmup, --idle-gap, --small-copy,\n"
+    "                         --window, --launch-interval, --group-by and --step-range: reading it,\n"
+    "                         those are taken from it, and another value given is refused (exit 1).\n"
+    "                         The other options apply when it is read.  No --format.  summary and the\n"
+    "                         other commands refuse an analyze partial (exit 2)\n"
     "  -o, --output=FILE      write to FILE instead of standard output\n"
     "  -h, --help             this help\n"
     "\n"
-    "Exit status: as for summary; N of --error-exitcode when there are findings and nothing else failed.\n",
+    "Exit status: as for summary (a truncated or corrupt partial: 3, nothing printed); N of\n"
+    "--error-exitcode when there are findings and nothing else failed.\n",
     run,
 };

@@ -9,17 +9,19 @@
 #include "report/model/display_names.h"
 
 /* A change of kind's live bytes, kept for rp_mem_replay. */
-static void note(struct rp_memtrack *m, unsigned kind, int grew, uint64_t bytes)
+static void note(struct rp_memtrack *m, unsigned kind, int grew, uint64_t bytes, uint32_t stack)
 {
     if (!m->record)
         return;
+    if (m->record_stacks)
+        rp_put_var(&m->change_stacks, stack);
     rp_put_svar(&m->changes, m->cur_t0 - m->last_t0);
     rp_put_svar(&m->changes, m->cur_t1 - m->cur_t0);
     rp_put_u8(&m->changes, (uint8_t)(kind << 1 | (grew ? 1 : 0)));
     rp_put_var(&m->changes, bytes);
     m->last_t0 = m->cur_t0;
     m->nchanges++;
-    m->oom |= m->changes.oom;
+    m->oom |= m->changes.oom | m->change_stacks.oom;
 }
 
 static void grew(struct rp_mem_stats *s, uint64_t bytes, int64_t t)
@@ -74,6 +76,7 @@ static int release(struct rp_memtrack *m, struct rp_u64map_entry *e)
 {
     uint64_t bytes = e->v1;
     unsigned kind = rp_live_kind(e);
+    uint32_t stack = rp_live_stack(e); /* e is gone after the removal */
     if (m->detail) {
         struct rp_mem_stats *d = dev_stats(m, rp_live_device(e), kind);
         if (d)
@@ -83,7 +86,7 @@ static int release(struct rp_memtrack *m, struct rp_u64map_entry *e)
     }
     rp_u64map_remove(&m->live, e);
     shrank(&m->kind[kind], bytes);
-    note(m, kind, 0, bytes);
+    note(m, kind, 0, bytes, stack);
     if (rp_mem_kind_on_device(kind)) {
         shrank(&m->device, bytes);
         return 1;
@@ -120,7 +123,7 @@ int rp_memtrack_call(struct rp_memtrack *m, const struct rp_call *c)
             return changed;
         }
         grew(&m->kind[kind], a->bytes, c->t1);
-        note(m, kind, 1, a->bytes);
+        note(m, kind, 1, a->bytes, c->call->c.stack_id);
         if (m->detail) {
             struct rp_mem_stats *d = dev_stats(m, device, kind);
             if (d) {
@@ -210,8 +213,9 @@ static int next_change(struct cursor *k)
     if (refill(k) < 0)
         return -1;
     k->left--;
-    k->t0 += rp_get_svar(&k->rd);
-    k->t1 = k->t0 + rp_get_svar(&k->rd);
+    /* unsigned: a corrupt partial's deltas wrap instead of overflowing */
+    k->t0 = (int64_t)((uint64_t)k->t0 + (uint64_t)rp_get_svar(&k->rd));
+    k->t1 = (int64_t)((uint64_t)k->t0 + (uint64_t)rp_get_svar(&k->rd));
     const uint8_t kg = rp_get_u8(&k->rd);
     k->kind = kg >> 1;
     k->grew = kg & 1;
@@ -224,7 +228,8 @@ static int next_change(struct cursor *k)
 /* The merge's order: report time of the call's start, then file. */
 static int before(const struct cursor *a, const struct cursor *b)
 {
-    const int64_t x = a->t0 + a->offset, y = b->t0 + b->offset;
+    const int64_t x = (int64_t)((uint64_t)a->t0 + (uint64_t)a->offset),
+                  y = (int64_t)((uint64_t)b->t0 + (uint64_t)b->offset);
     return x != y ? x < y : a->file < b->file;
 }
 
@@ -253,8 +258,13 @@ static void apply(struct rp_mem_stats *s, int grow, uint64_t bytes, int64_t t)
         shrank(s, bytes);
 }
 
-int rp_mem_replay(struct rp_memtrack *m, const struct rp_mem_changes *files, size_t n)
+/* The replay of rp_mem_replay; with `stop`, only its first `stop` changes, counting each file's in applied[]
+ * (both 0/NULL: all of them); *peak_step (may be NULL) gets the number of the change that set the device
+ * peak. */
+static int replay(struct rp_memtrack *m, const struct rp_mem_changes *files, size_t n, uint64_t stop,
+                  uint64_t *applied, uint64_t *peak_step)
 {
+    uint64_t step = 0;
     struct cursor *k = calloc(n ? n : 1, sizeof *k);
     struct cursor **h = calloc(n ? n : 1, sizeof *h);
     size_t nh = 0;
@@ -286,12 +296,18 @@ int rp_mem_replay(struct rp_memtrack *m, const struct rp_mem_changes *files, siz
     }
     for (size_t i = nh; i-- > 0;)
         sift_down(h, nh, i);
-    while (nh && rc == 0) {
+    while (nh && rc == 0 && (!stop || step < stop)) {
         struct cursor *c = h[0];
-        const int64_t t1 = c->t1 + c->offset;
+        const int64_t t1 = (int64_t)((uint64_t)c->t1 + (uint64_t)c->offset);
+        const uint64_t peak = m->device.peak_bytes;
         apply(&m->kind[c->kind], (int)c->grew, c->bytes, t1);
         if (rp_mem_kind_on_device(c->kind))
             apply(&m->device, (int)c->grew, c->bytes, t1);
+        step++;
+        if (peak_step && m->device.peak_bytes > peak)
+            *peak_step = step;
+        if (applied)
+            applied[c->file]++;
         int got = next_change(c);
         if (got < 0)
             rc = -1;
@@ -306,8 +322,24 @@ int rp_mem_replay(struct rp_memtrack *m, const struct rp_mem_changes *files, siz
     return rc;
 }
 
+int rp_mem_replay(struct rp_memtrack *m, const struct rp_mem_changes *files, size_t n)
+{
+    return replay(m, files, n, 0, NULL, NULL);
+}
+
+int rp_mem_replay_peak(struct rp_memtrack *m, const struct rp_mem_changes *files, size_t n, uint64_t *applied)
+{
+    uint64_t peak_step = 0;
+    struct rp_memtrack at = {0};
+    memset(applied, 0, n * sizeof *applied);
+    if (replay(m, files, n, 0, NULL, &peak_step) < 0)
+        return -1;
+    return peak_step ? replay(&at, files, n, peak_step, applied, NULL) : 0;
+}
+
 void rp_memtrack_free(struct rp_memtrack *m)
 {
+    rp_bytes_free(&m->change_stacks);
     rp_bytes_free(&m->changes);
     rp_u64map_free(&m->live);
     rp_u64map_free(&m->sites);

@@ -43,6 +43,10 @@ struct rp_memtrack {
     struct rp_bytes changes;
     uint64_t nchanges;
     int64_t last_t0, cur_t0, cur_t1;
+    /* With record, optional: `record_stacks` keeps each change's call stack id as well (var; the allocating
+     * call's for a free), in change_stacks: whose memory the change was (analyze's peak sites). */
+    int record_stacks;
+    struct rp_bytes change_stacks;
 };
 
 /* One file's changes (a tracker's, or read from a partial): n of them in len bytes at p, or with fd >= 0 at
@@ -60,6 +64,10 @@ struct rp_mem_changes {
  * the caller sums), as one tracker fed the files' calls in time order (ties: file order, then call order)
  * would have them.  0, or -1 when a change is malformed (a corrupt partial). */
 int rp_mem_replay(struct rp_memtrack *m, const struct rp_mem_changes *files, size_t n);
+
+/* rp_mem_replay, which also counts in applied[i] (n of them) how many of file i's changes were replayed when
+ * the device peak was reached: the state each file held at the peak.  All 0 when there is no peak.  0 or -1. */
+int rp_mem_replay_peak(struct rp_memtrack *m, const struct rp_mem_changes *files, size_t n, uint64_t *applied);
 
 /* A site key's mark for memory that is not device memory (rp_mem_kind_on_device): the peak of device memory
  * is held by the other sites only; leaks are of every kind.  Bit 63 is the map's own. */

@@ -51,6 +51,17 @@ out:
     return site;
 }
 
+struct rp_site *rp_site_keyed(struct rp_sites *s, const char *key, const char *label, const struct rp_stack *stack)
+{
+    size_t i = rp_strmap_get(&s->by_key, key);
+    if (i == (size_t)-1) {
+        if ((i = new_site(s, key, label)) == (size_t)-1)
+            return NULL;
+        s->v[i].stack = stack;
+    }
+    return &s->v[i];
+}
+
 /* The Python frames of st from frame `first` on, sharing st's frames' strings. */
 static struct rp_stack *python_view(const struct rp_stack *st, unsigned first)
 {

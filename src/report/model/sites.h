@@ -19,6 +19,7 @@ struct rp_site {
     uint64_t total_ns, max_ns;
     struct rp_stack *own;         /* a site of rp_site_python: its stack, the Python frames, freed with it */
     const char *range;            /* analyze: the NVTX range of its first call (the trace's string), or NULL */
+    int64_t first_t0;             /* analyze: its first call's time (report clock) */
 };
 
 struct rp_sites {
@@ -38,6 +39,10 @@ struct rp_site *rp_site_of(struct rp_sites *s, const struct rp_trace *t, size_t 
  * Python frames that called it, from the first stack seen.  Stacks without Python frames share one site
  * without a stack.  NULL when out of memory. */
 struct rp_site *rp_site_python(struct rp_sites *s, const struct rp_trace *t, size_t file, uint32_t stack_id);
+/* The site of `key` (as rp_site_of and rp_site_python make keys), created empty with a copy of `label` and
+ * showing `stack` (not copied) on first sight: sites merged by content (analyze's parts).  NULL when out of
+ * memory. */
+struct rp_site *rp_site_keyed(struct rp_sites *s, const char *key, const char *label, const struct rp_stack *stack);
 /* The live bytes and allocations of a detailed tracker (memory.h) by call site, sorted by bytes: by_python
  * groups by rp_site_python, else by whole stack; device_only: device memory's alone (what holds the peak of
  * device memory).  0, or -1 when out of memory. */

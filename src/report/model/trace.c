@@ -231,10 +231,13 @@ static int read_file(struct rp_file *f, const char *path, FILE *err_out)
     }
     enum ct_read_status st0 = ct_reader_status(r);
     char magic[RP_PARTIAL_MAGIC_LEN];
-    if (st0 != CT_READ_OK && st0 != CT_READ_NOMEM && pread(f->fd, magic, sizeof magic, 0) == (ssize_t)sizeof magic &&
-        !memcmp(magic, RP_PARTIAL_MAGIC, sizeof magic)) {
-        fprintf(err, PROG ": %s is a summary partial (summary --partial), not a trace: only summary reads "
-                     "partials\n", f->path);
+    const int got = st0 != CT_READ_OK && st0 != CT_READ_NOMEM &&
+                    pread(f->fd, magic, sizeof magic, 0) == (ssize_t)sizeof magic;
+    if (got && (!memcmp(magic, RP_PARTIAL_MAGIC, sizeof magic) || !memcmp(magic, RP_AN_PARTIAL_MAGIC, sizeof magic))) {
+        const int an = !memcmp(magic, RP_AN_PARTIAL_MAGIC, sizeof magic);
+        fprintf(err, PROG ": %s is %s partial (%s --partial), not a trace: only %s reads it (%s reads partials "
+                     "made by %s --partial)\n", f->path, an ? "an analyze" : "a summary", an ? "analyze" : "summary",
+                an ? "analyze" : "summary", an ? "summary" : "analyze", an ? "summary" : "analyze");
         ct_reader_close(r);
         return RP_EXIT_UNREADABLE;
     }

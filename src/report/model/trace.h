@@ -160,6 +160,8 @@ void rp_clocks_align(struct rp_clock *c, size_t n, int64_t *start_ns, int64_t *e
 /* The first 8 bytes of a summary partial (doc/partials.md): the commands that need calls refuse one by name. */
 #define RP_PARTIAL_MAGIC "CTPART\r\n"
 #define RP_PARTIAL_MAGIC_LEN 8
+/* The first 8 bytes of an analyze partial (analyze --partial): as long as the summary's. */
+#define RP_AN_PARTIAL_MAGIC "CTANPT\r\n"
 /* Warn on stderr about each file without an END record (every command but info, which says it in its table:
  * cli.c, rp_open_files); returns how many there are. */
 size_t rp_warn_incomplete(const struct rp_trace *t);

@@ -1,0 +1,522 @@
+#include "config.h"
+
+#include "report/analyze/partfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "report/model/bytes.h"
+#include "report/model/trace.h"
+
+#define PROG "cudatrace-report"
+#define HEADER_SIZE 32
+#define MAX_PAYLOAD ((uint64_t)1 << 40)
+#define MAX_FRAMES 65535u
+
+/* ---- writing ---- */
+
+static void put_f64(struct rp_bytes *b, double v)
+{
+    uint64_t u;
+    memcpy(&u, &v, sizeof u);
+    rp_put_u64le(b, u);
+}
+
+/* A string that may be NULL: u8 present, then the string. */
+static void put_opt(struct rp_bytes *b, const char *s)
+{
+    rp_put_u8(b, s != NULL);
+    if (s)
+        rp_put_str(b, s);
+}
+
+static void put_stack(struct rp_bytes *b, const struct rp_stack *s)
+{
+    rp_put_var(b, s->id);
+    rp_put_var(b, s->nframes);
+    rp_put_var(b, s->trimmed);
+    rp_put_u8(b, (uint8_t)(s->python != 0));
+    for (unsigned i = 0; i < s->nframes; i++) {
+        const struct rp_frame *f = &s->frames[i];
+        rp_put_var(b, f->addr);
+        rp_put_u8(b, (uint8_t)(f->python != 0));
+        put_opt(b, f->module ? f->module->path : NULL);
+        if (f->module)
+            rp_put_var(b, f->module->base);
+        put_opt(b, f->function);
+        rp_put_var(b, f->offset);
+        put_opt(b, f->srcfile);
+        rp_put_var(b, f->line);
+        rp_put_var(b, f->ninlined);
+        for (unsigned k = 0; k < f->ninlined; k++) {
+            put_opt(b, f->inlined[k].function);
+            put_opt(b, f->inlined[k].srcfile);
+            rp_put_var(b, f->inlined[k].line);
+        }
+    }
+}
+
+static void put_sites(struct rp_bytes *b, const struct rp_an_psites *s)
+{
+    rp_put_var(b, s->n);
+    for (size_t i = 0; i < s->n; i++) {
+        const struct rp_an_psite *q = &s->v[i];
+        rp_put_str(b, q->key);
+        rp_put_str(b, q->label);
+        put_opt(b, q->range);
+        rp_put_svar(b, q->first_t0);
+        rp_put_var(b, q->count);
+        rp_put_var(b, q->bytes);
+        rp_put_var(b, q->total_ns);
+        rp_put_var(b, q->max_ns);
+        rp_put_var(b, q->stack);
+    }
+}
+
+static void put_part(struct rp_bytes *b, const struct rp_an_part *p)
+{
+    rp_put_str(b, p->host);
+    rp_put_svar(b, p->start_wall_ns);
+    rp_put_svar(b, p->start_mono_ns);
+    rp_put_u8(b, (uint8_t)(p->calls != 0));
+    rp_put_var(b, p->first_t0);
+    rp_put_var(b, p->last_t1);
+    rp_put_u8(b, (uint8_t)(p->has_end != 0));
+    rp_put_svar(b, p->end_mono_ns);
+    rp_put_str(b, p->label);
+    rp_put_svar(b, p->rank);
+    rp_put_u8(b, (uint8_t)(p->timed_all != 0));
+    rp_put_u8(b, (uint8_t)(p->has_stacks != 0));
+    rp_put_svar(b, p->steady_t);
+    rp_put_var(b, p->win_ns);
+    rp_put_var(b, p->lb_windows);
+    rp_put_var(b, p->lb_launches);
+    rp_put_var(b, p->lb_launch_ns);
+    rp_put_var(b, p->lb_busy_ns);
+    rp_put_var(b, p->lb_lost_ns);
+    rp_put_var(b, p->busy_ns);
+    rp_put_var(b, p->collective_ns);
+    rp_put_var(b, p->steps);
+    put_f64(b, p->step_ns);
+    rp_put_var(b, p->nstacks);
+    for (size_t i = 0; i < p->nstacks; i++)
+        put_stack(b, &p->stacks[i]);
+    for (int r = 0; r <= RP_AN_SMALL; r++)
+        put_sites(b, &p->hsites[r]);
+    put_sites(b, &p->launch);
+    rp_put_var(b, p->ndevs);
+    for (size_t i = 0; i < p->ndevs; i++) {
+        const struct rp_an_pdev *d = &p->devs[i];
+        rp_put_svar(b, d->device);
+        rp_put_var(b, d->busy_ns);
+        rp_put_var(b, d->idle_ns);
+        rp_put_var(b, d->ngaps);
+        rp_put_svar(b, d->first);
+        rp_put_svar(b, d->frontier);
+        rp_put_var(b, d->ntop);
+        for (size_t j = 0; j < d->ntop; j++) {
+            const struct rp_an_pgap *g = &d->top[j];
+            rp_put_svar(b, g->t0);
+            rp_put_svar(b, g->t1);
+            rp_put_svar(b, g->launch_t);
+            rp_put_str(b, g->api);
+            put_opt(b, g->range);
+            rp_put_var(b, g->stack);
+            rp_put_var(b, g->ncalls);
+            rp_put_var(b, g->calls_ns);
+            put_sites(b, &g->during);
+        }
+    }
+    put_sites(b, &p->memsites);
+    rp_put_var(b, p->nchanges);
+    rp_put_var(b, p->changes.n);
+    rp_put_raw(b, p->changes.p, p->changes.n);
+    for (uint64_t i = 0; i < p->nchanges; i++)
+        rp_put_var(b, p->change_site[i]);
+}
+
+int rp_an_partial_write(FILE *f, const struct rp_an_mapopts *o, const struct rp_an_part *p, size_t n)
+{
+    struct rp_bytes body = {0}, head = {0};
+    put_f64(&body, o->warmup);
+    rp_put_var(&body, o->idle_gap_ns);
+    rp_put_var(&body, o->small_bytes);
+    rp_put_var(&body, o->window_ns);
+    rp_put_var(&body, o->launch_interval_ns);
+    rp_put_u8(&body, (uint8_t)(o->by_python != 0));
+    rp_put_str(&body, o->step_range);
+    rp_put_var(&body, n);
+    for (size_t i = 0; i < n; i++)
+        put_part(&body, &p[i]);
+    rp_put_raw(&head, RP_AN_PARTIAL_MAGIC, RP_PARTIAL_MAGIC_LEN);
+    rp_put_u32le(&head, RP_AN_PARTIAL_VERSION);
+    rp_put_u32le(&head, 0); /* flags: none yet */
+    rp_put_u64le(&head, body.n);
+    rp_put_u32le(&head, rp_crc32(0, body.p, body.n));
+    if (!head.oom)
+        rp_put_u32le(&head, rp_crc32(0, head.p, head.n));
+    int rc = -1;
+    if (!body.oom && !head.oom && fwrite(head.p, 1, head.n, f) == head.n &&
+        (!body.n || fwrite(body.p, 1, body.n, f) == body.n))
+        rc = 0;
+    rp_bytes_free(&body);
+    rp_bytes_free(&head);
+    return rc;
+}
+
+/* ---- reading: every count is checked against the bytes left before anything is allocated ---- */
+
+static double get_f64(struct rp_rd *r)
+{
+    uint64_t u = rp_get_u64le(r);
+    double v;
+    memcpy(&v, &u, sizeof v);
+    return v;
+}
+
+static uint64_t get_count(struct rp_rd *r, size_t min_bytes, uint64_t max)
+{
+    uint64_t n = rp_get_var(r);
+    if (n > (uint64_t)(r->end - r->p) / (min_bytes ? min_bytes : 1) || n > max)
+        r->bad = 1;
+    return r->bad ? 0 : n;
+}
+
+/* A time (ns, either clock): from 0 to below 2^61 (the year 2043 on the wall clock), so that the merge's
+ * sums with clock offsets and the output's differences of them stay within 64 bits whatever the bytes say. */
+#define MAX_TIME ((int64_t)1 << 61)
+static int64_t get_time(struct rp_rd *r)
+{
+    const int64_t t = rp_get_svar(r);
+    if (t < 0 || t >= MAX_TIME)
+        r->bad = 1;
+    return r->bad ? 0 : t;
+}
+
+static uint64_t get_utime(struct rp_rd *r)
+{
+    const uint64_t t = rp_get_var(r);
+    if (t >= (uint64_t)MAX_TIME)
+        r->bad = 1;
+    return r->bad ? 0 : t;
+}
+
+/* A string (or with `opt`, one that may be absent): 0, or -1 (bad set when corrupt). */
+static int get_str(struct rp_rd *r, char **s, int opt)
+{
+    *s = NULL;
+    if (opt && !rp_get_u8(r))
+        return r->bad ? -1 : 0;
+    return (*s = rp_get_str(r)) ? 0 : -1;
+}
+
+static int get_stack(struct rp_rd *r, struct rp_stack *s)
+{
+    memset(s, 0, sizeof *s);
+    s->id = (uint32_t)rp_get_var(r);
+    const uint64_t nf = get_count(r, 9, MAX_FRAMES);
+    s->trimmed = (uint16_t)rp_get_var(r);
+    s->python = rp_get_u8(r) != 0;
+    if (r->bad)
+        return -1;
+    if (nf && !(s->frames = calloc(nf, sizeof *s->frames)))
+        return -1;
+    while (s->nframes < nf) {
+        struct rp_frame *f = &s->frames[s->nframes++]; /* counted at once: freed with the stack if cut short */
+        char *path;
+        f->addr = rp_get_var(r);
+        f->python = rp_get_u8(r) != 0;
+        if (get_str(r, &path, 1) < 0)
+            return -1;
+        if (path) {
+            struct rp_module *m = calloc(1, sizeof *m);
+            if (!m) {
+                free(path);
+                return -1;
+            }
+            m->path = path;
+            m->base = rp_get_var(r);
+            f->module = m;
+        }
+        if (get_str(r, &f->function, 1) < 0)
+            return -1;
+        f->offset = rp_get_var(r);
+        if (get_str(r, &f->srcfile, 1) < 0)
+            return -1;
+        f->line = (unsigned)rp_get_var(r);
+        const uint64_t ni = get_count(r, 3, MAX_FRAMES);
+        if (r->bad || (ni && !(f->inlined = calloc(ni, sizeof *f->inlined))))
+            return -1;
+        for (; f->ninlined < ni; f->ninlined++) {
+            struct rp_inlined *x = &f->inlined[f->ninlined];
+            if (get_str(r, &x->function, 1) < 0 || get_str(r, &x->srcfile, 1) < 0) {
+                f->ninlined++;
+                return -1;
+            }
+            x->line = (unsigned)rp_get_var(r);
+        }
+        if (f->python && (!f->srcfile || !f->function)) /* frames.c reads both of a Python frame */
+            return r->bad = 1, -1;
+    }
+    return r->bad ? -1 : 0;
+}
+
+static int get_sites(struct rp_rd *r, struct rp_an_psites *s, size_t nstacks)
+{
+    const uint64_t n = get_count(r, 10, UINT64_MAX);
+    if (r->bad || (n && !(s->v = calloc(n, sizeof *s->v))))
+        return -1;
+    for (; s->n < n; s->n++) {
+        struct rp_an_psite *q = &s->v[s->n];
+        if (get_str(r, &q->key, 0) < 0 || get_str(r, &q->label, 0) < 0 || get_str(r, &q->range, 1) < 0) {
+            s->n++;
+            return -1;
+        }
+        q->first_t0 = get_time(r);
+        q->count = rp_get_var(r);
+        q->bytes = rp_get_var(r);
+        q->total_ns = rp_get_var(r);
+        q->max_ns = rp_get_var(r);
+        q->stack = (size_t)rp_get_var(r);
+        if (q->stack > nstacks)
+            r->bad = 1;
+    }
+    return r->bad ? -1 : 0;
+}
+
+static int get_part(struct rp_rd *r, struct rp_an_part *p)
+{
+    if (get_str(r, &p->host, 0) < 0)
+        return -1;
+    p->start_wall_ns = get_time(r);
+    p->start_mono_ns = get_time(r);
+    p->calls = rp_get_u8(r) != 0;
+    p->first_t0 = get_utime(r);
+    p->last_t1 = get_utime(r);
+    p->has_end = rp_get_u8(r) != 0;
+    p->end_mono_ns = get_time(r);
+    if (get_str(r, &p->label, 0) < 0)
+        return -1;
+    p->rank = (int32_t)rp_get_svar(r);
+    p->timed_all = rp_get_u8(r) != 0;
+    p->has_stacks = rp_get_u8(r) != 0;
+    p->steady_t = get_time(r);
+    p->win_ns = rp_get_var(r);
+    p->lb_windows = rp_get_var(r);
+    p->lb_launches = rp_get_var(r);
+    p->lb_launch_ns = rp_get_var(r);
+    p->lb_busy_ns = rp_get_var(r);
+    p->lb_lost_ns = rp_get_var(r);
+    p->busy_ns = get_utime(r); /* bounded: the ranks' loads are differences and sums of them */
+    p->collective_ns = get_utime(r);
+    p->steps = rp_get_var(r);
+    p->step_ns = get_f64(r);
+    const uint64_t ns = get_count(r, 4, UINT64_MAX);
+    if (r->bad || (ns && !(p->stacks = calloc(ns, sizeof *p->stacks))))
+        return -1;
+    for (; p->nstacks < ns; p->nstacks++)
+        if (get_stack(r, &p->stacks[p->nstacks]) < 0) {
+            p->nstacks++;
+            return -1;
+        }
+    for (int k = 0; k <= RP_AN_SMALL; k++)
+        if (get_sites(r, &p->hsites[k], p->nstacks) < 0)
+            return -1;
+    if (get_sites(r, &p->launch, p->nstacks) < 0)
+        return -1;
+    const uint64_t nd = get_count(r, 8, UINT64_MAX);
+    if (r->bad || (nd && !(p->devs = calloc(nd, sizeof *p->devs))))
+        return -1;
+    for (; p->ndevs < nd; p->ndevs++) {
+        struct rp_an_pdev *d = &p->devs[p->ndevs];
+        d->device = (int32_t)rp_get_svar(r);
+        d->busy_ns = rp_get_var(r);
+        d->idle_ns = rp_get_var(r);
+        d->ngaps = rp_get_var(r);
+        d->first = get_time(r);
+        d->frontier = get_time(r);
+        const uint64_t nt = get_count(r, 1, RP_AN_TOP_GAPS);
+        if (r->bad) {
+            p->ndevs++;
+            return -1;
+        }
+        for (; d->ntop < nt; d->ntop++) {
+            struct rp_an_pgap *g = &d->top[d->ntop];
+            g->t0 = get_time(r);
+            g->t1 = get_time(r);
+            g->launch_t = get_time(r);
+            if (get_str(r, &g->api, 0) < 0 || get_str(r, &g->range, 1) < 0) {
+                d->ntop++;
+                p->ndevs++;
+                return -1;
+            }
+            g->stack = (size_t)rp_get_var(r);
+            g->ncalls = rp_get_var(r);
+            g->calls_ns = rp_get_var(r);
+            if (g->stack > p->nstacks)
+                r->bad = 1;
+            if (r->bad || get_sites(r, &g->during, p->nstacks) < 0) {
+                d->ntop++;
+                p->ndevs++;
+                return -1;
+            }
+        }
+    }
+    if (get_sites(r, &p->memsites, p->nstacks) < 0)
+        return -1;
+    p->nchanges = rp_get_var(r);
+    const uint64_t len = get_count(r, 1, UINT64_MAX);
+    const void *ch = rp_get_raw(r, (size_t)len);
+    /* a change takes at least 4 bytes and its site one more */
+    if (r->bad || p->nchanges > len / 4 || p->nchanges > (uint64_t)(r->end - r->p))
+        return r->bad = 1, -1;
+    rp_put_raw(&p->changes, ch, (size_t)len);
+    if (p->changes.oom || (p->nchanges && !(p->change_site = calloc(p->nchanges, sizeof *p->change_site))))
+        return -1;
+    for (uint64_t i = 0; i < p->nchanges; i++) {
+        const uint64_t site = rp_get_var(r);
+        if (site >= p->memsites.n)
+            return r->bad = 1, -1;
+        p->change_site[i] = (uint32_t)site;
+    }
+    return r->bad ? -1 : 0;
+}
+
+int rp_an_partial_is(const char *path)
+{
+    char magic[RP_PARTIAL_MAGIC_LEN];
+    int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+    if (fd < 0)
+        return 0;
+    const int is = read(fd, magic, sizeof magic) == (ssize_t)sizeof magic &&
+                   !memcmp(magic, RP_AN_PARTIAL_MAGIC, sizeof magic);
+    close(fd);
+    return is;
+}
+
+/* The whole file into memory (*len bytes); NULL with *rc and a message when it cannot be read. */
+static unsigned char *slurp(const char *path, size_t *len, int *rc)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    unsigned char *p = NULL;
+    *rc = RP_EXIT_UNREADABLE;
+    *len = 0;
+    if (fd < 0 || fstat(fd, &st) < 0) {
+        fprintf(stderr, PROG ": %s: %s\n", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return NULL;
+    }
+    size_t cap = st.st_size > 0 ? (size_t)st.st_size : 4096;
+    for (;;) {
+        if (!p || *len == cap) {
+            unsigned char *q = cap < SIZE_MAX / 2 ? realloc(p, p ? 2 * cap : cap) : NULL;
+            if (!q) {
+                free(p);
+                close(fd);
+                *rc = RP_EXIT_FAILED;
+                fprintf(stderr, PROG ": out of memory\n");
+                return NULL;
+            }
+            cap = p ? 2 * cap : cap;
+            p = q;
+        }
+        ssize_t got = read(fd, p + *len, cap - *len);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            fprintf(stderr, PROG ": %s: %s\n", path, strerror(errno));
+            free(p);
+            close(fd);
+            return NULL;
+        }
+        if (got == 0)
+            break;
+        *len += (size_t)got;
+    }
+    close(fd);
+    *rc = RP_EXIT_OK;
+    return p;
+}
+
+int rp_an_partial_read(const char *path, struct rp_an_mapopts *o, struct rp_an_part **pp, size_t *np)
+{
+    *pp = NULL;
+    *np = 0;
+    memset(o, 0, sizeof *o);
+    size_t len;
+    int rc;
+    unsigned char *p = slurp(path, &len, &rc);
+    if (!p)
+        return rc;
+    struct rp_rd h = {p, p + len, 0};
+    const void *magic = rp_get_raw(&h, RP_PARTIAL_MAGIC_LEN);
+    const uint32_t version = rp_get_u32le(&h), flags = rp_get_u32le(&h);
+    const uint64_t size = rp_get_u64le(&h);
+    const uint32_t body_crc = rp_get_u32le(&h), head_crc = rp_get_u32le(&h);
+    if (!magic || memcmp(magic, RP_AN_PARTIAL_MAGIC, RP_PARTIAL_MAGIC_LEN)) {
+        fprintf(stderr, PROG ": %s: not an analyze partial\n", path);
+        free(p);
+        return RP_EXIT_UNREADABLE;
+    }
+    if (h.bad || head_crc != rp_crc32(0, p, HEADER_SIZE - 4)) {
+        fprintf(stderr, PROG ": %s: %s analyze partial header\n", path, h.bad ? "truncated" : "corrupt");
+        free(p);
+        return RP_EXIT_DAMAGED;
+    }
+    if (version != RP_AN_PARTIAL_VERSION || flags) {
+        fprintf(stderr, PROG ": %s: analyze partial of version %u (flags %#x): this cudatrace-report reads version "
+                        "%d only\n", path, version, flags, RP_AN_PARTIAL_VERSION);
+        free(p);
+        return RP_EXIT_UNREADABLE;
+    }
+    if (size > MAX_PAYLOAD || size != len - HEADER_SIZE || rp_crc32(0, p + HEADER_SIZE, (size_t)size) != body_crc) {
+        fprintf(stderr, PROG ": %s: %s analyze partial (%zu bytes of %llu after its header)\n", path,
+                size > len - HEADER_SIZE ? "truncated" : "corrupt", len - HEADER_SIZE, (unsigned long long)size);
+        free(p);
+        return RP_EXIT_DAMAGED;
+    }
+    struct rp_rd r = {p + HEADER_SIZE, p + len, 0};
+    char *step = NULL;
+    o->warmup = get_f64(&r);
+    o->idle_gap_ns = rp_get_var(&r);
+    o->small_bytes = rp_get_var(&r);
+    o->window_ns = rp_get_var(&r);
+    o->launch_interval_ns = rp_get_var(&r);
+    o->by_python = rp_get_u8(&r) != 0;
+    rc = get_str(&r, &step, 0) < 0 ? (r.bad ? RP_EXIT_DAMAGED : RP_EXIT_FAILED) : RP_EXIT_OK;
+    if (rc == RP_EXIT_OK && !(o->warmup >= 0 && o->warmup <= 1 && o->window_ns))
+        rc = RP_EXIT_DAMAGED;
+    const uint64_t n = rc == RP_EXIT_OK ? get_count(&r, 16, UINT64_MAX) : 0;
+    struct rp_an_part *parts = rc == RP_EXIT_OK ? calloc(n ? n : 1, sizeof *parts) : NULL;
+    if (rc == RP_EXIT_OK && !parts)
+        rc = RP_EXIT_FAILED;
+    size_t got = 0;
+    for (; got < n && rc == RP_EXIT_OK; got++)
+        if (get_part(&r, &parts[got]) < 0)
+            rc = r.bad ? RP_EXIT_DAMAGED : RP_EXIT_FAILED;
+    if (rc == RP_EXIT_OK && (r.bad || r.p != r.end))
+        rc = RP_EXIT_DAMAGED;
+    free(p);
+    if (rc != RP_EXIT_OK) {
+        if (rc == RP_EXIT_DAMAGED)
+            fprintf(stderr, PROG ": %s: corrupt analyze partial (its checksum holds: written by a faulty writer)\n",
+                    path);
+        else
+            fprintf(stderr, PROG ": out of memory\n");
+        for (size_t i = 0; i < got && parts; i++)
+            rp_an_part_free(&parts[i]);
+        free(parts);
+        free(step);
+        return rc;
+    }
+    o->step_range = step;
+    *pp = parts;
+    *np = (size_t)n;
+    return RP_EXIT_OK;
+}
