@@ -89,6 +89,14 @@ same_as_traces ""
 same_as_traces "--warmup=25 --idle-gap=500us --window=20ms --launch-interval=100us --small-copy=1024"
 same_as_traces "--group-by python --step-range=step"
 
+# Traces of the year 2100 (a partial bounds its times, never below the wall clock of this century's end).
+mkdir "$TMP/y2100" && REPORT_GEN_START_WALL=4102444800000000000 "$GEN" files 2 "$TMP/y2100" ||
+    { echo "report-gen failed" >&2; exit 99; }
+make_partial "$TMP/y2100.ctpart" "" "$TMP/y2100/rank-00000.ctrace" "$TMP/y2100/rank-00001.ctrace"
+"$REPORT" analyze -f json "$TMP/y2100/rank-00000.ctrace" "$TMP/y2100/rank-00001.ctrace" >"$TMP/want" 2>/dev/null
+run_report 0 analyze -f json "$TMP/y2100.ctpart"
+cmp -s "$TMP/want" "$TMP/out" || fail "year 2100: $(diff "$TMP/want" "$TMP/out" | head -4)"
+
 # Python frames in stacks (the fuzz corpus's traces of py-pystack.py), sites by stack and by Python line.
 C=$CT_TOP_SRCDIR/tests/fuzz/corpus
 for g in stack python; do

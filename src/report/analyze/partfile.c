@@ -186,16 +186,21 @@ static uint64_t get_count(struct rp_rd *r, size_t min_bytes, uint64_t max)
     return r->bad ? 0 : n;
 }
 
-/* A time (ns, either clock): from 0 to below 2^61 (the year 2043 on the wall clock), so that the merge's
- * sums with clock offsets and the output's differences of them stay within 64 bits whatever the bytes say. */
-#define MAX_TIME ((int64_t)1 << 61)
-static int64_t get_time(struct rp_rd *r)
+/* A time of the file's clock (CLOCK_MONOTONIC: since boot) from 0 to below 2^60 ns (36 years), and its
+ * start on the wall clock below 2^62 ns (the year 2116): clock offsets (wall - monotonic) then lie within
+ * (-2^60, 2^62), times on the report clock within (-2^60, 2^62 + 2^60), and the merge's sums and the
+ * output's differences of them within 64 bits whatever the bytes say. */
+#define MAX_TIME ((int64_t)1 << 60)
+#define MAX_WALL ((int64_t)1 << 62)
+static int64_t get_bounded(struct rp_rd *r, int64_t max)
 {
     const int64_t t = rp_get_svar(r);
-    if (t < 0 || t >= MAX_TIME)
+    if (t < 0 || t >= max)
         r->bad = 1;
     return r->bad ? 0 : t;
 }
+
+static int64_t get_time(struct rp_rd *r) { return get_bounded(r, MAX_TIME); }
 
 static uint64_t get_utime(struct rp_rd *r)
 {
@@ -292,7 +297,7 @@ static int get_part(struct rp_rd *r, struct rp_an_part *p)
 {
     if (get_str(r, &p->host, 0) < 0)
         return -1;
-    p->start_wall_ns = get_time(r);
+    p->start_wall_ns = get_bounded(r, MAX_WALL);
     p->start_mono_ns = get_time(r);
     p->calls = rp_get_u8(r) != 0;
     p->first_t0 = get_utime(r);
