@@ -202,6 +202,31 @@ printf 'CTANPU not really\n' >"$TMP/foreign.ctpart"
 run_report 2 analyze -f csv "$TMP/foreign.ctpart"
 run_report 2 analyze -f csv "$TMP/a.ctpart" "$TMP/nosuchfile.ctpart"
 [ -s "$TMP/out" ] && fail "a missing input: something printed"
+# A damaged partial among other inputs is left out whole: the rest is analyzed, exit 3.
+"$REPORT" analyze -f json "$TMP/sync.ct" >"$TMP/want" 2>/dev/null
+run_report 3 analyze -f json "$TMP/cut.ctpart" "$TMP/sync.ct"
+cmp -s "$TMP/want" "$TMP/out" || fail "a damaged partial and a trace: $(diff "$TMP/want" "$TMP/out" | head -4)"
+grep -q "truncated" "$TMP/err" || fail "a damaged partial and a trace: $(cat "$TMP/err")"
+# A partial of a truncated trace says what the trace's reader said, and exits 3, whenever it is read.
+size=$(wc -c <"$TMP/leak.ct")
+head -c $((size * 2 / 3)) "$TMP/leak.ct" >"$TMP/leakcut.ct"
+"$REPORT" analyze -f json "$TMP/leakcut.ct" >"$TMP/want" 2>"$TMP/wanterr"
+expect_eq "analyze of a truncated trace: exit status" 3 $?
+"$REPORT" analyze --partial -o "$TMP/leakcut.ctpart" "$TMP/leakcut.ct" 2>"$TMP/err"
+expect_eq "analyze --partial of a truncated trace: exit status" 3 $?
+run_report 3 analyze -f json "$TMP/leakcut.ctpart"
+cmp -s "$TMP/want" "$TMP/out" || fail "a partial of a truncated trace: $(diff "$TMP/want" "$TMP/out" | head -4)"
+grep -q "the report covers the" "$TMP/err" || fail "a partial of a truncated trace: no warning: $(cat "$TMP/err")"
+# A process given twice (two partials holding it, or a partial and its trace) counts once, with a warning.
+make_partial "$TMP/s0.ctpart" "" $S
+# shellcheck disable=SC2086
+"$REPORT" analyze -f json $S >"$TMP/want" 2>/dev/null
+for twice in "$TMP/s0.ctpart $TMP/s0.ctpart" "$TMP/s0.ctpart $TMP/sync.ct" "$TMP/sync.ct $TMP/s0.ctpart"; do
+    # shellcheck disable=SC2086
+    run_report 0 analyze -f json $twice
+    cmp -s "$TMP/want" "$TMP/out" || fail "given twice ($twice): $(diff "$TMP/want" "$TMP/out" | head -4)"
+    grep -q "traces of the same process" "$TMP/err" || fail "given twice ($twice): no warning: $(cat "$TMP/err")"
+done
 run_report 0 analyze --help
 grep -q -- "--partial" "$TMP/out" || fail "analyze --help does not name --partial"
 finish

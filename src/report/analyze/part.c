@@ -237,7 +237,11 @@ int rp_an_part_of(struct rp_an *a, size_t i, struct rp_an_part *p)
     if (p->rank >= 0)
         p->step_ns = step_median(f, a->o->step_range, &p->steps);
     int rc = -1;
-    if (!(p->host = strdup(f->host ? f->host : "")) || !(p->label = strdup(rp_file_label(f, label, sizeof label))))
+    p->ncalls = f->calls;
+    p->pid = f->hdr.pid;
+    p->records = rp_file_records(f);
+    if (!(p->host = strdup(f->host ? f->host : "")) || !(p->label = strdup(rp_file_label(f, label, sizeof label))) ||
+        !(p->path = strdup(f->path)) || (f->status != CT_READ_OK && f->message && !(p->damage = strdup(f->message))))
         goto out;
     for (int r = 0; r <= RP_AN_SMALL; r++)
         if (psites_of(&x, &p->hsites[r], &af->host.sites[r]) < 0)
@@ -273,6 +277,8 @@ void rp_an_part_free(struct rp_an_part *p)
 {
     free(p->host);
     free(p->label);
+    free(p->path);
+    free(p->damage);
     for (int r = 0; r <= RP_AN_SMALL; r++)
         psites_free(&p->hsites[r]);
     psites_free(&p->launch);

@@ -49,6 +49,11 @@ struct rp_an_part {
     int calls, has_end;
     uint64_t first_t0, last_t1;
     char *label;              /* rp_file_label */
+    char *path;               /* the trace file's */
+    char *damage;             /* the reader's message where the trace is truncated or corrupt, else NULL */
+    uint64_t ncalls;          /* the calls read (before the damage) */
+    uint32_t pid;
+    uint64_t records;         /* rp_file_records: of two copies of a process's trace, the fuller is taken */
     int32_t rank;
     int timed_all, has_stacks; /* every call timed on the GPU; stacks recorded */
     int64_t steady_t;         /* file clock */

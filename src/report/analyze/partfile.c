@@ -88,6 +88,13 @@ static void put_part(struct rp_bytes *b, const struct rp_an_part *p)
     rp_put_u8(b, (uint8_t)(p->has_end != 0));
     rp_put_svar(b, p->end_mono_ns);
     rp_put_str(b, p->label);
+    rp_put_str(b, p->path);
+    rp_put_u8(b, (uint8_t)(p->damage != NULL));
+    if (p->damage)
+        rp_put_str(b, p->damage);
+    rp_put_var(b, p->ncalls);
+    rp_put_var(b, p->pid);
+    rp_put_var(b, p->records);
     rp_put_svar(b, p->rank);
     rp_put_u8(b, (uint8_t)(p->timed_all != 0));
     rp_put_u8(b, (uint8_t)(p->has_stacks != 0));
@@ -304,8 +311,11 @@ static int get_part(struct rp_rd *r, struct rp_an_part *p)
     p->last_t1 = get_utime(r);
     p->has_end = rp_get_u8(r) != 0;
     p->end_mono_ns = get_time(r);
-    if (get_str(r, &p->label, 0) < 0)
+    if (get_str(r, &p->label, 0) < 0 || get_str(r, &p->path, 0) < 0 || get_str(r, &p->damage, 1) < 0)
         return -1;
+    p->ncalls = rp_get_var(r);
+    p->pid = (uint32_t)rp_get_var(r);
+    p->records = rp_get_var(r);
     p->rank = (int32_t)rp_get_svar(r);
     p->timed_all = rp_get_u8(r) != 0;
     p->has_stacks = rp_get_u8(r) != 0;

@@ -568,6 +568,34 @@ static int append(struct rp_an_part **parts, size_t *n, size_t *cap, struct rp_a
     return 0;
 }
 
+/* A process given twice (in two partials, or as a trace and in a partial) counts once, as with traces
+ * (rp_trace_open): the copy holding more records stays, in the earlier one's place, with the traces'
+ * warning.  The number of parts left. */
+static size_t take_once(struct rp_an_part *p, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t j = 0;
+        while (j < k && (p[j].pid != p[i].pid || p[j].start_wall_ns != p[i].start_wall_ns ||
+                         p[j].start_mono_ns != p[i].start_mono_ns))
+            j++;
+        if (j == k) {
+            p[k++] = p[i];
+            continue;
+        }
+        const int newer = p[i].records > p[j].records;
+        fprintf(stderr, RP_PROG ": warning: %s and %s are traces of the same process (pid %u, same start): %s is "
+                        "read, %s left out%s\n", p[j].path, p[i].path, p[i].pid, newer ? p[i].path : p[j].path,
+                newer ? p[j].path : p[i].path, newer ? " (it holds fewer records)" : "");
+        if (newer) {
+            rp_an_part_free(&p[j]);
+            p[j] = p[i];
+        } else
+            rp_an_part_free(&p[i]);
+    }
+    return k;
+}
+
 /* analyze of nf files (traces and analyze partials, in the order given, each partial's files in its place),
  * printing the findings or, with `partial`, writing the parts. */
 static int analyze_files(const struct rp_common *co, struct rp_an_opts *op, unsigned given, int partial,
@@ -578,7 +606,7 @@ static int analyze_files(const struct rp_common *co, struct rp_an_opts *op, unsi
     size_t *slot = calloc((size_t)nf, sizeof *slot);   /* per trace: its place among the parts */
     char **traces = calloc((size_t)nf + 1, sizeof *traces);
     char **steps = calloc((size_t)nf, sizeof *steps);  /* the partials' --step-range strings */
-    int have = 0, rc = RP_EXIT_OK;
+    int have = 0, rc = RP_EXIT_OK, damaged = 0; /* damaged: a partial left out, or a file of one damaged */
     size_t nsteps = 0;
     if (!slot || !traces || !steps)
         goto oom;
@@ -596,8 +624,15 @@ static int analyze_files(const struct rp_common *co, struct rp_an_opts *op, unsi
         struct rp_an_part *p;
         size_t k;
         rc = rp_an_partial_read(files[i], &mo, &p, &k);
+        if (rc == RP_EXIT_DAMAGED) { /* left out whole (its message printed), as summary does */
+            damaged = 1;
+            rc = RP_EXIT_OK;
+            continue;
+        }
         if (rc != RP_EXIT_OK)
             break;
+        for (size_t j = 0; j < k; j++) /* what the traces' reader said of them (exit 3 when damaged) */
+            damaged |= rp_warn_file(stderr, p[j].path, p[j].damage, (unsigned long long)p[j].ncalls, p[j].has_end);
         steps[nsteps++] = (char *)mo.step_range;
         if (take_mapopts(op, given, &have, &mo, files[i]) < 0)
             rc = RP_EXIT_USAGE;
@@ -643,7 +678,11 @@ static int analyze_files(const struct rp_common *co, struct rp_an_opts *op, unsi
             n = k;
         }
     }
+    if (rc == RP_EXIT_OK)
+        n = take_once(parts, n);
     size_t nfindings = 0;
+    if (rc == RP_EXIT_OK && !n && damaged) /* every input a damaged partial: nothing to print */
+        rc = RP_EXIT_DAMAGED;
     if (rc == RP_EXIT_OK) {
         FILE *f = rp_output_open(co);
         if (!f)
@@ -662,7 +701,7 @@ static int analyze_files(const struct rp_common *co, struct rp_an_opts *op, unsi
             rc = rp_output_close(f, co, rc);
         }
     }
-    if (rc == RP_EXIT_OK && trc == RP_EXIT_DAMAGED)
+    if (rc == RP_EXIT_OK && (trc == RP_EXIT_DAMAGED || damaged))
         rc = RP_EXIT_DAMAGED;
     if (rc == RP_EXIT_OK && exit_n && nfindings) /* as memory's: for CI */
         rc = (int)exit_n;
@@ -807,7 +846,7 @@ const struct rp_command rp_cmd_analyze = {
     "  -o, --output=FILE      write to FILE instead of standard output\n"
     "  -h, --help             this help\n"
     "\n"
-    "Exit status: as for summary (a truncated or corrupt partial: 3, nothing printed); N of\n"
+    "Exit status: as for summary (a truncated or corrupt partial: left out, 3); N of\n"
     "--error-exitcode when there are findings and nothing else failed.\n",
     run,
 };

@@ -1030,14 +1030,9 @@ static int sum_open(struct sum *s, int argc, char **argv, int first)
             else if (prc != RP_EXIT_OK)
                 rc = prc;
             for (size_t k = 0; k < n; k++) {
-                if (in[k].damage) { /* as the trace itself would say (and exit 3) */
-                    fprintf(stderr, RP_PROG ": warning: %s; the report covers the %llu calls before it\n",
-                            in[k].damage, (unsigned long long)in[k].calls);
+                /* as the trace itself would say (and exit 3 when damaged) */
+                if (rp_warn_file(stderr, in[k].path, in[k].damage, (unsigned long long)in[k].calls, in[k].has_end))
                     s->damaged = 1;
-                } else if (!in[k].has_end) {
-                    fprintf(stderr, RP_PROG ": warning: %s is incomplete (no END record: the process was killed, "
-                                    "crashed or called _exit); what it recorded before is reported\n", in[k].path);
-                }
                 int same = rc == RP_EXIT_FAILED ? 1 : same_process(s, &in[k], &parts[k]);
                 if (same == 1) {
                     rp_sum_input_free(&in[k]);

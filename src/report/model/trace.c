@@ -265,8 +265,7 @@ static int read_file(struct rp_file *f, const char *path, FILE *err_out)
         rc = RP_EXIT_UNREADABLE;
     } else if (rc == RP_EXIT_OK && f->status != CT_READ_OK) {
         f->message = strdup(ct_reader_message(r));
-        fprintf(err, PROG ": warning: %s; the report covers the %llu calls before it\n",
-                ct_reader_message(r), (unsigned long long)f->calls);
+        rp_warn_file(err, f->path, ct_reader_message(r), (unsigned long long)f->calls, 1);
         rc = f->status == CT_READ_NOMEM ? RP_EXIT_FAILED : RP_EXIT_DAMAGED;
     }
     f->runs = ct_reader_take_runs(r);
@@ -368,7 +367,7 @@ static void enough_descriptors(size_t n)
 }
 
 /* Records read from a file: of two traces of one process, the one that holds more is the more complete. */
-static uint64_t records_read(const struct rp_file *f)
+uint64_t rp_file_records(const struct rp_file *f)
 {
     uint64_t n = 0;
     for (size_t i = 0; i < sizeof f->rec_count / sizeof f->rec_count[0]; i++)
@@ -401,7 +400,7 @@ static long earlier_copy(const struct rp_trace *t, const struct rp_file *f)
 static void take_once(struct rp_trace *t, size_t j, struct rp_file *f)
 {
     struct rp_file *e = &t->files[j];
-    const int newer = records_read(f) > records_read(e);
+    const int newer = rp_file_records(f) > rp_file_records(e);
     if (same_file(e, f))
         fprintf(stderr, PROG ": warning: %s is %s again (the same file): it is read once\n", f->path, e->path);
     else
@@ -533,13 +532,22 @@ const char *rp_file_label(const struct rp_file *f, char *buf, size_t size)
     return rp_process_label(f->rank.rank, f->host, f->hdr.pid, buf, size);
 }
 
+int rp_warn_file(FILE *err, const char *path, const char *damage, unsigned long long calls, int has_end)
+{
+    if (damage)
+        fprintf(err, PROG ": warning: %s; the report covers the %llu calls before it\n", damage, calls);
+    else if (!has_end)
+        fprintf(err, PROG ": warning: %s is incomplete (no END record: the process was killed, crashed or "
+                     "called _exit); what it recorded before is reported\n", path);
+    return damage != NULL;
+}
+
 size_t rp_warn_incomplete(const struct rp_trace *t)
 {
     size_t n = 0;
     for (size_t i = 0; i < t->nfiles; i++)
         if (rp_file_incomplete(&t->files[i]) && t->files[i].status == CT_READ_OK) {
-            fprintf(stderr, PROG ": warning: %s is incomplete (no END record: the process was killed, crashed or "
-                            "called _exit); what it recorded before is reported\n", t->files[i].path);
+            rp_warn_file(stderr, t->files[i].path, NULL, 0, 0);
             n++;
         }
     return n;

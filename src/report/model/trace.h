@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "cudatrace/format.h"
 #include "format/call.h"
@@ -162,6 +163,12 @@ void rp_clocks_align(struct rp_clock *c, size_t n, int64_t *start_ns, int64_t *e
 #define RP_PARTIAL_MAGIC_LEN 8
 /* The first 8 bytes of an analyze partial (analyze --partial): as long as the summary's. */
 #define RP_AN_PARTIAL_MAGIC "CTANPT\r\n"
+/* The records read of the file, of every kind: of two copies of one process's trace, the one holding more is
+ * read. */
+uint64_t rp_file_records(const struct rp_file *f);
+/* The warning about a file read back from a partial, as its trace's reader gives it: the damage (the reader's
+ * message, `calls` the calls before it; returns 1), else that it has no END record (returns 0). */
+int rp_warn_file(FILE *err, const char *path, const char *damage, unsigned long long calls, int has_end);
 /* Warn on stderr about each file without an END record (every command but info, which says it in its table:
  * cli.c, rp_open_files); returns how many there are. */
 size_t rp_warn_incomplete(const struct rp_trace *t);

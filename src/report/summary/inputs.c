@@ -28,8 +28,7 @@ int rp_sum_input_of_file(struct rp_sum_input *in, const struct rp_file *f)
     in->calls = f->calls;
     in->lost = f->lost;
     in->untraced = f->untraced;
-    for (size_t i = 0; i < sizeof f->rec_count / sizeof f->rec_count[0]; i++)
-        in->records += f->rec_count[i];
+    in->records = rp_file_records(f);
     in->has_end = f->has_end;
     in->end_mono_ns = f->end.end_mono_ns;
     in->first_t0 = f->first_t0;
