@@ -20,6 +20,7 @@ src_report_libctreport_la_SOURCES = \
 	src/report/model/sort.h \
 	src/report/model/parallel.c src/report/model/parallel.h \
 	src/report/model/bytes.c src/report/model/bytes.h \
+	src/report/model/partial_file.c src/report/model/partial_file.h \
 	src/report/model/display_names.c src/report/model/display_names.h \
 	src/report/model/args.c src/report/model/args.h \
 	src/report/model/apimatch.c src/report/model/apimatch.h \

@@ -2,29 +2,17 @@
 
 #include "report/analyze/partfile.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "report/model/bytes.h"
+#include "report/model/partial_file.h"
 #include "report/model/trace.h"
 
 #define PROG "cudatrace-report"
-#define HEADER_SIZE 32
-#define MAX_PAYLOAD ((uint64_t)1 << 40)
 #define MAX_FRAMES 65535u
 
 /* ---- writing ---- */
-
-static void put_f64(struct rp_bytes *b, double v)
-{
-    uint64_t u;
-    memcpy(&u, &v, sizeof u);
-    rp_put_u64le(b, u);
-}
 
 /* A string that may be NULL: u8 present, then the string. */
 static void put_opt(struct rp_bytes *b, const char *s)
@@ -108,7 +96,7 @@ static void put_part(struct rp_bytes *b, const struct rp_an_part *p)
     rp_put_var(b, p->busy_ns);
     rp_put_var(b, p->collective_ns);
     rp_put_var(b, p->steps);
-    put_f64(b, p->step_ns);
+    rp_put_f64(b, p->step_ns);
     rp_put_var(b, p->nstacks);
     for (size_t i = 0; i < p->nstacks; i++)
         put_stack(b, &p->stacks[i]);
@@ -146,10 +134,12 @@ static void put_part(struct rp_bytes *b, const struct rp_an_part *p)
         rp_put_var(b, p->change_site[i]);
 }
 
+static const struct rp_partial_kind kind = {RP_AN_PARTIAL_MAGIC, RP_AN_PARTIAL_VERSION, "analyze"};
+
 int rp_an_partial_write(FILE *f, const struct rp_an_mapopts *o, const struct rp_an_part *p, size_t n)
 {
-    struct rp_bytes body = {0}, head = {0};
-    put_f64(&body, o->warmup);
+    struct rp_bytes body = {0};
+    rp_put_f64(&body, o->warmup);
     rp_put_var(&body, o->idle_gap_ns);
     rp_put_var(&body, o->small_bytes);
     rp_put_var(&body, o->window_ns);
@@ -159,39 +149,13 @@ int rp_an_partial_write(FILE *f, const struct rp_an_mapopts *o, const struct rp_
     rp_put_var(&body, n);
     for (size_t i = 0; i < n; i++)
         put_part(&body, &p[i]);
-    rp_put_raw(&head, RP_AN_PARTIAL_MAGIC, RP_PARTIAL_MAGIC_LEN);
-    rp_put_u32le(&head, RP_AN_PARTIAL_VERSION);
-    rp_put_u32le(&head, 0); /* flags: none yet */
-    rp_put_u64le(&head, body.n);
-    rp_put_u32le(&head, rp_crc32(0, body.p, body.n));
-    if (!head.oom)
-        rp_put_u32le(&head, rp_crc32(0, head.p, head.n));
-    int rc = -1;
-    if (!body.oom && !head.oom && fwrite(head.p, 1, head.n, f) == head.n &&
-        (!body.n || fwrite(body.p, 1, body.n, f) == body.n))
-        rc = 0;
+    const int rc = rp_partial_file_write(f, &kind, &body);
     rp_bytes_free(&body);
-    rp_bytes_free(&head);
     return rc;
 }
 
 /* ---- reading: every count is checked against the bytes left before anything is allocated ---- */
 
-static double get_f64(struct rp_rd *r)
-{
-    uint64_t u = rp_get_u64le(r);
-    double v;
-    memcpy(&v, &u, sizeof v);
-    return v;
-}
-
-static uint64_t get_count(struct rp_rd *r, size_t min_bytes, uint64_t max)
-{
-    uint64_t n = rp_get_var(r);
-    if (n > (uint64_t)(r->end - r->p) / (min_bytes ? min_bytes : 1) || n > max)
-        r->bad = 1;
-    return r->bad ? 0 : n;
-}
 
 /* A time of the file's clock (CLOCK_MONOTONIC: since boot) from 0 to below 2^60 ns (36 years), and its
  * start on the wall clock below 2^62 ns (the year 2116): clock offsets (wall - monotonic) then lie within
@@ -230,7 +194,7 @@ static int get_stack(struct rp_rd *r, struct rp_stack *s)
 {
     memset(s, 0, sizeof *s);
     s->id = (uint32_t)rp_get_var(r);
-    const uint64_t nf = get_count(r, 9, MAX_FRAMES);
+    const uint64_t nf = rp_get_count(r, 9, MAX_FRAMES);
     s->trimmed = (uint16_t)rp_get_var(r);
     s->python = rp_get_u8(r) != 0;
     if (r->bad)
@@ -260,7 +224,7 @@ static int get_stack(struct rp_rd *r, struct rp_stack *s)
         if (get_str(r, &f->srcfile, 1) < 0)
             return -1;
         f->line = (unsigned)rp_get_var(r);
-        const uint64_t ni = get_count(r, 3, MAX_FRAMES);
+        const uint64_t ni = rp_get_count(r, 3, MAX_FRAMES);
         if (r->bad || (ni && !(f->inlined = calloc(ni, sizeof *f->inlined))))
             return -1;
         for (; f->ninlined < ni; f->ninlined++) {
@@ -279,7 +243,7 @@ static int get_stack(struct rp_rd *r, struct rp_stack *s)
 
 static int get_sites(struct rp_rd *r, struct rp_an_psites *s, size_t nstacks)
 {
-    const uint64_t n = get_count(r, 10, UINT64_MAX);
+    const uint64_t n = rp_get_count(r, 10, UINT64_MAX);
     if (r->bad || (n && !(s->v = calloc(n, sizeof *s->v))))
         return -1;
     for (; s->n < n; s->n++) {
@@ -329,8 +293,8 @@ static int get_part(struct rp_rd *r, struct rp_an_part *p)
     p->busy_ns = get_utime(r); /* bounded: the ranks' loads are differences and sums of them */
     p->collective_ns = get_utime(r);
     p->steps = rp_get_var(r);
-    p->step_ns = get_f64(r);
-    const uint64_t ns = get_count(r, 4, UINT64_MAX);
+    p->step_ns = rp_get_f64(r);
+    const uint64_t ns = rp_get_count(r, 4, UINT64_MAX);
     if (r->bad || (ns && !(p->stacks = calloc(ns, sizeof *p->stacks))))
         return -1;
     for (; p->nstacks < ns; p->nstacks++)
@@ -343,7 +307,7 @@ static int get_part(struct rp_rd *r, struct rp_an_part *p)
             return -1;
     if (get_sites(r, &p->launch, p->nstacks) < 0)
         return -1;
-    const uint64_t nd = get_count(r, 8, UINT64_MAX);
+    const uint64_t nd = rp_get_count(r, 8, UINT64_MAX);
     if (r->bad || (nd && !(p->devs = calloc(nd, sizeof *p->devs))))
         return -1;
     for (; p->ndevs < nd; p->ndevs++) {
@@ -354,7 +318,7 @@ static int get_part(struct rp_rd *r, struct rp_an_part *p)
         d->ngaps = rp_get_var(r);
         d->first = get_time(r);
         d->frontier = get_time(r);
-        const uint64_t nt = get_count(r, 1, RP_AN_TOP_GAPS);
+        const uint64_t nt = rp_get_count(r, 1, RP_AN_TOP_GAPS);
         if (r->bad) {
             p->ndevs++;
             return -1;
@@ -384,7 +348,7 @@ static int get_part(struct rp_rd *r, struct rp_an_part *p)
     if (get_sites(r, &p->memsites, p->nstacks) < 0)
         return -1;
     p->nchanges = rp_get_var(r);
-    const uint64_t len = get_count(r, 1, UINT64_MAX);
+    const uint64_t len = rp_get_count(r, 1, UINT64_MAX);
     const void *ch = rp_get_raw(r, (size_t)len);
     /* a change takes at least 4 bytes and its site one more */
     if (r->bad || p->nchanges > len / 4 || p->nchanges > (uint64_t)(r->end - r->p))
@@ -401,104 +365,20 @@ static int get_part(struct rp_rd *r, struct rp_an_part *p)
     return r->bad ? -1 : 0;
 }
 
-int rp_an_partial_is(const char *path)
-{
-    char magic[RP_PARTIAL_MAGIC_LEN];
-    int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : -1;
-    if (fd < 0)
-        return 0;
-    const int is = read(fd, magic, sizeof magic) == (ssize_t)sizeof magic &&
-                   !memcmp(magic, RP_AN_PARTIAL_MAGIC, sizeof magic);
-    close(fd);
-    return is;
-}
-
-/* The whole file into memory (*len bytes); NULL with *rc and a message when it cannot be read. */
-static unsigned char *slurp(const char *path, size_t *len, int *rc)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    struct stat st;
-    unsigned char *p = NULL;
-    *rc = RP_EXIT_UNREADABLE;
-    *len = 0;
-    if (fd < 0 || fstat(fd, &st) < 0) {
-        fprintf(stderr, PROG ": %s: %s\n", path, strerror(errno));
-        if (fd >= 0)
-            close(fd);
-        return NULL;
-    }
-    size_t cap = st.st_size > 0 ? (size_t)st.st_size : 4096;
-    for (;;) {
-        if (!p || *len == cap) {
-            unsigned char *q = cap < SIZE_MAX / 2 ? realloc(p, p ? 2 * cap : cap) : NULL;
-            if (!q) {
-                free(p);
-                close(fd);
-                *rc = RP_EXIT_FAILED;
-                fprintf(stderr, PROG ": out of memory\n");
-                return NULL;
-            }
-            cap = p ? 2 * cap : cap;
-            p = q;
-        }
-        ssize_t got = read(fd, p + *len, cap - *len);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got < 0) {
-            fprintf(stderr, PROG ": %s: %s\n", path, strerror(errno));
-            free(p);
-            close(fd);
-            return NULL;
-        }
-        if (got == 0)
-            break;
-        *len += (size_t)got;
-    }
-    close(fd);
-    *rc = RP_EXIT_OK;
-    return p;
-}
+int rp_an_partial_is(const char *path) { return rp_partial_file_is(path, &kind); }
 
 int rp_an_partial_read(const char *path, struct rp_an_mapopts *o, struct rp_an_part **pp, size_t *np)
 {
     *pp = NULL;
     *np = 0;
     memset(o, 0, sizeof *o);
-    size_t len;
-    int rc;
-    unsigned char *p = slurp(path, &len, &rc);
-    if (!p)
+    unsigned char *p;
+    struct rp_rd r;
+    int rc = rp_partial_file_read(path, &kind, &p, &r);
+    if (rc != RP_EXIT_OK)
         return rc;
-    struct rp_rd h = {p, p + len, 0};
-    const void *magic = rp_get_raw(&h, RP_PARTIAL_MAGIC_LEN);
-    const uint32_t version = rp_get_u32le(&h), flags = rp_get_u32le(&h);
-    const uint64_t size = rp_get_u64le(&h);
-    const uint32_t body_crc = rp_get_u32le(&h), head_crc = rp_get_u32le(&h);
-    if (!magic || memcmp(magic, RP_AN_PARTIAL_MAGIC, RP_PARTIAL_MAGIC_LEN)) {
-        fprintf(stderr, PROG ": %s: not an analyze partial\n", path);
-        free(p);
-        return RP_EXIT_UNREADABLE;
-    }
-    if (h.bad || head_crc != rp_crc32(0, p, HEADER_SIZE - 4)) {
-        fprintf(stderr, PROG ": %s: %s analyze partial header\n", path, h.bad ? "truncated" : "corrupt");
-        free(p);
-        return RP_EXIT_DAMAGED;
-    }
-    if (version != RP_AN_PARTIAL_VERSION || flags) {
-        fprintf(stderr, PROG ": %s: analyze partial of version %u (flags %#x): this cudatrace-report reads version "
-                        "%d only\n", path, version, flags, RP_AN_PARTIAL_VERSION);
-        free(p);
-        return RP_EXIT_UNREADABLE;
-    }
-    if (size > MAX_PAYLOAD || size != len - HEADER_SIZE || rp_crc32(0, p + HEADER_SIZE, (size_t)size) != body_crc) {
-        fprintf(stderr, PROG ": %s: %s analyze partial (%zu bytes of %llu after its header)\n", path,
-                size > len - HEADER_SIZE ? "truncated" : "corrupt", len - HEADER_SIZE, (unsigned long long)size);
-        free(p);
-        return RP_EXIT_DAMAGED;
-    }
-    struct rp_rd r = {p + HEADER_SIZE, p + len, 0};
     char *step = NULL;
-    o->warmup = get_f64(&r);
+    o->warmup = rp_get_f64(&r);
     o->idle_gap_ns = rp_get_var(&r);
     o->small_bytes = rp_get_var(&r);
     o->window_ns = rp_get_var(&r);
@@ -507,7 +387,7 @@ int rp_an_partial_read(const char *path, struct rp_an_mapopts *o, struct rp_an_p
     rc = get_str(&r, &step, 0) < 0 ? (r.bad ? RP_EXIT_DAMAGED : RP_EXIT_FAILED) : RP_EXIT_OK;
     if (rc == RP_EXIT_OK && !(o->warmup >= 0 && o->warmup <= 1 && o->window_ns))
         rc = RP_EXIT_DAMAGED;
-    const uint64_t n = rc == RP_EXIT_OK ? get_count(&r, 16, UINT64_MAX) : 0;
+    const uint64_t n = rc == RP_EXIT_OK ? rp_get_count(&r, 16, UINT64_MAX) : 0;
     struct rp_an_part *parts = rc == RP_EXIT_OK ? calloc(n ? n : 1, sizeof *parts) : NULL;
     if (rc == RP_EXIT_OK && !parts)
         rc = RP_EXIT_FAILED;
@@ -520,8 +400,7 @@ int rp_an_partial_read(const char *path, struct rp_an_mapopts *o, struct rp_an_p
     free(p);
     if (rc != RP_EXIT_OK) {
         if (rc == RP_EXIT_DAMAGED)
-            fprintf(stderr, PROG ": %s: corrupt analyze partial (its checksum holds: written by a faulty writer)\n",
-                    path);
+            rp_partial_file_faulty(path, &kind);
         else
             fprintf(stderr, PROG ": out of memory\n");
         for (size_t i = 0; i < got && parts; i++)

@@ -97,6 +97,29 @@ uint32_t rp_get_u32le(struct rp_rd *r) { return (uint32_t)get_le(r, 4); }
 
 uint64_t rp_get_u64le(struct rp_rd *r) { return get_le(r, 8); }
 
+void rp_put_f64(struct rp_bytes *b, double v)
+{
+    uint64_t u;
+    memcpy(&u, &v, sizeof u);
+    rp_put_u64le(b, u);
+}
+
+double rp_get_f64(struct rp_rd *r)
+{
+    const uint64_t u = rp_get_u64le(r);
+    double v;
+    memcpy(&v, &u, sizeof v);
+    return v;
+}
+
+uint64_t rp_get_count(struct rp_rd *r, size_t min_bytes, uint64_t max)
+{
+    const uint64_t n = rp_get_var(r);
+    if (n > (uint64_t)(r->end - r->p) / (min_bytes ? min_bytes : 1) || n > max)
+        r->bad = 1;
+    return r->bad ? 0 : n;
+}
+
 uint64_t rp_get_var(struct rp_rd *r)
 {
     uint64_t v = 0;

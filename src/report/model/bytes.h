@@ -19,6 +19,7 @@ void rp_put_u64le(struct rp_bytes *b, uint64_t v);
 void rp_put_var(struct rp_bytes *b, uint64_t v);           /* LEB128 */
 void rp_put_svar(struct rp_bytes *b, int64_t v);           /* zigzag, then LEB128 */
 void rp_put_str(struct rp_bytes *b, const char *s);        /* varint length, the bytes (no NUL) */
+void rp_put_f64(struct rp_bytes *b, double v);             /* IEEE double, 8 bytes little-endian */
 void rp_bytes_free(struct rp_bytes *b);
 
 /* Reading: every get past the end, or of a malformed varint, sets bad and returns 0 (or "" for a string). */
@@ -31,6 +32,10 @@ uint32_t rp_get_u32le(struct rp_rd *r);
 uint64_t rp_get_u64le(struct rp_rd *r);
 uint64_t rp_get_var(struct rp_rd *r);
 int64_t rp_get_svar(struct rp_rd *r);
+double rp_get_f64(struct rp_rd *r);
+/* A count of things each at least min_bytes long, at most max: more than the bytes left could hold, or
+ * than max, is corruption (bad set, 0). */
+uint64_t rp_get_count(struct rp_rd *r, size_t min_bytes, uint64_t max);
 /* A string: malloc'ed and NUL-terminated (NULL when out of memory, or bad). */
 char *rp_get_str(struct rp_rd *r);
 /* n bytes in place, NULL when fewer are left (bad set). */

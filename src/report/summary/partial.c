@@ -2,31 +2,18 @@
 
 #include "report/summary/partial.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "format/grow.h"
 #include "report/model/bytes.h"
+#include "report/model/partial_file.h"
 #include "report/summary/gpu_agg.h"
 #include "report/summary/gpu_tables.h"
 
 #define PROG "cudatrace-report"
-#define HEADER_SIZE 32
-/* Bounds a reader checks before it allocates (a corrupt count is caught, not trusted). */
-#define MAX_PAYLOAD ((uint64_t)1 << 40)
 
 /* ---- writing ---- */
-
-static void put_f64(struct rp_bytes *b, double v)
-{
-    uint64_t u;
-    memcpy(&u, &v, sizeof u);
-    rp_put_u64le(b, u);
-}
 
 static void put_stats(struct rp_bytes *b, const struct rp_stats *s)
 {
@@ -67,8 +54,8 @@ static void put_timed_count(struct rp_bytes *b, const struct rp_timed_count *c)
     rp_put_var(b, c->n);
     rp_put_var(b, c->timed);
     rp_put_var(b, c->timed_ns);
-    put_f64(b, c->weight);
-    put_f64(b, c->weighed_ns);
+    rp_put_f64(b, c->weight);
+    rp_put_f64(b, c->weighed_ns);
 }
 
 static void put_shape_key(struct rp_bytes *b, const struct rp_shape *s)
@@ -83,8 +70,8 @@ static void put_timed_row(struct rp_bytes *b, const struct timed_row *r)
 {
     put_named(b, &r->ns);
     rp_put_var(b, r->count);
-    put_f64(b, r->weight);
-    put_f64(b, r->weighed_ns);
+    rp_put_f64(b, r->weight);
+    rp_put_f64(b, r->weighed_ns);
 }
 
 static void put_input(struct rp_bytes *b, const struct rp_sum_input *in)
@@ -202,48 +189,25 @@ static void put_agg(struct rp_bytes *b, const struct rp_agg *a)
     }
 }
 
+static const struct rp_partial_kind kind = {RP_PARTIAL_MAGIC, RP_PARTIAL_VERSION, "summary"};
+
 int rp_partial_write(FILE *f, const struct rp_sum_input *in, const struct rp_agg *parts, size_t n)
 {
-    struct rp_bytes body = {0}, head = {0};
+    struct rp_bytes body = {0};
     rp_put_var(&body, n);
     for (size_t i = 0; i < n; i++) {
         put_input(&body, &in[i]);
         put_agg(&body, &parts[i]);
     }
-    rp_put_raw(&head, RP_PARTIAL_MAGIC, RP_PARTIAL_MAGIC_LEN);
-    rp_put_u32le(&head, RP_PARTIAL_VERSION);
-    rp_put_u32le(&head, 0); /* flags: none yet */
-    rp_put_u64le(&head, body.n);
-    rp_put_u32le(&head, rp_crc32(0, body.p, body.n));
-    if (!head.oom)
-        rp_put_u32le(&head, rp_crc32(0, head.p, head.n));
-    int rc = -1;
-    if (!body.oom && !head.oom && fwrite(head.p, 1, head.n, f) == head.n &&
-        (!body.n || fwrite(body.p, 1, body.n, f) == body.n))
-        rc = 0;
+    const int rc = rp_partial_file_write(f, &kind, &body);
     rp_bytes_free(&body);
-    rp_bytes_free(&head);
     return rc;
 }
 
 /* ---- reading ---- */
 
-static double get_f64(struct rp_rd *r)
-{
-    uint64_t u = rp_get_u64le(r);
-    double v;
-    memcpy(&v, &u, sizeof v);
-    return v;
-}
-
 /* A count of things each at least `min_bytes` long: more than the bytes left is corruption. */
-static uint64_t get_count(struct rp_rd *r, size_t min_bytes)
-{
-    uint64_t n = rp_get_var(r);
-    if (n > (uint64_t)(r->end - r->p) / (min_bytes ? min_bytes : 1))
-        r->bad = 1;
-    return r->bad ? 0 : n;
-}
+static uint64_t get_count(struct rp_rd *r, size_t min_bytes) { return rp_get_count(r, min_bytes, UINT64_MAX); }
 
 /* -1: corrupt or out of memory (r->bad says which: set for corruption). */
 static int get_stats(struct rp_rd *r, struct rp_stats *s)
@@ -303,8 +267,8 @@ static int get_timed_count(struct rp_rd *r, struct rp_timed_count *c)
     c->n += rp_get_var(r);
     c->timed += rp_get_var(r);
     c->timed_ns += rp_get_var(r);
-    c->weight += get_f64(r);
-    c->weighed_ns += get_f64(r);
+    c->weight += rp_get_f64(r);
+    c->weighed_ns += rp_get_f64(r);
     return r->bad ? -1 : 0;
 }
 
@@ -326,8 +290,8 @@ static int get_timed_row(struct rp_rd *r, void **rows, size_t *n, size_t *cap, s
         return -1;
     struct timed_row *t = (struct timed_row *)((char *)*rows + *row * elem);
     t->count = rp_get_var(r);
-    t->weight = get_f64(r);
-    t->weighed_ns = get_f64(r);
+    t->weight = rp_get_f64(r);
+    t->weighed_ns = rp_get_f64(r);
     return r->bad ? -1 : 0;
 }
 
@@ -507,107 +471,18 @@ static int get_agg(struct rp_rd *r, struct rp_agg *a)
     return r->bad ? -1 : 0;
 }
 
-int rp_partial_is(const char *path)
-{
-    char magic[RP_PARTIAL_MAGIC_LEN];
-    int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : -1;
-    if (fd < 0)
-        return 0;
-    const int is = read(fd, magic, sizeof magic) == (ssize_t)sizeof magic && !memcmp(magic, RP_PARTIAL_MAGIC, sizeof magic);
-    close(fd);
-    return is;
-}
-
-/* The whole file into memory: a partial is small (the tables of its files, not their calls). */
-static unsigned char *slurp(const char *path, size_t *len, int *rc)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    struct stat st;
-    unsigned char *p = NULL;
-    *rc = RP_EXIT_UNREADABLE;
-    if (fd < 0 || fstat(fd, &st) < 0) {
-        fprintf(stderr, PROG ": %s: %s\n", path, strerror(errno));
-        if (fd >= 0)
-            close(fd);
-        return NULL;
-    }
-    *len = 0;
-    size_t cap = st.st_size > 0 ? (size_t)st.st_size : 4096;
-    if (!(p = malloc(cap + 1))) {
-        close(fd);
-        *rc = RP_EXIT_FAILED;
-        fprintf(stderr, PROG ": out of memory\n");
-        return NULL;
-    }
-    for (;;) {
-        if (*len == cap) {
-            unsigned char *q = cap < SIZE_MAX / 2 ? realloc(p, 2 * cap + 1) : NULL;
-            if (!q) {
-                free(p);
-                close(fd);
-                *rc = RP_EXIT_FAILED;
-                fprintf(stderr, PROG ": out of memory\n");
-                return NULL;
-            }
-            p = q;
-            cap *= 2;
-        }
-        ssize_t got = read(fd, p + *len, cap - *len);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got < 0) {
-            fprintf(stderr, PROG ": %s: %s\n", path, strerror(errno));
-            free(p);
-            close(fd);
-            return NULL;
-        }
-        if (got == 0)
-            break;
-        *len += (size_t)got;
-    }
-    close(fd);
-    *rc = RP_EXIT_OK;
-    return p;
-}
+int rp_partial_is(const char *path) { return rp_partial_file_is(path, &kind); }
 
 int rp_partial_read(const char *path, struct rp_sum_input **inp, struct rp_agg **partsp, size_t *np)
 {
     *inp = NULL;
     *partsp = NULL;
     *np = 0;
-    size_t len;
-    int rc;
-    unsigned char *p = slurp(path, &len, &rc);
-    if (!p)
+    unsigned char *p;
+    struct rp_rd r;
+    int rc = rp_partial_file_read(path, &kind, &p, &r);
+    if (rc != RP_EXIT_OK)
         return rc;
-    struct rp_rd h = {p, p + len, 0};
-    const void *magic = rp_get_raw(&h, RP_PARTIAL_MAGIC_LEN);
-    const uint32_t version = rp_get_u32le(&h), flags = rp_get_u32le(&h);
-    const uint64_t size = rp_get_u64le(&h);
-    const uint32_t body_crc = rp_get_u32le(&h), head_crc = rp_get_u32le(&h);
-    if (!magic || memcmp(magic, RP_PARTIAL_MAGIC, RP_PARTIAL_MAGIC_LEN)) {
-        fprintf(stderr, PROG ": %s: not a summary partial\n", path);
-        free(p);
-        return RP_EXIT_UNREADABLE;
-    }
-    if (h.bad || head_crc != rp_crc32(0, p, HEADER_SIZE - 4)) {
-        fprintf(stderr, PROG ": %s: %s partial header\n", path, h.bad ? "truncated" : "corrupt");
-        free(p);
-        return RP_EXIT_DAMAGED;
-    }
-    if (version != RP_PARTIAL_VERSION || flags) {
-        fprintf(stderr, PROG ": %s: summary partial of version %u (flags %#x): this cudatrace-report reads version "
-                        "%d only\n", path, version, flags, RP_PARTIAL_VERSION);
-        free(p);
-        return RP_EXIT_UNREADABLE;
-    }
-    if (size > MAX_PAYLOAD || size != len - HEADER_SIZE || rp_crc32(0, p + HEADER_SIZE, (size_t)size) != body_crc) {
-        fprintf(stderr, PROG ": %s: %s summary partial (%zu bytes of %llu after its header)\n", path,
-                size > len - HEADER_SIZE ? "truncated" : "corrupt", len - HEADER_SIZE, (unsigned long long)size);
-        free(p);
-        return RP_EXIT_DAMAGED;
-    }
-    struct rp_rd r = {p + HEADER_SIZE, p + len, 0};
     const uint64_t n = get_count(&r, 16);
     struct rp_sum_input *in = calloc(n ? n : 1, sizeof *in);
     struct rp_agg *parts = calloc(n ? n : 1, sizeof *parts);
@@ -623,8 +498,7 @@ int rp_partial_read(const char *path, struct rp_sum_input **inp, struct rp_agg *
     free(p);
     if (rc != RP_EXIT_OK) {
         if (rc == RP_EXIT_DAMAGED)
-            fprintf(stderr, PROG ": %s: corrupt summary partial (its checksum holds: written by a faulty writer)\n",
-                    path);
+            rp_partial_file_faulty(path, &kind);
         else
             fprintf(stderr, PROG ": out of memory\n");
         for (size_t i = 0; i < got && in && parts; i++) {
