@@ -207,6 +207,35 @@ run_report 2 analyze -f csv "$TMP/a.ctpart" "$TMP/nosuchfile.ctpart"
 run_report 3 analyze -f json "$TMP/cut.ctpart" "$TMP/sync.ct"
 cmp -s "$TMP/want" "$TMP/out" || fail "a damaged partial and a trace: $(diff "$TMP/want" "$TMP/out" | head -4)"
 grep -q "truncated" "$TMP/err" || fail "a damaged partial and a trace: $(cat "$TMP/err")"
+# A payload changed where the memory changes lie (each of its last 160 bytes in turn made 0xfe, a kind no
+# change has), its checksums made to hold (a faulty writer): the reader finds it out, names the partial and
+# leaves it out whole; the trace given with it is analyzed.
+"$REPORT" analyze -f json "$TMP/sync.ct" >"$TMP/want" 2>/dev/null
+make_partial "$TMP/m.ctpart" "" "$TMP/leak.ct"
+mkdir "$TMP/mbad"
+"$PY" -c 'import sys, struct, zlib
+src = open(sys.argv[1], "rb").read()
+for at in range(max(32, len(src) - 160), len(src)):
+    p = bytearray(src)
+    if p[at] == 0xfe:
+        continue
+    p[at] = 0xfe
+    p[24:28] = struct.pack("<I", zlib.crc32(bytes(p[32:])))
+    p[28:32] = struct.pack("<I", zlib.crc32(bytes(p[:28])))
+    open("%s/%d.ctpart" % (sys.argv[2], at), "wb").write(p)' "$TMP/m.ctpart" "$TMP/mbad"
+found=0
+for bad in "$TMP"/mbad/*.ctpart; do
+    "$REPORT" analyze -f json "$bad" "$TMP/sync.ct" >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    case $rc in
+    0) ;; # still well formed (a size, a time)
+    3) found=$((found + 1))
+       grep -q "$bad: corrupt analyze partial" "$TMP/err" || fail "$bad: $(cat "$TMP/err")"
+       cmp -s "$TMP/want" "$TMP/out" || fail "$bad: the trace beside it not analyzed alone: $(head -c 300 "$TMP/out")" ;;
+    *) fail "$bad: exit $rc: $(cat "$TMP/err")" ;;
+    esac
+done
+[ "$found" -gt 0 ] || fail "no change of the memory changes was found out"
 # A partial of a truncated trace says what the trace's reader said, and exits 3, whenever it is read.
 size=$(wc -c <"$TMP/leak.ct")
 head -c $((size * 2 / 3)) "$TMP/leak.ct" >"$TMP/leakcut.ct"

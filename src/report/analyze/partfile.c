@@ -353,6 +353,8 @@ static int get_part(struct rp_rd *r, struct rp_an_part *p)
     /* a change takes at least 4 bytes and its site one more */
     if (r->bad || p->nchanges > len / 4 || p->nchanges > (uint64_t)(r->end - r->p))
         return r->bad = 1, -1;
+    if (!rp_mem_changes_ok(ch, (size_t)len, p->nchanges))
+        return r->bad = 1, -1;
     rp_put_raw(&p->changes, ch, (size_t)len);
     if (p->changes.oom || (p->nchanges && !(p->change_site = calloc(p->nchanges, sizeof *p->change_site))))
         return -1;

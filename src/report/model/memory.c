@@ -206,6 +206,20 @@ static int refill(struct cursor *k)
     return 0;
 }
 
+int rp_mem_changes_ok(const unsigned char *p, size_t len, uint64_t n)
+{
+    struct rp_rd rd = {p, p + len, 0};
+    for (uint64_t i = 0; i < n; i++) { /* as next_change reads them */
+        rp_get_svar(&rd);
+        rp_get_svar(&rd);
+        const uint8_t kg = rp_get_u8(&rd);
+        rp_get_var(&rd);
+        if (rd.bad || kg >> 1 >= RP_MEM_KINDS)
+            return 0;
+    }
+    return rd.p == rd.end;
+}
+
 static int next_change(struct cursor *k)
 {
     if (!k->left)

@@ -60,6 +60,9 @@ struct rp_mem_changes {
     int fd;
     uint64_t at;
 };
+/* Do the len bytes at p hold exactly n well-formed changes, each of a known kind?  A partial's reader checks
+ * this, so that a replay never meets a malformed change (doc/partials.md).  1 or 0. */
+int rp_mem_changes_ok(const unsigned char *p, size_t len, uint64_t n);
 /* The live bytes and peaks of every kind and of device memory, in m->kind[] and m->device (whose other counts
  * the caller sums), as one tracker fed the files' calls in time order (ties: file order, then call order)
  * would have them.  0, or -1 when a change is malformed (a corrupt partial). */

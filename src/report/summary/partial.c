@@ -440,7 +440,7 @@ static int get_agg(struct rp_rd *r, struct rp_agg *a)
     a->mem.nchanges = rp_get_var(r);
     const uint64_t len = get_count(r, 1);
     const void *ch = rp_get_raw(r, (size_t)len);
-    if (r->bad || a->mem.nchanges > len)
+    if (r->bad || a->mem.nchanges > len || !rp_mem_changes_ok(ch, (size_t)len, a->mem.nchanges))
         return r->bad = 1, -1;
     rp_put_raw(&a->mem.changes, ch, (size_t)len);
     if (a->mem.changes.oom)
