@@ -256,6 +256,24 @@ for twice in "$TMP/s0.ctpart $TMP/s0.ctpart" "$TMP/s0.ctpart $TMP/sync.ct" "$TMP
     cmp -s "$TMP/want" "$TMP/out" || fail "given twice ($twice): $(diff "$TMP/want" "$TMP/out" | head -4)"
     grep -q "traces of the same process" "$TMP/err" || fail "given twice ($twice): no warning: $(cat "$TMP/err")"
 done
+# The fuller copy of a process given twice takes the first copy's place, traces or partials alike: a cut
+# copy of rank 0 first, rank 1, then rank 0 whole.
+mkdir "$TMP/br" && "$GEN" bigranks 2 2000 "$TMP/br" || { echo "report-gen failed" >&2; exit 99; }
+size=$(wc -c <"$TMP/br/rank-00000.ctrace")
+head -c $((size * 2 / 3)) "$TMP/br/rank-00000.ctrace" >"$TMP/br/cut0.ct"
+cp "$TMP/br/rank-00000.ctrace" "$TMP/br/whole0.ct"
+"$REPORT" analyze -f json "$TMP/br/cut0.ct" "$TMP/br/rank-00001.ctrace" "$TMP/br/whole0.ct" >"$TMP/want" 2>/dev/null
+want_rc=$?
+for f in cut0.ct rank-00001.ctrace whole0.ct; do
+    "$REPORT" analyze --partial -o "$TMP/br/$f.ctpart" "$TMP/br/$f" 2>/dev/null
+done
+for inputs in "$TMP/br/cut0.ct.ctpart $TMP/br/rank-00001.ctrace.ctpart $TMP/br/whole0.ct.ctpart" \
+    "$TMP/br/cut0.ct $TMP/br/rank-00001.ctrace.ctpart $TMP/br/whole0.ct.ctpart" \
+    "$TMP/br/cut0.ct.ctpart $TMP/br/rank-00001.ctrace $TMP/br/whole0.ct"; do
+    # shellcheck disable=SC2086
+    run_report "$want_rc" analyze -f json $inputs
+    cmp -s "$TMP/want" "$TMP/out" || fail "copies of rank 0 ($inputs): $(diff "$TMP/want" "$TMP/out" | head -4)"
+done
 run_report 0 analyze --help
 grep -q -- "--partial" "$TMP/out" || fail "analyze --help does not name --partial"
 finish

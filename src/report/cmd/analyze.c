@@ -650,27 +650,15 @@ static int analyze_files(const struct rp_common *co, struct rp_an_opts *op, unsi
         if (trc != RP_EXIT_OK && trc != RP_EXIT_DAMAGED)
             rc = trc;
         else {
-            /* each file's place: that of its path among the traces given (a copy of a process's trace
-             * that rp_trace_open left out leaves its place empty) */
+            /* each file's place: that of the trace given (of a process given twice, the first copy's) */
             size_t *at = calloc(tr.nfiles ? tr.nfiles : 1, sizeof *at);
-            char *used = calloc(ntr, 1);
             opened = 1;
-            for (size_t i = 0; at && used && i < tr.nfiles; i++) {
-                size_t j = 0;
-                while (j < ntr && (used[j] || strcmp(traces[j], tr.files[i].path)))
-                    j++;
-                for (size_t u = 0; j == ntr && u < ntr; u++) /* "-": named "standard input" */
-                    if (!used[u])
-                        j = u;
-                at[i] = j < ntr ? slot[j] : slot[0];
-                if (j < ntr)
-                    used[j] = 1;
-            }
-            rc = at && used ? map_traces(&tr, op, parts, at) : RP_EXIT_FAILED;
-            if (!at || !used)
+            for (size_t i = 0; at && i < tr.nfiles; i++)
+                at[i] = slot[tr.files[i].given];
+            rc = at ? map_traces(&tr, op, parts, at) : RP_EXIT_FAILED;
+            if (!at)
                 fprintf(stderr, RP_PROG ": out of memory\n");
             free(at);
-            free(used);
             size_t k = 0; /* drop the empty places */
             for (size_t i = 0; i < n; i++)
                 if (parts[i].host)

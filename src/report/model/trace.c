@@ -411,8 +411,10 @@ static void take_once(struct rp_trace *t, size_t j, struct rp_file *f)
         free_file(f);
         return;
     }
+    const size_t given = e->given;
     free_file(e);
     *e = *f;
+    e->given = given;
 }
 
 /* Pass 1 of several files at once: each read on a worker thread into its own rp_file, its messages kept
@@ -451,6 +453,7 @@ static int take_one(void *ctx, size_t i)
     }
     struct rp_file *f = &t->files[t->nfiles];
     *f = r->f;
+    f->given = i;
     int rc = r->rc;
     /* A damaged file stays damaged (exit 3) even where a whole copy of it is read instead. */
     if (rc == RP_EXIT_DAMAGED)

@@ -59,6 +59,8 @@ struct rp_id_count {
 
 struct rp_file {
     const char *path;           /* as given; "standard input" for "-" */
+    size_t given;               /* its index among the paths given; of a process given twice, the first's
+                                 * (whose place it keeps, whichever copy is read) */
     int fd;                     /* open for both passes (format/input.h) */
     struct ct_file_header hdr;
     struct ct_names *names;
