@@ -66,8 +66,10 @@ expect_eq "a missing file: exit status" 2 "$?"
 grep -q "nosuchfile.ct" "$TMP/err" || fail "a missing file: $(cat "$TMP/err")"
 
 # A scheduler of its own, two workers, the recipe given its address (as on a cluster: doc/dask.md).
-sched_cmd() { "$DPY" -c 'import sys; from distributed.cli.dask_scheduler import main; sys.argv[0] = "dask-scheduler"; sys.exit(main())' "$@"; }
-worker_cmd() { "$DPY" -c 'import sys; from distributed.cli.dask_worker import main; sys.argv[0] = "dask-worker"; sys.exit(main())' "$@"; }
+# exec: started with &, the function's subshell becomes the command, so that $! is what the kill below stops
+# (a subshell killed left the scheduler and workers running, and every later test slower).
+sched_cmd() { exec "$DPY" -c 'import sys; from distributed.cli.dask_scheduler import main; sys.argv[0] = "dask-scheduler"; sys.exit(main())' "$@"; }
+worker_cmd() { exec "$DPY" -c 'import sys; from distributed.cli.dask_worker import main; sys.argv[0] = "dask-worker"; sys.exit(main())' "$@"; }
 sched_cmd --host 127.0.0.1 --port 0 --no-dashboard --scheduler-file "$TMP/sched.json" >"$TMP/sched.log" 2>&1 &
 spid=$!
 i=0
