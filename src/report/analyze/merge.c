@@ -229,7 +229,7 @@ static int live_sites(struct rp_sites *out, const struct rp_an_part *p, uint64_t
     uint64_t *v = calloc(2 * (ns ? ns : 1), sizeof *v);
     if (!v)
         return -1;
-    struct rp_rd rd = {p->changes.p, p->changes.p + p->changes.n, 0};
+    struct rp_rd rd = rp_rd_of(p->changes.p, p->changes.n);
     int rc = 0;
     for (uint64_t i = 0; i < upto && !rc; i++) {
         rp_get_svar(&rd);

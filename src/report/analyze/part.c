@@ -190,7 +190,7 @@ static int memory_of(struct ctx *x, struct rp_an *a, size_t fi)
     memset(&m->changes, 0, sizeof m->changes);
     if (p->nchanges && !(p->change_site = calloc(p->nchanges, sizeof *p->change_site)))
         goto out;
-    struct rp_rd rd = {m->change_stacks.p, m->change_stacks.p + m->change_stacks.n, 0};
+    struct rp_rd rd = rp_rd_of(m->change_stacks.p, m->change_stacks.n);
     for (uint64_t i = 0; i < p->nchanges; i++) {
         uint32_t id = (uint32_t)rp_get_var(&rd);
         struct rp_site *s = a->o->by_python ? rp_site_python(&tmp, a->t, fi, id)

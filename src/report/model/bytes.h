@@ -27,6 +27,12 @@ struct rp_rd {
     const unsigned char *p, *end;
     int bad;
 };
+/* A reader of the n bytes at p; p may be NULL when n is 0 (an empty buffer: no pointer arithmetic on it). */
+static inline struct rp_rd rp_rd_of(const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    return (struct rp_rd){b, b ? b + n : b, 0};
+}
 uint8_t rp_get_u8(struct rp_rd *r);
 uint32_t rp_get_u32le(struct rp_rd *r);
 uint64_t rp_get_u64le(struct rp_rd *r);

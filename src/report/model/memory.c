@@ -208,7 +208,7 @@ static int refill(struct cursor *k)
 
 int rp_mem_changes_ok(const unsigned char *p, size_t len, uint64_t n)
 {
-    struct rp_rd rd = {p, p + len, 0};
+    struct rp_rd rd = rp_rd_of(p, len);
     for (uint64_t i = 0; i < n; i++) { /* as next_change reads them */
         rp_get_svar(&rd);
         rp_get_svar(&rd);
