@@ -49,7 +49,8 @@ same_as_summary "LocalCluster, --by rank, json" --local 2 -- -f json --by rank -
 # shellcheck disable=SC2086
 CMD=analyze same_as_summary "LocalCluster, analyze, json" --local 2 --command analyze -- -f json -- $files
 # shellcheck disable=SC2086
-CMD=analyze same_as_summary "LocalCluster, analyze, options" --local 2 --command analyze -- -f csv --warmup 20 \
+# (--warm: an abbreviation, as getopt_long takes it, passed to the workers whole)
+CMD=analyze same_as_summary "LocalCluster, analyze, options" --local 2 --command analyze -- -f csv --warm 20 \
     --idle-gap=500us -g python --top 1 --min-repeats 3 -- $files
 
 # A glob evaluated on the workers' host, and HOST:PATH, give the files' summary in the same order.
