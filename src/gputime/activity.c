@@ -32,7 +32,7 @@
 #include "recorder/rings.h"
 #include "recorder/alloc.h"
 
-#define BUFFER_BYTES (2u << 20) /* one activity buffer: about 9,700 kernel records */
+#define BUFFER_BYTES (2u << 20) /* one activity buffer, our header included: about 9,700 kernel records */
 #define BUFFERS_MAX 32u         /* buffers CUPTI may hold or we may not have read yet: 64 MiB */
 
 enum { IDLE, RUNNING, YIELDED };
@@ -172,26 +172,29 @@ static void drop(struct ct_gpu_call *c) { (void)c; }
  * GPU time (doc/gpu-time.md, "What it costs").  So buffers are kept and given again: the collector zeroes
  * what CUPTI wrote of one once it has read it, CUPTI is told that buffers come zeroed
  * (CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER), and the collector keeps a few ready, so the program's
- * threads take a buffer without allocating or touching it. */
+ * threads take a buffer without allocating or touching it.  Each buffer starts with our header, the
+ * completed list's link, and CUPTI gets what follows it: CUPTI's callback allocates nothing and cannot fail. */
 struct buffer {
     struct buffer *next;
-    uint8_t *data;
     size_t valid;
 };
+#define HEAD 64u /* the header's room: CUPTI's part stays aligned */
+static uint8_t *data_of(struct buffer *b) { return (uint8_t *)b + HEAD; }
+static struct buffer *buffer_of(uint8_t *data) { return (struct buffer *)(void *)(data - HEAD); }
 #define SPARE_MAX 8u  /* kept ready at most: 16 MiB */
 #define SPARE_MIN 4u  /* the collector tops the spares up to this many */
 static pthread_mutex_t buffers_mu = PTHREAD_MUTEX_INITIALIZER; /* the lists, `out` and the spares */
 static struct buffer *completed, **completed_tail = &completed;
 static unsigned out; /* buffers handed to CUPTI or completed and not read yet */
-static uint8_t *spare[SPARE_MAX];
+static struct buffer *spare[SPARE_MAX];
 static unsigned nspare;
 static int zeroed_by_us; /* CUPTI took the attribute: it no longer zeroes buffers itself */
 
 /* A buffer of zeros whose pages are in (written here, not by CUPTI on a program's thread); NULL when out of
  * memory. */
-static uint8_t *new_buffer(void)
+static struct buffer *new_buffer(void)
 {
-    uint8_t *b = ct_aligned_alloc(8, BUFFER_BYTES);
+    struct buffer *b = ct_aligned_alloc(HEAD, BUFFER_BYTES);
     if (b)
         memset(b, 0, BUFFER_BYTES);
     return b;
@@ -199,10 +202,11 @@ static uint8_t *new_buffer(void)
 
 /* A buffer read: zero what CUPTI wrote (the rest is still zero) and keep it, or free it when enough are
  * kept or CUPTI is no longer ours. */
-static void recycle(uint8_t *b, size_t valid)
+static void recycle(struct buffer *b, size_t valid)
 {
     if (zeroed_by_us)
-        memset(b, 0, valid < BUFFER_BYTES ? valid : BUFFER_BYTES);
+        memset(data_of(b), 0, valid < BUFFER_BYTES - HEAD ? valid : BUFFER_BYTES - HEAD);
+    b->next = NULL;
     pthread_mutex_lock(&buffers_mu);
     if (nspare < SPARE_MAX && atomic_load(&state) == RUNNING) {
         spare[nspare++] = b;
@@ -219,11 +223,24 @@ static void top_up(void)
         pthread_mutex_lock(&buffers_mu);
         const int want = nspare < SPARE_MIN && out + nspare < BUFFERS_MAX;
         pthread_mutex_unlock(&buffers_mu);
-        uint8_t *b = want ? new_buffer() : NULL;
+        struct buffer *b = want ? new_buffer() : NULL;
         if (!b)
             return;
         recycle(b, 0);
     }
+}
+
+/* The spares freed: CUPTI is no longer ours, or never was. */
+static void free_spares(void)
+{
+    struct buffer *v[SPARE_MAX];
+    pthread_mutex_lock(&buffers_mu);
+    const unsigned n = nspare;
+    memcpy(v, spare, n * sizeof v[0]);
+    nspare = 0;
+    pthread_mutex_unlock(&buffers_mu);
+    for (unsigned i = 0; i < n; i++)
+        ct_free(v[i]);
 }
 
 static void CUPTIAPI requested(uint8_t **buf, size_t *size, size_t *max)
@@ -236,7 +253,7 @@ static void CUPTIAPI requested(uint8_t **buf, size_t *size, size_t *max)
     pthread_mutex_lock(&buffers_mu);
     const int room = out < BUFFERS_MAX;
     out += room;
-    uint8_t *b = room && nspare ? spare[--nspare] : NULL;
+    struct buffer *b = room && nspare ? spare[--nspare] : NULL;
     pthread_mutex_unlock(&buffers_mu);
     if (room && !b)
         b = new_buffer(); /* none ready: the program's thread pays for this one */
@@ -248,29 +265,26 @@ static void CUPTIAPI requested(uint8_t **buf, size_t *size, size_t *max)
         }
         return; /* CUPTI drops the records, and counts them: dropped below */
     }
-    *buf = b;
-    *size = BUFFER_BYTES;
+    *buf = data_of(b);
+    *size = BUFFER_BYTES - HEAD;
 }
 
 static void CUPTIAPI done(CUcontext ctx, uint32_t stream, uint8_t *buf, size_t size, size_t valid)
 {
-    struct buffer *b = ct_malloc(sizeof *b);
     size_t lost = 0;
 
     (void)size;
     /* Asked outside our lock: CUPTI holds its own around this callback. */
     if (cupti.dropped(ctx, stream, &lost) == CUPTI_SUCCESS && lost)
         atomic_fetch_add(&ct_gpu_counts.dropped, lost);
+    if (!buf)
+        return;
+    struct buffer *b = buffer_of(buf);
+    b->next = NULL;
+    b->valid = valid;
     pthread_mutex_lock(&buffers_mu);
-    if (b && buf) {
-        *b = (struct buffer){NULL, buf, valid};
-        *completed_tail = b;
-        completed_tail = &b->next;
-    } else {
-        ct_free(buf);
-        ct_free(b);
-        out -= out > 0;
-    }
+    *completed_tail = b;
+    completed_tail = &b->next;
     pthread_mutex_unlock(&buffers_mu);
 }
 
@@ -569,6 +583,7 @@ static int start(const char *path, char *why, size_t size)
         for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
             cupti.disable(kinds[i]);
         cupti.unsubscribe(subscriber);
+        free_spares();
         snprintf(why, size, "CUPTI refused activity tracing (%s)",
                  enabled ? ct_cupti_error(&cupti, r) : "no driver function to correlate");
         return CT_GPU_WHY_CUPTI_ERROR;
@@ -591,6 +606,7 @@ void ct_gpu_activity_yield(void)
         cupti.disable(kinds[i]);
     set_zeroed(0); /* the program's buffers are zeroed by CUPTI again, as it expects */
     cupti.unsubscribe(subscriber);
+    free_spares(); /* what CUPTI gave back is read, then freed, by the next collection (recycle) */
 }
 
 int ct_gpu_activity_running(void) { return atomic_load(&state) == RUNNING; }
@@ -628,10 +644,9 @@ static void collect(int final)
     for (; list; list = next, nbuf++) {
         next = list->next;
         CUpti_Activity *r = NULL;
-        while (cupti.next_record(list->data, list->valid, &r) == CUPTI_SUCCESS)
+        while (cupti.next_record(data_of(list), list->valid, &r) == CUPTI_SUCCESS)
             record(r, final);
-        recycle(list->data, list->valid);
-        ct_free(list);
+        recycle(list, list->valid);
     }
     flush();
     pthread_mutex_lock(&buffers_mu);
