@@ -32,12 +32,16 @@ bench/cupti_link: $(srcdir)/bench/cupti_link.c $(srcdir)/bench/quantile.h
 # The CUPTI driver-call counter (an injection library) and the script that runs the runtime samples with it,
 # untraced and traced, to list the tracer's own driver calls (built by scripts/gpu-bundle where the toolkit
 # has CUPTI; no GPU needed to build).
-EXTRA_DIST += bench/cupti_count.c bench/run-own-calls tests/integration/own-calls-diff.sh
+EXTRA_DIST += bench/cupti_count.c bench/cupti_alone.c bench/run-own-calls tests/integration/own-calls-diff.sh
 TESTS += tests/integration/own-calls-diff.sh
-CLEANFILES += bench/libcupti_count.so
+CLEANFILES += bench/libcupti_count.so bench/libcupti_alone.so
 bench/libcupti_count.so: $(srcdir)/bench/cupti_count.c
 	$(AM_V_CC)$(MKDIR_P) $(@D) && $(CC) -std=c11 -O2 -Wall -Wextra -shared -fPIC -I$(CUDA_DIR)/include \
 		-o $@ $(srcdir)/bench/cupti_count.c -L$(CUDA_DIR)/lib64 -lcupti
+# CUPTI's activity alone, priced as the tracer is by bench/run-train-overhead (an injection library too).
+bench/libcupti_alone.so: $(srcdir)/bench/cupti_alone.c
+	$(AM_V_CC)$(MKDIR_P) $(@D) && $(CC) -std=c11 -O2 -Wall -Wextra -shared -fPIC -pthread -I$(CUDA_DIR)/include \
+		-o $@ $(srcdir)/bench/cupti_alone.c -L$(CUDA_DIR)/lib64 -lcupti
 
 .PHONY: bench-overhead
 bench-overhead: all bench/overhead
