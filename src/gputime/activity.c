@@ -201,8 +201,8 @@ static struct buffer *new_buffer(void)
 }
 
 /* A buffer read: zero what CUPTI wrote (the rest is still zero) and keep it, or free it when enough are
- * kept or CUPTI is no longer ours. */
-static void recycle(struct buffer *b, size_t valid)
+ * kept or CUPTI is no longer ours; 1 when kept. */
+static int recycle(struct buffer *b, size_t valid)
 {
     if (zeroed_by_us)
         memset(data_of(b), 0, valid < BUFFER_BYTES - HEAD ? valid : BUFFER_BYTES - HEAD);
@@ -214,9 +214,11 @@ static void recycle(struct buffer *b, size_t valid)
     }
     pthread_mutex_unlock(&buffers_mu);
     ct_free(b);
+    return b == NULL;
 }
 
-/* Spares up to SPARE_MIN, within BUFFERS_MAX in all. */
+/* Spares up to SPARE_MIN, within BUFFERS_MAX in all, while CUPTI is ours: a hand-over during a collection
+ * frees the spares (free_spares), and a buffer made then is not kept. */
 static void top_up(void)
 {
     for (;;) {
@@ -224,9 +226,8 @@ static void top_up(void)
         const int want = nspare < SPARE_MIN && out + nspare < BUFFERS_MAX;
         pthread_mutex_unlock(&buffers_mu);
         struct buffer *b = want ? new_buffer() : NULL;
-        if (!b)
+        if (!b || !recycle(b, 0))
             return;
-        recycle(b, 0);
     }
 }
 

@@ -11,3 +11,8 @@ traces_in files "$dir"
 expect_value "6 launches of kernelF inside 'forward'" -eq 6 "$(query count "$dir/forward.jsonl" family=launch kernel=kernelF)"
 expect_value "nothing else inside 'forward'" -eq 6 "$(query count "$dir/forward.jsonl")"
 expect_no_failed_calls
+# NVTX's injection starts the recorder outside any trampoline: GPU time's own look-ups of libcupti's
+# functions must still get libcupti's, or its first collection takes itself for the program and hands CUPTI
+# over (it did, and since the spares were freed at the hand-over, the collection then never ended).
+expect_value "GPU time stays with CUPTI (nothing said of it on stderr)" -eq 0 "$(grep -c 'GPU time' "$dir/traced.err")"
+
