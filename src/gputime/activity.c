@@ -512,8 +512,8 @@ static unsigned set_timing(int on)
 }
 
 /* Outside capture ranges (CUDATRACE_CAPTURE) no call is timed: CUPTI's kinds and callback go off, and its
- * records of work launched before come back at the next collection.  What disabling leaves of CUPTI's cost
- * is doc/gpu-time.md's ("Capture ranges"). */
+ * records of work launched before come back at the next collection.  What disabling gives back of CUPTI's cost
+ * is doc/gpu-time.md's ("What it costs"). */
 static pthread_mutex_t capture_mu = PTHREAD_MUTEX_INITIALIZER;
 static int paused;
 
