@@ -110,9 +110,9 @@ NO_SANITIZE static void *find_next(void)
 
 static int hook_ours(void *handle, const char *name, const void *caller, void **out);
 
-/* Is the caller the tracer itself?  Its own look-ups (libcupti's functions for GPU time, made where no
- * trampoline holds ct_guard: a recorder started by a counted call or by NVTX's injection) want the real
- * functions: given its CUPTI exports, GPU time took its own calls for the program's and handed CUPTI over. */
+/* Is the caller the tracer itself?  Its own look-ups want the real functions, ct_guard held or not (GPU
+ * time's of libcupti's functions were made without it in the GPU suite's nvtx_drv: given the tracer's CUPTI
+ * exports, GPU time took its own calls for the program's and handed CUPTI over). */
 static int in_self(const void *caller)
 {
     Dl_info self, them;
@@ -155,7 +155,7 @@ static int hook_ours(void *handle, const char *name, const void *caller, void **
     if (!ours && !(ours = ct_cupti_export(name)))
         return 0;
     /* The driver's look-ups of its own functions, CUPTI's of the driver's (its own work is not the program's
-     * calls), and RTLD_NEXT from objects behind us, stay untouched. */
+     * calls), the tracer's own, and RTLD_NEXT from objects behind us, stay untouched. */
     if (ct_in_driver(caller) || in_cupti(caller) || in_self(caller) || (handle == RTLD_NEXT && !precedes_us(caller)))
         return 0;
 
