@@ -110,9 +110,10 @@ NO_SANITIZE static void *find_next(void)
 
 static int hook_ours(void *handle, const char *name, const void *caller, void **out);
 
-/* Is the caller the tracer itself?  Its own look-ups want the real functions, ct_guard held or not (GPU
- * time's of libcupti's functions were made without it in the GPU suite's nvtx_drv: given the tracer's CUPTI
- * exports, GPU time took its own calls for the program's and handed CUPTI over). */
+/* Is the caller the tracer itself?  Its own look-ups want the real functions, ct_guard held or not: a
+ * recorder started by an NVTX call (nvtxNameCategoryA before any driver call, as nvtx_drv makes) starts GPU
+ * time without it, and GPU time, given the tracer's CUPTI exports, took its own calls for the program's and
+ * handed CUPTI over. */
 static int in_self(const void *caller)
 {
     Dl_info self, them;

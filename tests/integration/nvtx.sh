@@ -154,4 +154,15 @@ lib_dir=$(dirname "$CT_PRELOAD")
 ln -s "$(realpath "$CT_PRELOAD")" "$tmp/alias.so"
 NVTX_INJECTION64_PATH=$tmp/alias.so run_pair self "$prog"
 expect_count self 12 '^nvtx push '
+
+# The recorder started by an NVTX call (nvtxNameCategoryA, before any driver call) starts GPU time outside
+# any trampoline: its look-ups of libcupti's functions must still get libcupti's.  Given the tracer's own
+# CUPTI exports, the writer's collections (every ms here, while a synchronization waits out 5 ms kernels)
+# took the tracer's flush for the program's, and GPU time handed CUPTI over to nobody.
+unset CUDATRACE_GPU_TIME CUDATRACE_CUPTI
+if [ -f "$CT_SIMDRIVER_DIR/libcupti.so.13" ]; then
+    SIM_KERNEL_NS=5000000 CUDATRACE_FLUSH_MS=1 run_pair cupti "$prog"
+    grep -q "GPU time" "$tmp/cupti.traced.err" && fail "cupti: $(cat "$tmp/cupti.traced.err")"
+    expect_count cupti 1 '^gpu-info .* final=1 timed=12 .* source=activity why=chosen '
+fi
 exit 0
