@@ -25,7 +25,7 @@ once() {
 }
 
 once "the same path" 0 "$TMP/parent.ct" "$TMP/child.ct" "$TMP/parent.ct"
-grep -q "warning: $TMP/parent.ct is $TMP/parent.ct again (the same file): it is read once" "$TMP/err" ||
+grep -q "warning: $TMP/parent.ct is given twice: it is read once" "$TMP/err" ||
     fail "the same path: message: $(cat "$TMP/err")"
 cmp -s "$TMP/out" "$TMP/want" || fail "the same path: the Files row differs"
 once "a symlink" 0 "$TMP/link.ct" "$TMP/parent.ct" "$TMP/child.ct"

@@ -57,8 +57,11 @@ done
 # A partial of a process also given as a trace (or twice) counts once, as two copies of one trace do.
 "$REPORT" summary -f csv "$TMP/parent.ct" >"$TMP/want" 2>/dev/null
 run_report 0 summary -f csv "$TMP/parent.ct" "$TMP/a.ctpart"
-grep -q "are traces of the same process" "$TMP/err" || fail "a trace and its partial: no warning: $(cat "$TMP/err")"
+grep -q "warning: $TMP/parent.ct is given twice: it is read once$" "$TMP/err" ||
+    fail "a trace and its partial: $(cat "$TMP/err")"
 run_report 0 summary -f csv -s api "$TMP/b.ctpart" "$TMP/b.ctpart"
+[ "$(grep -c 'warning: .* is given twice: it is read once$' "$TMP/err")" = 3 ] ||
+    fail "a partial given twice: not one warning per input: $(cat "$TMP/err")"
 "$REPORT" summary -f csv -s api "$TMP/child.ct" "$TMP/gpu.ct" "$TMP/esc.ct" >"$TMP/want" 2>/dev/null
 cmp -s "$TMP/want" "$TMP/out" || fail "a partial given twice counts twice: $(diff "$TMP/want" "$TMP/out" | head -4)"
 

@@ -584,9 +584,7 @@ static size_t take_once(struct rp_an_part *p, size_t n)
             continue;
         }
         const int newer = p[i].records > p[j].records;
-        fprintf(stderr, RP_PROG ": warning: %s and %s are traces of the same process (pid %u, same start): %s is "
-                        "read, %s left out%s\n", p[j].path, p[i].path, p[i].pid, newer ? p[i].path : p[j].path,
-                newer ? p[j].path : p[i].path, newer ? " (it holds fewer records)" : "");
+        rp_warn_same_process(p[j].path, p[i].path, p[i].pid, newer, 0);
         if (newer) {
             rp_an_part_free(&p[j]);
             p[j] = p[i];

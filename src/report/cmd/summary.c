@@ -645,9 +645,7 @@ static int same_process(struct sum *s, struct rp_sum_input *in, struct rp_agg *p
         if (e->pid != in->pid || e->start_wall_ns != in->start_wall_ns || e->start_mono_ns != in->start_mono_ns)
             continue;
         const int newer = in->records > e->records;
-        fprintf(stderr, RP_PROG ": warning: %s and %s are traces of the same process (pid %u, same start): %s is "
-                        "read, %s left out%s\n", e->path, in->path, in->pid, newer ? in->path : e->path,
-                newer ? e->path : in->path, newer ? " (it holds fewer records)" : "");
+        rp_warn_same_process(e->path, in->path, in->pid, newer, 0);
         if (!newer)
             return 1;
         if (s->file[j] || s->part_rc[j] != RP_EXIT_OK) /* a trace's aggregate is made later: just drop the file */

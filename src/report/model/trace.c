@@ -381,6 +381,18 @@ static int same_file(const struct rp_file *a, const struct rp_file *b)
     return fstat(a->fd, &x) == 0 && fstat(b->fd, &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
 }
 
+void rp_warn_same_process(const char *earlier, const char *later, unsigned pid, int later_kept, int one_file)
+{
+    if (strcmp(earlier, later) == 0)
+        fprintf(stderr, PROG ": warning: %s is given twice: it is read once\n", later);
+    else if (one_file)
+        fprintf(stderr, PROG ": warning: %s is %s again (the same file): it is read once\n", later, earlier);
+    else
+        fprintf(stderr, PROG ": warning: %s and %s are traces of the same process (pid %u, same start): %s is "
+                        "read, %s left out%s\n", earlier, later, pid, later_kept ? later : earlier,
+                later_kept ? earlier : later, later_kept ? " (it holds fewer records)" : "");
+}
+
 /* A process writes one trace file, named by its pid and start in the header: the same file given twice
  * (by another path, a link) or a copy of it would count every call twice.  Returns the index of an earlier
  * file of the same process as `f`, or -1. */
@@ -401,12 +413,7 @@ static void take_once(struct rp_trace *t, size_t j, struct rp_file *f)
 {
     struct rp_file *e = &t->files[j];
     const int newer = rp_file_records(f) > rp_file_records(e);
-    if (same_file(e, f))
-        fprintf(stderr, PROG ": warning: %s is %s again (the same file): it is read once\n", f->path, e->path);
-    else
-        fprintf(stderr, PROG ": warning: %s and %s are traces of the same process (pid %u, same start): %s is "
-                        "read, %s left out%s\n", e->path, f->path, f->hdr.pid, newer ? f->path : e->path,
-                newer ? e->path : f->path, newer ? " (it holds fewer records)" : "");
+    rp_warn_same_process(e->path, f->path, f->hdr.pid, newer, same_file(e, f));
     if (!newer) {
         free_file(f);
         return;
