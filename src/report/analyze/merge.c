@@ -232,22 +232,19 @@ static int live_sites(struct rp_sites *out, const struct rp_an_part *p, uint64_t
     struct rp_rd rd = rp_rd_of(p->changes.p, p->changes.n);
     int rc = 0;
     for (uint64_t i = 0; i < upto && !rc; i++) {
-        rp_get_svar(&rd);
-        rp_get_svar(&rd);
-        const unsigned kg = rp_get_u8(&rd), kind = kg >> 1;
-        const uint64_t bytes = rp_get_var(&rd);
+        struct rp_mem_change c;
         const uint32_t site = p->change_site[i];
-        if (rd.bad || kind >= RP_MEM_KINDS || site >= ns) {
+        if (rp_mem_get_change(&rd, &c) < 0 || site >= ns) {
             rc = -2;
             break;
         }
-        if (device_only && !rp_mem_kind_on_device(kind))
+        if (device_only && !rp_mem_kind_on_device(c.kind))
             continue;
-        if (kg & 1) {
-            v[2 * site] += bytes;
+        if (c.grew) {
+            v[2 * site] += c.bytes;
             v[2 * site + 1]++;
         } else {
-            v[2 * site] -= bytes;
+            v[2 * site] -= c.bytes;
             v[2 * site + 1]--;
         }
     }

@@ -206,17 +206,24 @@ static int refill(struct cursor *k)
     return 0;
 }
 
+int rp_mem_get_change(struct rp_rd *r, struct rp_mem_change *c)
+{
+    c->dt0 = rp_get_svar(r);
+    c->dt1 = rp_get_svar(r);
+    const uint8_t kg = rp_get_u8(r);
+    c->kind = kg >> 1;
+    c->grew = kg & 1;
+    c->bytes = rp_get_var(r);
+    return r->bad || c->kind >= RP_MEM_KINDS ? -1 : 0;
+}
+
 int rp_mem_changes_ok(const unsigned char *p, size_t len, uint64_t n)
 {
     struct rp_rd rd = rp_rd_of(p, len);
-    for (uint64_t i = 0; i < n; i++) { /* as next_change reads them */
-        rp_get_svar(&rd);
-        rp_get_svar(&rd);
-        const uint8_t kg = rp_get_u8(&rd);
-        rp_get_var(&rd);
-        if (rd.bad || kg >> 1 >= RP_MEM_KINDS)
+    struct rp_mem_change c;
+    for (uint64_t i = 0; i < n; i++)
+        if (rp_mem_get_change(&rd, &c) < 0)
             return 0;
-    }
     return rd.p == rd.end;
 }
 
@@ -227,15 +234,15 @@ static int next_change(struct cursor *k)
     if (refill(k) < 0)
         return -1;
     k->left--;
-    /* unsigned: a corrupt partial's deltas wrap instead of overflowing */
-    k->t0 = (int64_t)((uint64_t)k->t0 + (uint64_t)rp_get_svar(&k->rd));
-    k->t1 = (int64_t)((uint64_t)k->t0 + (uint64_t)rp_get_svar(&k->rd));
-    const uint8_t kg = rp_get_u8(&k->rd);
-    k->kind = kg >> 1;
-    k->grew = kg & 1;
-    k->bytes = rp_get_var(&k->rd);
-    if (k->rd.bad || k->kind >= RP_MEM_KINDS)
+    struct rp_mem_change c;
+    if (rp_mem_get_change(&k->rd, &c) < 0)
         return -1;
+    /* unsigned: a corrupt partial's deltas wrap instead of overflowing */
+    k->t0 = (int64_t)((uint64_t)k->t0 + (uint64_t)c.dt0);
+    k->t1 = (int64_t)((uint64_t)k->t0 + (uint64_t)c.dt1);
+    k->kind = c.kind;
+    k->grew = c.grew;
+    k->bytes = c.bytes;
     return 1;
 }
 

@@ -60,6 +60,16 @@ struct rp_mem_changes {
     int fd;
     uint64_t at;
 };
+/* One change as rp_memtrack.changes holds it: the deltas of its call's start from the previous change's
+ * start and of its end from its start, its kind, whether it grew, its bytes. */
+struct rp_mem_change {
+    int64_t dt0, dt1;
+    unsigned kind, grew;
+    uint64_t bytes;
+};
+/* The next change at r into c, the one place that decodes one: 0, or -1 when malformed (cut short, or of a
+ * kind not known). */
+int rp_mem_get_change(struct rp_rd *r, struct rp_mem_change *c);
 /* Do the len bytes at p hold exactly n well-formed changes, each of a known kind?  A partial's reader checks
  * this, so that a replay never meets a malformed change (doc/partials.md).  1 or 0. */
 int rp_mem_changes_ok(const unsigned char *p, size_t len, uint64_t n);
