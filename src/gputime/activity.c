@@ -206,15 +206,14 @@ static int recycle(struct buffer *b, size_t valid)
 {
     if (zeroed_by_us)
         memset(data_of(b), 0, valid < BUFFER_BYTES - HEAD ? valid : BUFFER_BYTES - HEAD);
-    b->next = NULL;
     pthread_mutex_lock(&buffers_mu);
-    if (nspare < SPARE_MAX && atomic_load(&state) == RUNNING) {
+    const int kept = nspare < SPARE_MAX && atomic_load(&state) == RUNNING;
+    if (kept)
         spare[nspare++] = b;
-        b = NULL;
-    }
     pthread_mutex_unlock(&buffers_mu);
-    ct_free(b);
-    return b == NULL;
+    if (!kept)
+        ct_free(b);
+    return kept;
 }
 
 /* Spares up to SPARE_MIN, within BUFFERS_MAX in all, while CUPTI is ours: a hand-over during a collection
