@@ -196,9 +196,10 @@ static void dump_record(const struct ct_rec_hdr *h, const struct ct_names *n)
     case CT_REC_GPU: {
         struct ct_gpu_span g;
         ct_decode_gpu(h, &g);
-        const struct ct_api_info *api = ct_names_api(n, g.api_id);
+        /* A span without a call has no function: its api id 0 is not one. */
+        const struct ct_api_info *api = g.flags & CT_GPU_SPAN_NO_CALL ? NULL : ct_names_api(n, g.api_id);
         printf("gpu seq=%" PRIu64 " tid=%u name=", g.seq, g.tid);
-        put_str(api ? api->name : "?");
+        put_str(api ? api->name : g.flags & CT_GPU_SPAN_NO_CALL ? "-" : "?");
         printf(" start=%" PRIu64 " dur=%" PRIu64 " device=%d stream=0x%" PRIx64 " span=%s", g.start_ns,
                g.end_ns - g.start_ns, g.device, g.stream, ct_format_gpu_span_flags(buf, sizeof buf, g.flags, ','));
         if (g.family == CT_FAM_LAUNCH) {

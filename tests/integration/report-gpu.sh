@@ -239,6 +239,10 @@ grep -q '^GPU time,"timing events: the first 2 calls of each kind, then 1 in 4 (
     fail "activity: header GPU time: $(grep '^GPU time' "$TMP/out")"
 grep -q '^GPU spans without a call,1$' "$TMP/out" && grep -q '^GPU records CUPTI dropped,3$' "$TMP/out" ||
     fail "activity: header counts: $(grep '^GPU' "$TMP/out")"
+"$CTDUMP" "$TMP/act.ct" >"$TMP/actdump" || fail "activity: ctdump"
+expect_eq "activity: ctdump names no function for the span without a call" \
+    'gpu seq=0 tid=0 name=- start=1000009000 dur=400 device=0 stream=0x7 span=no-call,activity launch kernel=kernelB kind=kernel grid=4,1,1 block=32,1,1' \
+    "$(grep '^gpu seq=.* span=no-call' "$TMP/actdump")"
 run_report 0 summary -s gpu_kernels --range nothing -f csv "$TMP/act.ct"
 run_report 0 calls -f csv --api cuGraphLaunch "$TMP/act.ct"
 expect_eq "activity: the graph launch's GPU columns span its kernels" '3000,100,3,3100,500' "$(tail -n 1 "$TMP/out" | cut -d, -f1,2,5,11,12)"
