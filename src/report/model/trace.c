@@ -235,9 +235,14 @@ static int read_file(struct rp_file *f, const char *path, FILE *err_out)
                     pread(f->fd, magic, sizeof magic, 0) == (ssize_t)sizeof magic;
     if (got && (!memcmp(magic, RP_PARTIAL_MAGIC, sizeof magic) || !memcmp(magic, RP_AN_PARTIAL_MAGIC, sizeof magic))) {
         const int an = !memcmp(magic, RP_AN_PARTIAL_MAGIC, sizeof magic);
-        fprintf(err, PROG ": %s is %s partial (%s --partial), not a trace: only %s reads it (%s reads partials "
-                     "made by %s --partial)\n", f->path, an ? "an analyze" : "a summary", an ? "analyze" : "summary",
-                an ? "analyze" : "summary", an ? "summary" : "analyze", an ? "summary" : "analyze");
+        if (strcmp(path, "-") == 0) /* partials are recognised by their path: stdin is only ever a trace */
+            fprintf(err, PROG ": %s is %s partial (%s --partial): a partial is read from a file named on the "
+                         "command line, not from standard input\n", f->path, an ? "an analyze" : "a summary",
+                    an ? "analyze" : "summary");
+        else
+            fprintf(err, PROG ": %s is %s partial (%s --partial), not a trace: only %s reads it (%s reads partials "
+                         "made by %s --partial)\n", f->path, an ? "an analyze" : "a summary", an ? "analyze" : "summary",
+                    an ? "analyze" : "summary", an ? "summary" : "analyze", an ? "summary" : "analyze");
         ct_reader_close(r);
         return RP_EXIT_UNREADABLE;
     }
