@@ -569,8 +569,8 @@ static int append(struct rp_an_part **parts, size_t *n, size_t *cap, struct rp_a
 }
 
 /* A process given twice (in two partials, or as a trace and in a partial) counts once, as with traces
- * (rp_trace_open): the copy holding more records stays, in the earlier one's place, with the traces'
- * warning.  The number of parts left. */
+ * (rp_trace_open): the copy rp_same_process_take_later picks stays, in the earlier one's place.  The number
+ * of parts left. */
 static size_t take_once(struct rp_an_part *p, size_t n)
 {
     size_t k = 0;
@@ -583,9 +583,7 @@ static size_t take_once(struct rp_an_part *p, size_t n)
             p[k++] = p[i];
             continue;
         }
-        const int newer = p[i].records > p[j].records;
-        rp_warn_same_process(p[j].path, p[i].path, p[i].pid, newer, 0);
-        if (newer) {
+        if (rp_same_process_take_later(p[j].path, p[j].records, p[i].path, p[i].records, p[i].pid, 0)) {
             rp_an_part_free(&p[j]);
             p[j] = p[i];
         } else

@@ -635,8 +635,7 @@ static int sum_grow(struct sum *s)
 static void placed(struct sum *s, size_t i);
 
 /* A partial's input of the same process as an earlier one (a copy of a file also given, or in two
- * partials): keep the one holding more records (the earlier when as many), as rp_trace_open does with
- * traces.  Returns 0 when there is none (append `in`), 1 when `in` is to be dropped, 2 when it took the
+ * partials): the one rp_same_process_take_later picks is kept, as rp_trace_open does with traces.  Returns 0 when there is none (append `in`), 1 when `in` is to be dropped, 2 when it took the
  * earlier one's place. */
 static int same_process(struct sum *s, struct rp_sum_input *in, struct rp_agg *part)
 {
@@ -644,9 +643,7 @@ static int same_process(struct sum *s, struct rp_sum_input *in, struct rp_agg *p
         struct rp_sum_input *e = &s->in[j];
         if (e->pid != in->pid || e->start_wall_ns != in->start_wall_ns || e->start_mono_ns != in->start_mono_ns)
             continue;
-        const int newer = in->records > e->records;
-        rp_warn_same_process(e->path, in->path, in->pid, newer, 0);
-        if (!newer)
+        if (!rp_same_process_take_later(e->path, e->records, in->path, in->records, in->pid, 0))
             return 1;
         if (s->file[j] || s->part_rc[j] != RP_EXIT_OK) /* a trace's aggregate is made later: just drop the file */
             s->file[j] = NULL;

@@ -386,8 +386,10 @@ static int same_file(const struct rp_file *a, const struct rp_file *b)
     return fstat(a->fd, &x) == 0 && fstat(b->fd, &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
 }
 
-void rp_warn_same_process(const char *earlier, const char *later, unsigned pid, int later_kept, int one_file)
+int rp_same_process_take_later(const char *earlier, uint64_t earlier_records, const char *later,
+                               uint64_t later_records, unsigned pid, int one_file)
 {
+    const int later_kept = later_records > earlier_records;
     if (strcmp(earlier, later) == 0)
         fprintf(stderr, PROG ": warning: %s is given twice: it is read once\n", later);
     else if (one_file)
@@ -396,6 +398,7 @@ void rp_warn_same_process(const char *earlier, const char *later, unsigned pid, 
         fprintf(stderr, PROG ": warning: %s and %s are traces of the same process (pid %u, same start): %s is "
                         "read, %s left out%s\n", earlier, later, pid, later_kept ? later : earlier,
                 later_kept ? earlier : later, later_kept ? " (it holds fewer records)" : "");
+    return later_kept;
 }
 
 /* A process writes one trace file, named by its pid and start in the header: the same file given twice
@@ -412,14 +415,13 @@ static long earlier_copy(const struct rp_trace *t, const struct rp_file *f)
     return -1;
 }
 
-/* `f` (just read) and files[j] are one process's trace: keep the one holding more records (the earlier
- * when they hold as many) in place j, say so on stderr, free the other. */
+/* `f` (just read) and files[j] are one process's trace: the one rp_same_process_take_later picks stays in
+ * place j, the other is freed. */
 static void take_once(struct rp_trace *t, size_t j, struct rp_file *f)
 {
     struct rp_file *e = &t->files[j];
-    const int newer = rp_file_records(f) > rp_file_records(e);
-    rp_warn_same_process(e->path, f->path, f->hdr.pid, newer, same_file(e, f));
-    if (!newer) {
+    if (!rp_same_process_take_later(e->path, rp_file_records(e), f->path, rp_file_records(f), f->hdr.pid,
+                                    same_file(e, f))) {
         free_file(f);
         return;
     }

@@ -136,10 +136,12 @@ struct rp_trace {
 int rp_trace_open(struct rp_trace *t, char *const *paths, size_t n);
 void rp_trace_close(struct rp_trace *t);
 
-/* Says on stderr that `later` holds the process `earlier` holds (the same pid and start), so that one of
- * them is read: the later when `later_kept` (it holds more records), else the earlier.  `one_file`: the two
- * are one file by two paths.  One wording for traces, partials' inputs and both at once. */
-void rp_warn_same_process(const char *earlier, const char *later, unsigned pid, int later_kept, int one_file);
+/* `later` holds the process `earlier` holds (the same pid and start): which of the two is read, for traces,
+ * partials' inputs and both at once, and one warning on stderr that says so.  The one holding more records
+ * is read, the earlier when they hold as many.  `one_file`: the two are one file by two paths.  1 when the
+ * later is read. */
+int rp_same_process_take_later(const char *earlier, uint64_t earlier_records, const char *later,
+                               uint64_t later_records, unsigned pid, int one_file);
 
 /* Names of a file: the API's display name (display_names.h rule), a string, a thread's name. */
 const struct ct_api_info *rp_file_api(const struct rp_file *f, uint16_t api_id);
