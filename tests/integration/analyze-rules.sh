@@ -70,6 +70,26 @@ during = [s for s in f['gaps'][0]['during'] if s['label'] == 'cuMemGetInfo']
 assert during and during[0]['stack'][0]['function'] == 'host_work', f['gaps'][0]
 assert during[0]['stack'][0]['line'] == int(os.environ['HOST']), during[0]['stack'][0]
 "
+# Shares: alone, a finding's lost time is a share of the run; beside another process, gpu-idle (one
+# process's) is a share of its own process's run, and sync (a sum over the processes) of their runs added up.
+run_report 0 analyze --format json "$TMP/sync.ct"
+cp "$TMP/out" "$TMP/sync-alone.json"
+run_report 0 analyze --format json "$TMP/idle.ct"
+cp "$TMP/out" "$TMP/idle-alone.json"
+run_report 0 analyze --format json "$TMP/idle.ct" "$TMP/sync.ct"
+py "
+import json, sys
+both, idle, sync = (json.load(open(p)) for p in (sys.argv[1], '$TMP/idle-alone.json', '$TMP/sync-alone.json'))
+assert all(f['lost_percent_of'] == 'run' for r in (idle, sync) for f in r['findings']), (idle, sync)
+rule = lambda r, name: [f for f in r['findings'] if f['rule'] == name][0]
+f, s = rule(both, 'gpu-idle'), rule(both, 'sync')
+assert f['lost_percent_of'] == 'process' and s['lost_percent_of'] == 'processes', (f, s)
+assert abs(f['lost_percent'] - 100 * f['lost_ns'] / idle['run_ns']) < 0.006, (f, idle['run_ns'])
+assert abs(s['lost_percent'] - 100 * s['lost_ns'] / (idle['run_ns'] + sync['run_ns'])) < 0.006, (s, idle, sync)
+"
+run_report 0 analyze --format table "$TMP/idle.ct" "$TMP/sync.ct"
+grep -q "^   lost: .* of the processes' runs added up)$" "$TMP/out" && grep -q "^   lost: .* of its process's run)$" "$TMP/out" ||
+    fail "table: the shares' words: $(grep lost: "$TMP/out")"
 # A threshold moves the rule: from --idle-gap=10ms the sample's gaps of 2 ms are not counted (a loaded
 # machine may make a few longer: those are, and only those); --min-repeats above the steps' 40 drops the
 # sync site.

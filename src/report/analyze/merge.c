@@ -66,6 +66,8 @@ static int host_finding(struct rp_an_merged *m, struct rp_an_result *r, enum rp_
     struct rp_an_finding *f = rp_an_add(r, rule, ns);
     if (!f)
         return -1;
+    if (m->n > 1)
+        f->of = RP_AN_OF_PROCESSES, f->of_ns = m->procs_ns;
     f->sites = s;
     f->nsites = keep;
     f->bytes = bytes;
@@ -124,9 +126,10 @@ static int gpu_findings(struct rp_an_merged *m, struct rp_an_result *r)
             struct rp_an_finding *f = rp_an_add(r, RP_AN_IDLE, d->idle_ns);
             if (!f)
                 return -1;
-            if (m->n > 1)
+            if (m->n > 1) {
                 snprintf(f->where, sizeof f->where, "GPU %d of %s", d->device, p->label);
-            else
+                f->of = RP_AN_OF_PROCESS, f->of_ns = m->run_of[i];
+            } else
                 snprintf(f->where, sizeof f->where, "GPU %d", d->device);
             uint64_t span = d->frontier > d->first ? (uint64_t)(d->frontier - d->first) : 0;
             rp_an_fig(f, "gaps", "gaps", RP_AN_COUNT, (double)d->ngaps);
@@ -147,8 +150,10 @@ static int gpu_findings(struct rp_an_merged *m, struct rp_an_result *r)
         struct rp_an_finding *f = rp_an_add(r, RP_AN_LAUNCH, p->lb_lost_ns);
         if (!f)
             return -1;
-        if (m->n > 1)
+        if (m->n > 1) {
             snprintf(f->where, sizeof f->where, "%s", p->label);
+            f->of = RP_AN_OF_PROCESS, f->of_ns = m->run_of[i];
+        }
         rp_an_fig(f, "windows", "windows launch-bound", RP_AN_COUNT, (double)p->lb_windows);
         rp_an_fig(f, "window_ns", "window", RP_AN_TIME, (double)p->win_ns);
         rp_an_fig(f, "launches", "launches", RP_AN_COUNT, (double)p->lb_launches);
@@ -340,7 +345,8 @@ int rp_an_merge(struct rp_an_merged *m, struct rp_an_part *p, size_t n, const st
     m->p = p;
     m->n = n;
     struct rp_clock *c = calloc(n ? n : 1, sizeof *c);
-    if (!c || !(m->offset = calloc(n ? n : 1, sizeof *m->offset))) {
+    if (!c || !(m->offset = calloc(n ? n : 1, sizeof *m->offset)) ||
+        !(m->run_of = calloc(n ? n : 1, sizeof *m->run_of))) {
         free(c);
         return -1;
     }
@@ -352,6 +358,11 @@ int rp_an_merge(struct rp_an_merged *m, struct rp_an_part *p, size_t n, const st
     m->run_ns = m->run_ns > m->start_ns ? m->run_ns - m->start_ns : 0;
     m->steady_t = INT64_MAX;
     for (size_t i = 0; i < n; i++) {
+        int64_t s, e; /* its own run: the clocks' rule for one file (its offset does not change a length) */
+        struct rp_clock one = c[i];
+        rp_clocks_align(&one, 1, &s, &e);
+        m->run_of[i] = e > s ? (uint64_t)(e - s) : 0;
+        m->procs_ns += m->run_of[i];
         m->offset[i] = c[i].offset;
         if (p[i].steady_t + c[i].offset < m->steady_t)
             m->steady_t = p[i].steady_t + c[i].offset;
@@ -395,5 +406,6 @@ void rp_an_merged_free(struct rp_an_merged *m)
             rp_sites_free(&m->devs[i].top[j].during);
     free(m->devs);
     free(m->offset);
+    free(m->run_of);
     memset(m, 0, sizeof *m);
 }

@@ -95,6 +95,8 @@ struct rp_an_merged {
     struct rp_an_part *p;
     size_t n;
     int64_t *offset;          /* per part: onto the report clock */
+    uint64_t *run_of;         /* per part: its own run (its start to its end) */
+    uint64_t procs_ns;        /* the parts' runs added up */
     int64_t start_ns, run_ns, steady_t; /* report clock; steady_t: the earliest file's steady state */
     uint64_t win_ns;          /* the largest file's launch-bound window */
     int stacks;

@@ -166,10 +166,17 @@ struct rp_an_figure {
 };
 #define RP_AN_FIGURES 8
 
+/* What a finding's lost time is a share of: the run (the report's span of every file); with several files,
+ * the run of the one process it is about, or every process's run added up for a sum over processes (eight
+ * ranks each blocked half their run lose half, not four runs' worth). */
+enum rp_an_share { RP_AN_OF_RUN, RP_AN_OF_PROCESS, RP_AN_OF_PROCESSES };
+
 struct rp_an_finding {
     enum rp_an_rule rule;
     char where[96];        /* what it is about when not the whole run: "GPU 0 of rank 1 (host, pid)" */
     uint64_t lost_ns;      /* estimated time lost */
+    enum rp_an_share of;   /* what lost_ns is a share of */
+    uint64_t of_ns;        /* that time */
     uint64_t bytes;        /* leaks: the bytes (ordering among findings of no time) */
     struct rp_an_figure fig[RP_AN_FIGURES];
     unsigned nfig;

@@ -25,10 +25,15 @@ struct out {
     const struct rp_an_merged *a;
 };
 
-static double share(const struct rp_an_merged *a, uint64_t ns)
+/* A finding's lost time in % of what it is a share of (rp_an_share). */
+static double share(const struct rp_an_merged *a, const struct rp_an_finding *f)
 {
-    return a->run_ns ? 100.0 * (double)ns / (double)a->run_ns : 0;
+    const uint64_t of = f->of == RP_AN_OF_RUN ? (uint64_t)a->run_ns : f->of_ns;
+    return of ? 100.0 * (double)f->lost_ns / (double)of : 0;
 }
+
+static const char *const share_words[] = {"of the run", "of its process's run", "of the processes' runs added up"};
+static const char *const share_keys[] = {"run", "process", "processes"};
 
 /* A figure as the table shows it. */
 static const char *figure_text(char *buf, size_t size, const struct rp_an_figure *g, const struct rp_timeunit *u)
@@ -143,8 +148,8 @@ static void findings_text(const struct out *o, const struct rp_an_result *r)
         }
         fprintf(o->f, ": %s\n", rp_an_rule_titles[f->rule]);
         if (f->rule != RP_AN_LEAK)
-            fprintf(o->f, "   lost: %s (%.1f%% of the run)\n", time_text(b1, sizeof b1, (double)f->lost_ns, o->u),
-                    share(a, f->lost_ns));
+            fprintf(o->f, "   lost: %s (%.1f%% %s)\n", time_text(b1, sizeof b1, (double)f->lost_ns, o->u),
+                    share(a, f), share_words[f->of]);
         fputs("   evidence: ", o->f);
         for (unsigned j = 0; j < f->nfig; j++)
             fprintf(o->f, "%s%s", j ? ", " : "", figure_text(b3, sizeof b3, &f->fig[j], o->u));
@@ -268,8 +273,8 @@ static void print_json(const struct out *o, const struct rp_an_result *r)
         rp_json_string(o->f, rp_an_rule_titles[f->rule]);
         fputs(",\"where\":", o->f);
         rp_json_string(o->f, f->where);
-        fprintf(o->f, ",\"lost_ns\":%" PRIu64 ",\"lost_percent\":%.2f,\"evidence\":{", f->lost_ns,
-                share(a, f->lost_ns));
+        fprintf(o->f, ",\"lost_ns\":%" PRIu64 ",\"lost_percent\":%.2f,\"lost_percent_of\":\"%s\",\"evidence\":{",
+                f->lost_ns, share(a, f), share_keys[f->of]);
         for (unsigned j = 0; j < f->nfig; j++)
             fprintf(o->f, "%s\"%s\":%.*f", j ? "," : "", f->fig[j].key, f->fig[j].unit == RP_AN_PERCENT ? 2 : 0,
                     f->fig[j].v);
@@ -321,7 +326,7 @@ static void print_table(const struct out *o, const struct rp_an_result *r)
         const struct rp_an_finding *f = &r->f[i];
         char t[48], pct[16], ev[1024] = "", fig[256];
         rp_fmt_time(t, sizeof t, (double)f->lost_ns, o->u, 0);
-        snprintf(pct, sizeof pct, "%.2f", share(o->a, f->lost_ns));
+        snprintf(pct, sizeof pct, "%.2f", share(o->a, f));
         for (unsigned j = 0; j < f->nfig; j++) {
             if (j)
                 strncat(ev, "; ", sizeof ev - strlen(ev) - 1);
@@ -781,8 +786,10 @@ const struct rp_command rp_cmd_analyze = {
     "Usage: " RP_PROG " analyze [OPTION]... FILE...\n"
     "Findings in one or more trace files or analyze partials (--partial), merged, the largest\n"
     "estimated time lost first: each with its rule, evidence (counts, host time blocked, GPU time\n"
-    "idle, share of the run), the call sites that cause it (native frames and Python lines where\n"
-    "stacks were recorded, and the NVTX range) and what\n"    "usually fixes it.  Rules (doc/analyze.md):\n"
+    "idle), its share of the run (with several files: of its process's run, or of the processes'\n"
+    "runs added up for a sum over them), the call sites that cause it (native frames and Python\n"
+    "lines where stacks were recorded, and the NVTX range) and what usually fixes it.  Rules\n"
+    "(doc/analyze.md):\n"
     "  sync          synchronize calls, copies and sets that synchronize, frees that wait, in the\n"
     "                steady state: the host time they block\n"
     "  pageable      asynchronous copies from or to pageable host memory (they run synchronously)\n"
