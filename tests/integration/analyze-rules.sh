@@ -90,6 +90,26 @@ assert abs(s['lost_percent'] - 100 * s['lost_ns'] / (idle['run_ns'] + sync['run_
 run_report 0 analyze --format table "$TMP/idle.ct" "$TMP/sync.ct"
 grep -q "^   lost: .* of the processes' runs added up)$" "$TMP/out" && grep -q "^   lost: .* of its process's run)$" "$TMP/out" ||
     fail "table: the shares' words: $(grep lost: "$TMP/out")"
+# Two processes launch-bound: each one's finding lists its own launch sites, counted as when it is alone.
+env CUDATRACE_OUTPUT="$TMP/launch2.ct" CUDATRACE_QUIET=1 CUDATRACE_STACKS=all CUDATRACE_GPU_TIME=events \
+    LD_PRELOAD="${CT_TEST_PRELOAD_PREFIX:+$CT_TEST_PRELOAD_PREFIX:}$CT_PRELOAD" \
+    LD_LIBRARY_PATH="$CT_SIMDRIVER_DIR" "$SAMPLE" launch >"$TMP/launch2.out" 2>"$TMP/launch2.err" ||
+    fail "analyze_drv launch (a second) failed: $(cat "$TMP/launch2.err")"
+for t in launch launch2; do
+    run_report 0 analyze --format json "$TMP/$t.ct"
+    cp "$TMP/out" "$TMP/$t-alone.json"
+done
+run_report 0 analyze --format json "$TMP/launch.ct" "$TMP/launch2.ct"
+py "
+import json, sys
+both = json.load(open(sys.argv[1]))
+alone = [json.load(open('$TMP/%s-alone.json' % t)) for t in ('launch', 'launch2')]
+sites = lambda f: [(s['label'], s['count'], s['time_ns']) for s in f['sites']]
+lb = lambda r: [f for f in r['findings'] if f['rule'] == 'launch-bound']
+assert len(lb(both)) == 2 and all(len(lb(a)) == 1 for a in alone), (both, alone)
+mine = sorted(sites(f) for f in lb(both))
+assert mine == sorted(sites(lb(a)[0]) for a in alone), (mine, [sites(lb(a)[0]) for a in alone])
+"
 # A threshold moves the rule: from --idle-gap=10ms the sample's gaps of 2 ms are not counted (a loaded
 # machine may make a few longer: those are, and only those); --min-repeats above the steps' 40 drops the
 # sync site.

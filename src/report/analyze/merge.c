@@ -142,7 +142,6 @@ static int gpu_findings(struct rp_an_merged *m, struct rp_an_result *r)
             f->dev = d;
         }
     }
-    rp_sites_sort_time(&m->launch);
     for (size_t i = 0; i < m->n; i++) {
         const struct rp_an_part *p = &m->p[i];
         if (!p->lb_windows || p->lb_launches < m->o->min_launches)
@@ -159,8 +158,9 @@ static int gpu_findings(struct rp_an_merged *m, struct rp_an_result *r)
         rp_an_fig(f, "launches", "launches", RP_AN_COUNT, (double)p->lb_launches);
         rp_an_fig(f, "launch_ns", "host time launching", RP_AN_TIME, (double)p->lb_launch_ns);
         rp_an_fig(f, "busy_ns", "GPU time busy", RP_AN_TIME, (double)p->lb_busy_ns);
-        f->sites = &m->launch;
-        f->nsites = m->launch.n;
+        rp_sites_sort_time(&m->launch[i]);
+        f->sites = &m->launch[i];
+        f->nsites = m->launch[i].n;
     }
     return 0;
 }
@@ -346,7 +346,8 @@ int rp_an_merge(struct rp_an_merged *m, struct rp_an_part *p, size_t n, const st
     m->n = n;
     struct rp_clock *c = calloc(n ? n : 1, sizeof *c);
     if (!c || !(m->offset = calloc(n ? n : 1, sizeof *m->offset)) ||
-        !(m->run_of = calloc(n ? n : 1, sizeof *m->run_of))) {
+        !(m->run_of = calloc(n ? n : 1, sizeof *m->run_of)) ||
+        !(m->launch = calloc(n ? n : 1, sizeof *m->launch))) {
         free(c);
         return -1;
     }
@@ -377,7 +378,7 @@ int rp_an_merge(struct rp_an_merged *m, struct rp_an_part *p, size_t n, const st
         for (int k = 0; k <= RP_AN_SMALL; k++)
             if (add_sites(&m->host[k], &p[i], m->offset[i], &p[i].hsites[k]) < 0)
                 return -1;
-        if (add_sites(&m->launch, &p[i], m->offset[i], &p[i].launch) < 0)
+        if (add_sites(&m->launch[i], &p[i], m->offset[i], &p[i].launch) < 0)
             return -1;
     }
     for (int k = RP_AN_SYNC; k <= RP_AN_SMALL; k++)
@@ -400,7 +401,9 @@ void rp_an_merged_free(struct rp_an_merged *m)
 {
     for (int k = 0; k <= RP_AN_SMALL; k++)
         rp_sites_free(&m->host[k]);
-    rp_sites_free(&m->launch);
+    for (size_t i = 0; m->launch && i < m->n; i++)
+        rp_sites_free(&m->launch[i]);
+    free(m->launch);
     for (size_t i = 0; i < m->ndevs; i++)
         for (size_t j = 0; j < m->devs[i].ntop; j++)
             rp_sites_free(&m->devs[i].top[j].during);

@@ -100,7 +100,8 @@ struct rp_an_merged {
     int64_t start_ns, run_ns, steady_t; /* report clock; steady_t: the earliest file's steady state */
     uint64_t win_ns;          /* the largest file's launch-bound window */
     int stacks;
-    struct rp_sites host[RP_AN_SMALL + 1], launch;
+    struct rp_sites host[RP_AN_SMALL + 1];
+    struct rp_sites *launch;  /* per part: the launch sites of its launch-bound windows (its finding's) */
     struct rp_an_device *devs; /* the gaps, their stacks and strings pointing into the parts */
     size_t ndevs;
 };
