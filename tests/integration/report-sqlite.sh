@@ -43,6 +43,13 @@ expect_eq "alive at the peak" '1000|1000|0x7000000000|4096|device|2000|28672
 expect_eq "processes" '1|1000|1|testhost|./vecadd 3 --fast||13000|0|20|7|2|1
 2|2000|1000|testhost|./vecadd child||0|50000|3|0|0|1' \
     "$(sql 'SELECT id, pid, ppid, host, command_line, rank, driver_version, start, calls, lost, untraced, complete FROM processes')"
+# ranks: a job's traces (report-gen bigranks) each name theirs
+mkdir "$TMP/job" && "$GEN" bigranks 3 10 "$TMP/job" || { echo "report-gen failed" >&2; exit 99; }
+run_report 0 export --format sqlite -o "$TMP/job.sqlite" "$TMP/job/rank-00000.ctrace" "$TMP/job/rank-00001.ctrace" \
+    "$TMP/job/rank-00002.ctrace"
+expect_eq "processes' ranks" '1|0
+2|1
+3|2' "$(DB=$TMP/job.sqlite sql 'SELECT id, rank FROM processes ORDER BY id')"
 expect_eq "threads" '1|1000|main|15
 1|1001|worker|5
 2|2000||3' "$(sql 'SELECT process_id, tid, name, calls FROM threads ORDER BY process_id, tid')"

@@ -111,8 +111,8 @@ struct db {
 };
 
 /* Bind values to statement i in order, step it, reset it.  Each value: 'i' int64, 'z' int64 with 0 as SQL
- * NULL (unknown), 'u' uint64 (stored as its int64 bits: SQLite integers are signed), 't' text (NULL: SQL
- * NULL), 'n' SQL NULL (takes no argument). */
+ * NULL (unknown), 'N' int64 with a negative value as SQL NULL (not known: a rank), 'u' uint64 (stored as its
+ * int64 bits: SQLite integers are signed), 't' text (NULL: SQL NULL), 'n' SQL NULL (takes no argument). */
 static void row(struct db *d, int i, const char *types, ...)
 {
     sqlite3_stmt *s = d->st[i];
@@ -122,9 +122,10 @@ static void row(struct db *d, int i, const char *types, ...)
         const char *txt;
         switch (types[k]) {
         case 'i': sqlite3_bind_int64(s, k + 1, va_arg(ap, int64_t)); break;
-        case 'z': {
+        case 'z':
+        case 'N': {
             int64_t v = va_arg(ap, int64_t);
-            if (v)
+            if (types[k] == 'z' ? v != 0 : v >= 0)
                 sqlite3_bind_int64(s, k + 1, v);
             else
                 sqlite3_bind_null(s, k + 1);
@@ -170,9 +171,9 @@ static void process_rows(struct db *d, const struct rp_trace *t)
         char tv[17];
         memcpy(tv, f->hdr.tracer_version, 16);
         tv[16] = '\0';
-        row(d, I_PROCESS, "iiittntiitiiiiii", pid, (int64_t)f->hdr.pid, (int64_t)f->hdr.ppid, f->host, f->cmdline,
-            f->path, f->hdr.start_wall_ns, f->hdr.start_mono_ns + f->clock_offset - t->start_ns, tv,
-            (int64_t)f->hdr.format_version, (int64_t)f->driver_version, (int64_t)f->calls, (int64_t)f->lost,
+        row(d, I_PROCESS, "iiittNtiitiiiiii", pid, (int64_t)f->hdr.pid, (int64_t)f->hdr.ppid, f->host, f->cmdline,
+            (int64_t)f->rank.rank, f->path, f->hdr.start_wall_ns,
+            f->hdr.start_mono_ns + f->clock_offset - t->start_ns, tv, (int64_t)f->hdr.format_version, (int64_t)f->driver_version, (int64_t)f->calls, (int64_t)f->lost,
             (int64_t)f->untraced, (int64_t)(f->has_end && f->status == CT_READ_OK));
         for (size_t j = 0; j < f->ndevices; j++) {
             char uuid[33];
