@@ -635,8 +635,8 @@ static int sum_grow(struct sum *s)
 static void placed(struct sum *s, size_t i);
 
 /* A partial's input of the same process as an earlier one (a copy of a file also given, or in two
- * partials): the one rp_same_process_take_later picks is kept, as rp_trace_open does with traces.  Returns 0 when there is none (append `in`), 1 when `in` is to be dropped, 2 when it took the
- * earlier one's place. */
+ * partials): the one rp_same_process_take_later picks is kept, as rp_trace_open does with traces.  Returns
+ * 0 when there is none (append `in`), 1 when `in` is to be dropped, 2 when it took the earlier one's place. */
 static int same_process(struct sum *s, struct rp_sum_input *in, struct rp_agg *part)
 {
     for (size_t j = 0; j < s->nin; j++) {

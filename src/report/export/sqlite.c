@@ -172,8 +172,8 @@ static void process_rows(struct db *d, const struct rp_trace *t)
         memcpy(tv, f->hdr.tracer_version, 16);
         tv[16] = '\0';
         row(d, I_PROCESS, "iiittNtiitiiiiii", pid, (int64_t)f->hdr.pid, (int64_t)f->hdr.ppid, f->host, f->cmdline,
-            (int64_t)f->rank.rank, f->path, f->hdr.start_wall_ns,
-            f->hdr.start_mono_ns + f->clock_offset - t->start_ns, tv, (int64_t)f->hdr.format_version, (int64_t)f->driver_version, (int64_t)f->calls, (int64_t)f->lost,
+            (int64_t)f->rank.rank, f->path, f->hdr.start_wall_ns, f->hdr.start_mono_ns + f->clock_offset - t->start_ns,
+            tv, (int64_t)f->hdr.format_version, (int64_t)f->driver_version, (int64_t)f->calls, (int64_t)f->lost,
             (int64_t)f->untraced, (int64_t)(f->has_end && f->status == CT_READ_OK));
         for (size_t j = 0; j < f->ndevices; j++) {
             char uuid[33];

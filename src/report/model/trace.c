@@ -235,14 +235,13 @@ static int read_file(struct rp_file *f, const char *path, FILE *err_out)
                     pread(f->fd, magic, sizeof magic, 0) == (ssize_t)sizeof magic;
     if (got && (!memcmp(magic, RP_PARTIAL_MAGIC, sizeof magic) || !memcmp(magic, RP_AN_PARTIAL_MAGIC, sizeof magic))) {
         const int an = !memcmp(magic, RP_AN_PARTIAL_MAGIC, sizeof magic);
+        const char *mine = an ? "analyze" : "summary", *other = an ? "summary" : "analyze";
+        fprintf(err, PROG ": %s is %s partial (%s --partial)", f->path, an ? "an analyze" : "a summary", mine);
         if (strcmp(path, "-") == 0) /* partials are recognised by their path: stdin is only ever a trace */
-            fprintf(err, PROG ": %s is %s partial (%s --partial): a partial is read from a file named on the "
-                         "command line, not from standard input\n", f->path, an ? "an analyze" : "a summary",
-                    an ? "analyze" : "summary");
+            fputs(": a partial is read from a file named on the command line, not from standard input\n", err);
         else
-            fprintf(err, PROG ": %s is %s partial (%s --partial), not a trace: only %s reads it (%s reads partials "
-                         "made by %s --partial)\n", f->path, an ? "an analyze" : "a summary", an ? "analyze" : "summary",
-                    an ? "analyze" : "summary", an ? "summary" : "analyze", an ? "summary" : "analyze");
+            fprintf(err, ", not a trace: only %s reads it (%s reads partials made by %s --partial)\n", mine, other,
+                    other);
         ct_reader_close(r);
         return RP_EXIT_UNREADABLE;
     }
