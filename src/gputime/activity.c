@@ -528,17 +528,13 @@ static void capture(int on)
     pthread_mutex_unlock(&capture_mu);
 }
 
-/* Set one of CUPTI's one-byte settings; 1 when it took it.  Both used here are 0 by default, and go back to
- * 0 when CUPTI is handed over: the program's own CUPTI then behaves as it would untraced.
- *  - ZEROED_OUT_ACTIVITY_BUFFER: the buffers CUPTI is given come zeroed (see recycle), so CUPTI does not zero
- *    them on the program's threads.
- *  - MEM_ALLOCATION_TYPE_HOST_PINNED: CUPTI keeps the timestamps the GPU writes in page-locked host memory
- *    instead of the program's GPU memory, and has no copy from the device to make before it can fill a record
- *    (doc/gpu-time.md, "What it costs").  It applies to contexts created after it is set. */
-static int set_flag(CUpti_ActivityAttribute attr, uint8_t on)
+/* Tell CUPTI whether the buffers it is given come zeroed (CUPTI's default: no, it zeroes them); 1 when it
+ * took the setting. */
+static int set_zeroed(uint8_t on)
 {
     size_t len = sizeof on;
-    return cupti.set_attribute && cupti.set_attribute(attr, &len, &on) == CUPTI_SUCCESS;
+    return cupti.set_attribute &&
+           cupti.set_attribute(CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER, &len, &on) == CUPTI_SUCCESS;
 }
 
 static int start(const char *path, char *why, size_t size)
@@ -575,8 +571,7 @@ static int start(const char *path, char *why, size_t size)
             cbids[ncbids++] = id;
     }
     const unsigned enabled = set_timing(1);
-    zeroed_by_us = set_flag(CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER, 1);
-    set_flag(CUPTI_ACTIVITY_ATTR_MEM_ALLOCATION_TYPE_HOST_PINNED, 1); /* refused: CUPTI's device memory */
+    zeroed_by_us = set_zeroed(1);
     r = enabled ? cupti.register_callbacks(requested, done) : CUPTI_ERROR_UNKNOWN;
     atomic_store(&state, RUNNING); /* before the kinds: their first buffer requests come at once */
     top_up();
@@ -584,8 +579,7 @@ static int start(const char *path, char *why, size_t size)
         r = cupti.enable(kinds[i]);
     if (r != CUPTI_SUCCESS) {
         atomic_store(&state, IDLE);
-        set_flag(CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER, 0);
-        set_flag(CUPTI_ACTIVITY_ATTR_MEM_ALLOCATION_TYPE_HOST_PINNED, 0);
+        set_zeroed(0);
         for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
             cupti.disable(kinds[i]);
         cupti.unsubscribe(subscriber);
@@ -610,8 +604,7 @@ void ct_gpu_activity_yield(void)
     atomic_store(&state, YIELDED);
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
         cupti.disable(kinds[i]);
-    set_flag(CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER, 0); /* CUPTI zeroes the program's buffers again */
-    set_flag(CUPTI_ACTIVITY_ATTR_MEM_ALLOCATION_TYPE_HOST_PINNED, 0);
+    set_zeroed(0); /* the program's buffers are zeroed by CUPTI again, as it expects */
     cupti.unsubscribe(subscriber);
     free_spares(); /* what CUPTI gave back is read, then freed, by the next collection (recycle) */
 }

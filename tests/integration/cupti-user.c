@@ -4,7 +4,6 @@
  * get CUPTI as it would untraced.
  *   cupti-user late    10 launches first (the tracer times them with CUPTI), then the program takes CUPTI
  *   cupti-user early   the program takes CUPTI before its first driver call, before the tracer starts
- * Once it has subscribed, CUPTI's settings that the tracer changes for itself must read as their defaults.
  * Prints "callbacks N records M"; exit 0 when both are 10, 1 otherwise. */
 #include <cuda.h>
 #include <cupti_activity.h>
@@ -54,21 +53,10 @@ static void CUPTIAPI done(CUcontext ctx, uint32_t stream, uint8_t *buf, size_t s
     free(buf);
 }
 
-/* 0 when CUPTI's one-byte setting is at its default (0), as the tracer must leave it to the program. */
-static int setting_changed(CUpti_ActivityAttribute attr)
-{
-    uint8_t v = 0;
-    size_t size = sizeof v;
-    CHECK(cuptiActivityGetAttribute(attr, &size, &v));
-    return v != 0;
-}
-
 static void take_cupti(void)
 {
     CUpti_SubscriberHandle sub;
     CHECK(cuptiSubscribe(&sub, on_api, NULL));
-    CHECK(setting_changed(CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER));
-    CHECK(setting_changed(CUPTI_ACTIVITY_ATTR_MEM_ALLOCATION_TYPE_HOST_PINNED));
     CHECK(cuptiEnableCallback(1, sub, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel));
     CHECK(cuptiActivityRegisterCallbacks(want, done));
     CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));

@@ -1,6 +1,6 @@
 /* The simulated libcupti.so.13 (tests only): the subset of CUPTI that cudatrace's activity source and the test
  * programs use, fed by the simulated driver's timeline (tool.h), so that GPU time from activity records can be
- * tested without a GPU.  What it models:
+ * tested without a GPU.  What it models (README.md, "The simulated CUPTI"):
  *  - one subscriber at a time (a second: CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED), callbacks on the
  *    driver functions enabled one by one, with each call's correlation id at API enter and exit;
  *  - CONCURRENT_KERNEL, MEMCPY and MEMSET records with the device's start and end (on CUPTI's clock,
@@ -11,8 +11,6 @@
  *  - CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER: unset, each buffer given is zeroed here, as CUPTI
  *    does; set, a buffer given must be all zeros, else the process aborts with a message (the client broke
  *    its word, and CUPTI's records would carry its old bytes);
- *  - CUPTI_ACTIVITY_ATTR_MEM_ALLOCATION_TYPE_HOST_PINNED: kept and read back (cuptiActivityGetAttribute), so
- *    that a test can see what the tracer leaves the program's CUPTI;
  *  - SIM_CUPTI_BUFFER_RECORDS: at most that many records per buffer (default: as many as fit);
  *  - SIM_CUPTI_FLUSH_STALL: cuptiActivityFlushAll never returns, as when a lock it needs is held by a
  *    thread that a signal interrupted. */
@@ -228,7 +226,6 @@ static void attach(const struct sim_tool *t)
 }
 
 static int zeroed_out; /* CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER */
-static int host_pinned; /* CUPTI_ACTIVITY_ATTR_MEM_ALLOCATION_TYPE_HOST_PINNED: kept, read back, no other effect */
 
 /* A buffer the client gives: zeroed here, or checked to be zero as the client said. */
 static void take_buffer(uint8_t *buf, size_t size)
@@ -444,34 +441,13 @@ EXPORT CUptiResult cuptiActivitySetAttribute(CUpti_ActivityAttribute attr, size_
 {
     if (!size || !value)
         return CUPTI_ERROR_INVALID_PARAMETER;
-    int *flag = attr == CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER        ? &zeroed_out
-                : attr == CUPTI_ACTIVITY_ATTR_MEM_ALLOCATION_TYPE_HOST_PINNED ? &host_pinned
-                                                                             : NULL;
-    if (!flag)
+    if (attr != CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER)
         return CUPTI_ERROR_NOT_SUPPORTED;
     if (*size != sizeof(uint8_t))
         return CUPTI_ERROR_INVALID_PARAMETER;
     lock();
-    *flag = *(const uint8_t *)value != 0;
+    zeroed_out = *(const uint8_t *)value != 0;
     unlock();
-    return CUPTI_SUCCESS;
-}
-
-EXPORT CUptiResult cuptiActivityGetAttribute(CUpti_ActivityAttribute attr, size_t *size, void *value)
-{
-    if (!size || !value)
-        return CUPTI_ERROR_INVALID_PARAMETER;
-    const int *flag = attr == CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER        ? &zeroed_out
-                      : attr == CUPTI_ACTIVITY_ATTR_MEM_ALLOCATION_TYPE_HOST_PINNED ? &host_pinned
-                                                                                   : NULL;
-    if (!flag)
-        return CUPTI_ERROR_NOT_SUPPORTED;
-    if (*size < sizeof(uint8_t))
-        return CUPTI_ERROR_INVALID_PARAMETER;
-    lock();
-    *(uint8_t *)value = (uint8_t)*flag;
-    unlock();
-    *size = sizeof(uint8_t);
     return CUPTI_SUCCESS;
 }
 
@@ -519,7 +495,7 @@ EXPORT CUptiResult cuptiFinalize(void)
     flush(1);
     lock();
     memset(kind_on, 0, sizeof kind_on);
-    zeroed_out = host_pinned = 0;
+    zeroed_out = 0;
     sub.live = 0;
     want_buffer = NULL, give_buffer = NULL;
     unlock();
