@@ -55,15 +55,18 @@ static struct ct_gpu_pool *pool_of(CUcontext ctx)
     if (!p && (p = ct_calloc(1, sizeof *p)) != NULL) {
         CUdevice dev = -1;
         CUcontext popped;
+        sigset_t old;
+        ct_signals_block(&old); /* the driver may allocate here: see take_pair */
         CUstreamCaptureMode was = ct_gpu_relax();
         if (ct_gpu_d->ctx_push(ctx) == CUDA_SUCCESS) { /* ctx is a stream's, perhaps not the current one */
             if (ct_gpu_d->ctx_get_device(&dev) != CUDA_SUCCESS)
                 dev = -1;
             ct_gpu_d->ctx_pop(&popped);
         }
+        ct_gpu_unrelax(was);
+        ct_signals_restore(&old);
         p->ctx = ctx;
         p->device = dev;
-        ct_gpu_unrelax(was);
         pthread_mutex_init(&p->mu, NULL);
         p->pend_tail = &p->pend;
         p->wait_tail = &p->wait;
@@ -96,6 +99,12 @@ static struct ct_gpu_pair *take_pair(struct ct_gpu_pool *pool)
         }
         return p;
     }
+    /* cuEventCreate allocates with glibc's malloc, inside the program's call: a signal handler that
+     * interrupted it there and forked would wait forever on the allocator's lock (glibc's fork takes it), where
+     * the program untraced would not.  So no handler runs on this thread until the pair is made (a pool's
+     * rare growth, at most CT_GPU_POOL_MAX pairs). */
+    sigset_t old;
+    ct_signals_block(&old);
     CUstreamCaptureMode was = ct_gpu_relax();
     CUresult r = CUDA_ERROR_OUT_OF_MEMORY;
     if ((p = ct_calloc(1, sizeof *p)) != NULL &&
@@ -103,6 +112,7 @@ static struct ct_gpu_pair *take_pair(struct ct_gpu_pool *pool)
         (r = ct_gpu_d->event_create(&p->end, CU_EVENT_DEFAULT)) != CUDA_SUCCESS)
         ct_gpu_d->event_destroy(p->start);
     ct_gpu_unrelax(was);
+    ct_signals_restore(&old);
     if (r == CUDA_SUCCESS) {
         p->pool = pool;
         return p;

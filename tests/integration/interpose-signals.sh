@@ -50,18 +50,23 @@ preload=$CT_PRELOAD
 [ -z "${CT_TEST_PRELOAD_PREFIX:-}" ] && preload=$masked:$CT_PRELOAD # a sanitizer's runtime has its own malloc
 # churn only in a plain build: a sanitizer build keeps glibc's allocator for the tracer, on purpose, so that
 # the sanitizer checks the tracer's blocks (src/recorder/alloc.h), and there a handler's call can wait on it.
-runs="fork churn"
-[ -n "${CT_TEST_PRELOAD_PREFIX:-}" ] && runs=fork
+# fork-events: as fork, GPU time from timing events, whose pairs the tracer makes inside the program's calls:
+# the driver's cuEventCreate allocates (the simulated driver counts each call made with a signal open, and
+# the program makes none of its own), so the tracer must make every one with signals blocked.
+runs="fork fork-events churn"
+[ -n "${CT_TEST_PRELOAD_PREFIX:-}" ] && runs="fork fork-events"
 for run in $runs; do
+    gpu=auto arg=$run
     case $run in
     fork) n=300 stacks=alloc ;;
+    fork-events) n=300 stacks=alloc gpu=events arg=fork ;;
     churn) n=3000 stacks=all ;;
     esac
     # env after timeout: timeout itself, preloaded, would write its own count (none) over the program's.
     timeout 120 env MALLOC_MASKED_OUT="$tmp/$run.masked" CUDATRACE_OUTPUT="$tmp/$run.ctrace" CUDATRACE_APIS=all \
-        CUDATRACE_STACKS=$stacks LD_LIBRARY_PATH="$CT_SIMDRIVER_DIR" \
-        LD_PRELOAD="${CT_TEST_PRELOAD_PREFIX:+$CT_TEST_PRELOAD_PREFIX:}$preload" \
-        "$bin/interpose-signals" $n "$tmp/$run.made" $run >"$tmp/$run.out" 2>"$tmp/$run.err"
+        CUDATRACE_STACKS=$stacks CUDATRACE_GPU_TIME=$gpu SIM_CALL_COUNTS="$tmp/$run.counts" \
+        LD_LIBRARY_PATH="$CT_SIMDRIVER_DIR" LD_PRELOAD="${CT_TEST_PRELOAD_PREFIX:+$CT_TEST_PRELOAD_PREFIX:}$preload" \
+        "$bin/interpose-signals" $n "$tmp/$run.made" $arg >"$tmp/$run.out" 2>"$tmp/$run.err"
     rc=$?
     [ $rc -eq 124 ] && fail "$run: hung (killed after 120 s)"
     [ $rc -eq 0 ] || fail "$run: exit $rc ($(head -c 300 "$tmp/$run.err"))"
@@ -75,6 +80,12 @@ for run in $runs; do
     if [ -z "${CT_TEST_PRELOAD_PREFIX:-}" ]; then
         read -r heap first <"$tmp/$run.masked" || fail "$run: libmallocmasked wrote no count"
         [ "$heap" -eq 0 ] || fail "$run: the tracer called glibc's allocator $heap times on a program thread (first in $first)"
+    fi
+    if [ "$run" = fork-events ]; then
+        created=$(awk '$1 == "cuEventCreate" { print $2 }' "$tmp/$run.counts")
+        [ "${created:-0}" -gt 0 ] || fail "$run: the tracer created no timing event ($(tr '\n' ' ' <"$tmp/$run.counts"))"
+        open=$(awk '$1 == "cuEventCreate_signals_open" { print $2 }' "$tmp/$run.counts")
+        [ -z "$open" ] || fail "$run: $open of $created cuEventCreate calls made with signals open"
     fi
     echo "$run: $n signals, made $made, recorded $recorded, lost $lost"
 done

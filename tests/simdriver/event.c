@@ -7,6 +7,8 @@
 
 #include "sim.h"
 
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -63,8 +65,27 @@ void sim_event_release_ctx(CUcontext ctx)
         forget((CUevent)o);
 }
 
+/* The real cuEventCreate allocates with glibc's malloc, and glibc's fork waits on the allocator's lock: a
+ * signal handler that interrupted it there and forked would hang.  So calls made while a signal could
+ * interrupt them are counted apart (SIM_CALL_COUNTS, as cuEventCreate_signals_open), for a test to check
+ * that the tracer makes its own with every signal blocked (src/gputime/events.c, take_pair). */
+static void count_signals_open(void)
+{
+    static struct sim_counter open_ = {"cuEventCreate_signals_open", 0, NULL, 0};
+    sigset_t cur;
+    if (pthread_sigmask(SIG_BLOCK, NULL, &cur) != 0)
+        return;
+    for (int s = 1; s < 32; s++)
+        if (s != SIGKILL && s != SIGSTOP && !sigismember(&cur, s)) {
+            sim_count(&open_);
+            return;
+        }
+}
+
 CUresult cuEventCreate(CUevent *phEvent, unsigned int Flags)
 {
+    SIM_COUNT();
+    count_signals_open();
     CUcontext ctx;
     CUresult r = sim_ctx_require(&ctx);
     if (r != CUDA_SUCCESS)
