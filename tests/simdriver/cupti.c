@@ -1,6 +1,6 @@
 /* The simulated libcupti.so.13 (tests only): the subset of CUPTI that cudatrace's activity source and the test
  * programs use, fed by the simulated driver's timeline (tool.h), so that GPU time from activity records can be
- * tested without a GPU.  What it models (README.md, "The simulated CUPTI"):
+ * tested without a GPU.  What it models:
  *  - one subscriber at a time (a second: CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED), callbacks on the
  *    driver functions enabled one by one, with each call's correlation id at API enter and exit;
  *  - CONCURRENT_KERNEL, MEMCPY and MEMSET records with the device's start and end (on CUPTI's clock,
