@@ -284,6 +284,15 @@ for inputs in "$TMP/br/cut0.ct.ctpart $TMP/br/rank-00001.ctrace.ctpart $TMP/br/w
     run_report "$want_rc" analyze -f json $inputs
     cmp -s "$TMP/want" "$TMP/out" || fail "copies of rank 0 ($inputs): $(diff "$TMP/want" "$TMP/out" | head -4)"
 done
+# A trace with a time a partial cannot hold (2^60 ns from boot: corrupt) is left out of the partial, said,
+# exit 3; the partial holds the other file and reads back as analyze of that file alone.
+"$GEN" late "$TMP/late.ct" || { echo "report-gen failed" >&2; exit 99; }
+"$REPORT" analyze -f json "$TMP/gpu.ct" >"$TMP/want" 2>/dev/null
+run_report 3 analyze --partial -o "$TMP/late.ctpart" "$TMP/late.ct" "$TMP/gpu.ct"
+grep -q "warning: $TMP/late.ct is left out of the partial: a call's time is out of the range a partial holds" \
+    "$TMP/err" || fail "a time past a partial's range: $(cat "$TMP/err")"
+run_report 0 analyze -f json "$TMP/late.ctpart"
+cmp -s "$TMP/want" "$TMP/out" || fail "the partial without the late trace: $(diff "$TMP/want" "$TMP/out" | head -4)"
 run_report 0 analyze --help
 grep -q -- "--partial" "$TMP/out" || fail "analyze --help does not name --partial"
 finish

@@ -34,6 +34,7 @@
  *                               once on one thread with its GPU span (GPU time all): the report's cost
  *                               per kernel name
  *   report-gen streams N FILE   N streams, three timed launches on each (the HTML timeline's rows)
+ *   report-gen late FILE        two launches 2^60 ns apart: a time past what an analyze partial holds
  *   report-gen escapes FILE     names with terminal control characters in them (thread, kernel, API, NVTX
  *                               message, host, command line, module path), as a hostile program can make
  *                               them (report-escapes.sh)
@@ -596,6 +597,20 @@ static void gpuoff(void)
     put(&r, CT_REC_GPU_INFO_V5_SIZE);
 }
 
+/* Two launches, the second 2^60 ns (36 years) after the first: a time a partial cannot hold
+ * (analyze-partial.sh). */
+static void late(void)
+{
+    static const char cmd[] = "./lateapp";
+    header(6300, 1, START_MONO);
+    process("latehost", cmd, sizeof cmd);
+    api(0, "cuLaunchKernel", "cuLaunchKernel", 0, CT_FAM_LAUNCH);
+    string(0, 1, CT_STR_KERNEL, "kernelA");
+    seq = 0;
+    launch(6300, 0, 1000, 100, 1, 8, 256, 0);
+    launch(6300, 0, (int64_t)1 << 60, 100, 1, 8, 256, 0);
+}
+
 /* A gpu-info record of CUPTI's activity (format 8), and one of events after the program took CUPTI. */
 static void gpu_info_source(uint32_t source, uint32_t why, uint32_t mode, uint64_t source_ns, uint32_t final,
                             uint64_t timed, uint64_t no_call, uint64_t dropped)
@@ -828,11 +843,11 @@ int main(int argc, char **argv)
                : !strcmp(what, "bigranks")                                               ? 5
                : !strcmp(what, "parent") || !strcmp(what, "child") || !strcmp(what, "gpu") ||
                        !strcmp(what, "gpuoff") || !strcmp(what, "gpuact") || !strcmp(what, "escapes") ||
-                       !strcmp(what, "markup")
+                       !strcmp(what, "markup") || !strcmp(what, "late")
                    ? 3
                    : 4;
     if (argc != want) {
-        fprintf(stderr, "usage: report-gen parent|child|gpu|gpuoff|gpuact|escapes|markup FILE | "
+        fprintf(stderr, "usage: report-gen parent|child|gpu|gpuoff|gpuact|escapes|markup|late FILE | "
                         "report-gen big|threads|gpubig|kernels|streams N FILE | "
                         "report-gen stacks MODULES STACKS FRAMES FILE | report-gen files N DIR | "
                         "report-gen bigranks N CALLS DIR\n");
@@ -857,6 +872,8 @@ int main(int argc, char **argv)
         gpuoff();
     else if (!strcmp(what, "gpuact"))
         gpuact();
+    else if (!strcmp(what, "late"))
+        late();
     else if (!strcmp(what, "escapes"))
         escapes(&esc_names);
     else if (!strcmp(what, "markup"))

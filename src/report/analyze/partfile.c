@@ -12,6 +12,52 @@
 #define PROG "cudatrace-report"
 #define MAX_FRAMES 65535u
 
+/* A time of the file's clock (CLOCK_MONOTONIC: since boot) from 0 to below 2^60 ns (36 years), and its
+ * start on the wall clock below 2^62 ns (the year 2116): clock offsets (wall - monotonic) then lie within
+ * (-2^60, 2^62), times on the report clock within (-2^60, 2^62 + 2^60), and the merge's sums and the
+ * output's differences of them within 64 bits whatever the bytes say.  The reader refuses a partial with
+ * any other; the writer is not given one (rp_an_part_misfit). */
+#define MAX_TIME ((int64_t)1 << 60)
+#define MAX_WALL ((int64_t)1 << 62)
+static int fits(int64_t t, int64_t max) { return t >= 0 && t < max; }
+static int time_fits(int64_t t) { return fits(t, MAX_TIME); }
+static int utime_fits(uint64_t t) { return t < (uint64_t)MAX_TIME; }
+
+static int sites_fit(const struct rp_an_psites *s)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (!time_fits(s->v[i].first_t0))
+            return 0;
+    return 1;
+}
+
+const char *rp_an_part_misfit(const struct rp_an_part *p)
+{
+    if (!fits(p->start_wall_ns, MAX_WALL))
+        return "its start on the wall clock";
+    if (!time_fits(p->start_mono_ns) || !time_fits(p->end_mono_ns))
+        return "its start or end";
+    if (!utime_fits(p->first_t0) || !utime_fits(p->last_t1) || !time_fits(p->steady_t))
+        return "a call's time";
+    if (!utime_fits(p->busy_ns) || !utime_fits(p->collective_ns))
+        return "its busy time";
+    int ok = sites_fit(&p->launch) && sites_fit(&p->memsites);
+    for (int k = 0; ok && k <= RP_AN_SMALL; k++)
+        ok = sites_fit(&p->hsites[k]);
+    if (!ok)
+        return "a call site's first call";
+    for (size_t i = 0; i < p->ndevs; i++) {
+        const struct rp_an_pdev *d = &p->devs[i];
+        ok = time_fits(d->first) && time_fits(d->frontier);
+        for (size_t j = 0; ok && j < d->ntop; j++)
+            ok = time_fits(d->top[j].t0) && time_fits(d->top[j].t1) && time_fits(d->top[j].launch_t) &&
+                 sites_fit(&d->top[j].during);
+        if (!ok)
+            return "a GPU's idle time";
+    }
+    return NULL;
+}
+
 /* ---- writing ---- */
 
 /* A string that may be NULL: u8 present, then the string. */
@@ -157,16 +203,10 @@ int rp_an_partial_write(FILE *f, const struct rp_an_mapopts *o, const struct rp_
 /* ---- reading: every count is checked against the bytes left before anything is allocated ---- */
 
 
-/* A time of the file's clock (CLOCK_MONOTONIC: since boot) from 0 to below 2^60 ns (36 years), and its
- * start on the wall clock below 2^62 ns (the year 2116): clock offsets (wall - monotonic) then lie within
- * (-2^60, 2^62), times on the report clock within (-2^60, 2^62 + 2^60), and the merge's sums and the
- * output's differences of them within 64 bits whatever the bytes say. */
-#define MAX_TIME ((int64_t)1 << 60)
-#define MAX_WALL ((int64_t)1 << 62)
 static int64_t get_bounded(struct rp_rd *r, int64_t max)
 {
     const int64_t t = rp_get_svar(r);
-    if (t < 0 || t >= max)
+    if (!fits(t, max))
         r->bad = 1;
     return r->bad ? 0 : t;
 }
@@ -176,7 +216,7 @@ static int64_t get_time(struct rp_rd *r) { return get_bounded(r, MAX_TIME); }
 static uint64_t get_utime(struct rp_rd *r)
 {
     const uint64_t t = rp_get_var(r);
-    if (t >= (uint64_t)MAX_TIME)
+    if (!utime_fits(t))
         r->bad = 1;
     return r->bad ? 0 : t;
 }

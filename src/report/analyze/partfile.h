@@ -13,6 +13,9 @@
 
 /* Does the file begin with an analyze partial's magic (trace.h)?  0 when not or when it cannot be read. */
 int rp_an_partial_is(const char *path);
+/* NULL when every time of p fits a partial (the reader refuses one that does not), else which time does not:
+ * a trace's time so far from boot is corrupt. */
+const char *rp_an_part_misfit(const struct rp_an_part *p);
 /* n parts made under o, as a partial.  0, or -1 when out of memory or writing failed (ferror(f) says which). */
 int rp_an_partial_write(FILE *f, const struct rp_an_mapopts *o, const struct rp_an_part *p, size_t n);
 /* The parts of a partial into a malloc'ed array of *n, and its options (o->step_range malloc'ed).  RP_EXIT_OK;

@@ -677,6 +677,20 @@ static int analyze_files(const struct rp_common *co, struct rp_an_opts *op, unsi
         if (!f)
             rc = RP_EXIT_FAILED;
         else if (partial) {
+            size_t k = 0; /* a part the partial cannot hold is left out, and said */
+            for (size_t i = 0; i < n; i++) {
+                const char *misfit = rp_an_part_misfit(&parts[i]);
+                if (misfit) {
+                    fprintf(stderr,
+                            RP_PROG ": warning: %s is left out of the partial: %s is out of the range a partial "
+                                    "holds (doc/partials.md), so the trace is corrupt there\n",
+                            parts[i].path, misfit);
+                    rp_an_part_free(&parts[i]);
+                    damaged = 1;
+                } else
+                    parts[k++] = parts[i];
+            }
+            n = k;
             const struct rp_an_mapopts mo = {op->warmup, op->idle_gap_ns, op->small_bytes, op->window_ns,
                                              op->launch_interval_ns, op->by_python, op->step_range};
             if (rp_an_partial_write(f, &mo, parts, n) < 0 && !ferror(f)) {
