@@ -343,6 +343,7 @@ static void print_stats(const char *list, const char *report)
         memcpy(argv + 3, files, n * sizeof *files);
         pid_t p = fork();
         if (p == 0) {
+            signal(SIGPIPE, SIG_DFL); /* the report's own: it stops when its reader is gone */
             execvp(argv[0], argv);
             fprintf(stderr, PROG ": %s: %s\n", argv[0], strerror(errno));
             _exit(127);
@@ -429,6 +430,9 @@ static int run_with_stats(char **argv, const char *report)
         unlink(list);
         return WEXITSTATUS(status);
     }
+    /* The command's status is what the launcher answers with: a reader of its output that is gone by now
+     * (`cudatrace run --stats ... | head`) must not turn it into death by SIGPIPE. */
+    signal(SIGPIPE, SIG_IGN);
     print_stats(list, report);
     unlink(list);
     return reproduce(status);
