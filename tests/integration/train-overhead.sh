@@ -87,6 +87,23 @@ grep -q '^wall (on+writer)/off  *aa  *3  *1\.040  .*  *1\.040  *1\.010  *1\.050 
     fail "run-train-overhead summary, aa: $(cat "$TMP/out")"
 grep -q '^wall (on+writer)/off  *all-apis-gpuoff  *3  *1\.030  .*  *1\.030  *1\.020  *1\.060  *0\.990  ' "$TMP/out" ||
     fail "run-train-overhead summary, all-apis-gpuoff: $(cat "$TMP/out")"
+# cupti-gpuoff: GPU time off with CUPTI alone injected, and the split of the default's cost it allows: a
+# stand-in whose ratio says the mode (untraced 1.00, GPU time off 1.02, CUPTI beside it 1.06, default 1.07).
+printf '#!/bin/sh\nr=1.00\n[ -n "${LD_PRELOAD:-}" ] && r=1.07\n[ "${CUDATRACE_GPU_TIME:-}" = off ] && r=1.02\n[ -n "${CUDA_INJECTION64_PATH:-}" ] && r=1.06\nprintf "train_off_ms=10\\ntrain_on_ms=10.5\\ntrain_writer_ms=0\\ntrain_ratio=$r\\ntrain_cpu_ratio=$r\\ntrain_ratios=$r\\ntrain_cpu_ratios=$r\\n"\n' >"$TMP/modepy"
+chmod +x "$TMP/modepy"
+mkdir -p "$TMP/fb/bench" && : >"$TMP/fb/bench/libcupti_alone.so"
+bash "$BENCH/run-train-overhead" -n -c -1 -r 1 cupti-gpuoff >"$TMP/out" 2>&1 || fail "run-train-overhead -n cupti-gpuoff: $(cat "$TMP/out")"
+grep -q '^cupti-gpuoff: env LD_PRELOAD=.*CUDATRACE_GPU_TIME=off CUDA_INJECTION64_PATH=[^ ]*/bench/libcupti_alone.so ' "$TMP/out" ||
+    fail "run-train-overhead: cupti-gpuoff: $(cat "$TMP/out")"
+CT_TOP_BUILDDIR=$TMP/fb CT_PRELOAD=/dev/null CT_PYTHON=$TMP/modepy bash "$BENCH/run-train-overhead" -c -1 -r 1 \
+    defaults-gpuoff cupti-gpuoff defaults >"$TMP/out" 2>"$TMP/err" || fail "run-train-overhead cupti-gpuoff: $(cat "$TMP/err")"
+grep -q '^the default over GPU time off: +0\.050 = CUPTI beside the tracer (cupti-gpuoff - defaults-gpuoff) +0\.040 + the tracer beyond CUPTI (defaults - cupti-gpuoff) +0\.010$' \
+    "$TMP/out" || fail "run-train-overhead: the split of the default's cost: $(cat "$TMP/out")"
+mkdir "$TMP/nob"
+CT_TOP_BUILDDIR=$TMP/nob CT_PRELOAD=/dev/null CT_PYTHON=$TMP/modepy bash "$BENCH/run-train-overhead" -r 1 cupti-gpuoff \
+    >"$TMP/out" 2>"$TMP/err"
+expect_eq "exit status of run-train-overhead cupti-gpuoff without libcupti_alone.so" 1 $?
+grep -q "no $TMP/nob/bench/libcupti_alone.so: build it first" "$TMP/err" || fail "cupti-gpuoff without it: $(cat "$TMP/err")"
 bash "$BENCH/run-train-overhead" -n nonsense >"$TMP/out" 2>"$TMP/err"
 expect_eq "exit status of run-train-overhead nonsense" 2 $?
 grep -q "not 'nonsense'" "$TMP/err" || fail "run-train-overhead nonsense: no message"
