@@ -151,6 +151,27 @@ run_report 1 analyze --warmup=120 "$TMP/leak.ct"
 run_report 1 analyze --idle-gap=soon "$TMP/leak.ct"
 run_report 1 analyze --error-exitcode=300 "$TMP/leak.ct"
 run_report 1 analyze --group-by=thread "$TMP/leak.ct"
+# A kernel of no call (CUPTI's record of work the trace has no call of) is the GPU's busy time: it splits the
+# idle stretch from 10 to 20 ms in two gaps, the shorter ended by no call; in a partial and back the same.
+"$GEN" nocall "$TMP/nocall.ct" || { echo "report-gen failed" >&2; exit 99; }
+run_report 0 analyze --format json "$TMP/nocall.ct"
+py "
+import json, sys
+f = [f for f in json.load(open(sys.argv[1]))['findings'] if f['rule'] == 'gpu-idle']
+assert len(f) == 1, f
+e, g = f[0]['evidence'], f[0]['gaps']
+assert e['gaps'] == 2 and e['busy_ns'] == 1003000 and e['idle_ns'] == 8999000, e
+assert [(x['start_ns'], x['duration_ns'], x['launch']['api']) for x in g] == \
+    [(14000000, 6000100, 'cuLaunchKernel'), (10001100, 2998900, '-')], g
+assert g[1]['launch']['late_ns'] == 0 and g[1]['launch']['range'] is None and g[1]['launch']['stack'] == [], g[1]
+"
+cp "$TMP/out" "$TMP/nocall.json"
+run_report 0 analyze --partial -o "$TMP/nocall.ctpart" "$TMP/nocall.ct"
+run_report 0 analyze --format json "$TMP/nocall.ctpart"
+cmp -s "$TMP/nocall.json" "$TMP/out" || fail "no call, through a partial: $(diff "$TMP/nocall.json" "$TMP/out" | head -4)"
+run_report 0 analyze --format table "$TMP/nocall.ct"
+grep -q '^   gap of 2,998,900 ns at 10,001,100 ns: the next work was launched by no call of the trace (made while not traced, or its record lost)$' \
+    "$TMP/out" || fail "no call, as text: $(cat "$TMP/out")"
 run_report 1 analyze
 run_report 2 analyze "$TMP/nothing.ct"
 run_report 0 analyze --help

@@ -34,6 +34,8 @@
  *                               once on one thread with its GPU span (GPU time all): the report's cost
  *                               per kernel name
  *   report-gen streams N FILE   N streams, three timed launches on each (the HTML timeline's rows)
+ *   report-gen nocall FILE      CUPTI's records of three launches and of a kernel of no call between two of
+ *                               them, in the GPU's idle time (analyze-rules.sh)
  *   report-gen late FILE        two launches 2^60 ns apart: a time past what an analyze partial holds
  *   report-gen escapes FILE     names with terminal control characters in them (thread, kernel, API, NVTX
  *                               message, host, command line, module path), as a hostile program can make
@@ -631,6 +633,33 @@ static void act_launch(uint64_t s, int64_t start, int64_t dur, uint32_t name_id,
                      (uint8_t)(CT_GPU_SPAN_ACTIVITY | flags));
 }
 
+/* CUPTI's activity records (every call timed) with a kernel of no call in a long idle stretch: launches at
+ * 1 us, 10 ms and 20 ms (their kernels 1 us each, 100 ns after the call), the kernel of no call from 13 to
+ * 14 ms, the end at 30 ms (analyze-rules.sh). */
+static void nocall(void)
+{
+    static const char cmd[] = "./nocall";
+    header(6400, 1, START_MONO);
+    process("gpuhost", cmd, sizeof cmd);
+    copy_launch_apis();
+    string(0, GS_A, CT_STR_KERNEL, "kernelA");
+    string(0, GS_B, CT_STR_KERNEL, "kernelB");
+    gpu_info_source(CT_GPU_SRC_ACTIVITY, CT_GPU_WHY_CHOSEN, CT_GPU_ALL, 0, 0, 0, 0, 0);
+    seq = 0;
+    const uint32_t M = 6400;
+    const int64_t at[] = {1000, 10000000, 20000000};
+    for (unsigned i = 0; i < 3; i++)
+        launch(M, A_LAUNCH, at[i], 100, GS_A, 8, 256, 0);
+    for (unsigned i = 0; i < 3; i++)
+        gpu_launch_flags(M, i + 1, A_LAUNCH, at[i] + 100, 1000, 0x10, GS_A, CT_LAUNCH_KERNEL, 8, 256,
+                         CT_GPU_SPAN_ACTIVITY);
+    act_launch(0, 13000000, 1000000, GS_B, 4, 32, CT_GPU_SPAN_NO_CALL);
+    gpu_info_source(CT_GPU_SRC_ACTIVITY, CT_GPU_WHY_CHOSEN, CT_GPU_ALL, 0, 1, 3, 1, 0);
+    struct ct_rec_end end = {.calls = 3, .end_mono_ns = START_MONO + 30000000};
+    ct_put_hdr(&end.h, CT_REC_END, sizeof end, 0);
+    put(&end, sizeof end);
+}
+
 /* GPU time from CUPTI's activity records until the program took CUPTI at 20 us, then from timing events
  * (sampled).  Calls: 1, 2 kernelA timed (1000, 1100); 3 a graph launch that ran kernelB (300) and kernelC
  * (200); 4 kernelA with no record (lost: not counted, as CUPTI times every call); 5 a copy (50); then 6
@@ -843,11 +872,11 @@ int main(int argc, char **argv)
                : !strcmp(what, "bigranks")                                               ? 5
                : !strcmp(what, "parent") || !strcmp(what, "child") || !strcmp(what, "gpu") ||
                        !strcmp(what, "gpuoff") || !strcmp(what, "gpuact") || !strcmp(what, "escapes") ||
-                       !strcmp(what, "markup") || !strcmp(what, "late")
+                       !strcmp(what, "markup") || !strcmp(what, "late") || !strcmp(what, "nocall")
                    ? 3
                    : 4;
     if (argc != want) {
-        fprintf(stderr, "usage: report-gen parent|child|gpu|gpuoff|gpuact|escapes|markup|late FILE | "
+        fprintf(stderr, "usage: report-gen parent|child|gpu|gpuoff|gpuact|escapes|markup|late|nocall FILE | "
                         "report-gen big|threads|gpubig|kernels|streams N FILE | "
                         "report-gen stacks MODULES STACKS FRAMES FILE | report-gen files N DIR | "
                         "report-gen bigranks N CALLS DIR\n");
@@ -874,6 +903,8 @@ int main(int argc, char **argv)
         gpuact();
     else if (!strcmp(what, "late"))
         late();
+    else if (!strcmp(what, "nocall"))
+        nocall();
     else if (!strcmp(what, "escapes"))
         escapes(&esc_names);
     else if (!strcmp(what, "markup"))

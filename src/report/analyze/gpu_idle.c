@@ -130,8 +130,10 @@ static void gap(struct rp_an *a, struct rp_an_device *d, int64_t t0, const struc
         return;
     struct rp_an_gap *g = &d->top[i];
     memset(g, 0, sizeof *g);
-    *g = (struct rp_an_gap){.t0 = t0, .t1 = p->t0, .file = d->file, .device = d->device, .launch_t = p->launch_t,
-                            .stack_id = p->stack_id, .tid = p->tid, .api_id = p->api_id};
+    /* work of no call has no launch time: none is said (late_ns 0) */
+    *g = (struct rp_an_gap){.t0 = t0, .t1 = p->t0, .file = d->file, .device = d->device,
+                            .launch_t = p->no_call ? t0 : p->launch_t, .stack_id = p->stack_id, .tid = p->tid,
+                            .api_id = p->api_id, .no_call = p->no_call};
     (void)a;
 }
 
@@ -158,11 +160,55 @@ static void drain(struct rp_an *a, struct rp_an_device *d, int64_t until)
     }
 }
 
+/* A span into its device's heap, once the spans that start before host time host_t are swept (none later
+ * can start before it): the device, or NULL when out of memory. */
+static struct rp_an_device *push(struct rp_an *a, size_t file, int32_t dev, const struct rp_an_pending *p,
+                                 int64_t host_t)
+{
+    struct rp_an_device *d = device(a, file, dev);
+    if (!d)
+        return NULL;
+    drain(a, d, host_t);
+    struct rp_an_pending *h = ct_grow(d->heap, &d->cheap, d->nheap + 1, sizeof *h);
+    if (!h)
+        return NULL;
+    d->heap = h;
+    heap_push(d, p);
+    return d;
+}
+
+/* The spans of work no call of the file made (CUPTI's records whose call is not in the trace: made while
+ * not traced, or its record lost) are the GPU's busy time all the same.  No host time orders them, so they
+ * go into the heaps at the file's first call, before any sweep, and wait there for their start; a gap they
+ * end has no launching call. */
+static int push_no_call(struct rp_an *a, const struct rp_call *c)
+{
+    const struct rp_gpu_spans *s = &c->file->gpu;
+    const int64_t off = c->file->clock_offset;
+    for (size_t i = 0; i < s->n && s->v[i].seq == 0; i++) { /* by seq: theirs (0) come first */
+        const struct rp_gpu_span *sp = &s->v[i];
+        if (!(sp->flags & CT_GPU_SPAN_NO_CALL) || sp->end_ns < sp->start_ns)
+            continue;
+        const int64_t t0 = (int64_t)sp->start_ns + off;
+        const struct rp_an_pending p = {t0, (int64_t)sp->end_ns + off, t0, 0, 0, 0, 1};
+        if (!push(a, c->file_index, sp->device, &p, INT64_MIN))
+            return -1;
+    }
+    return 0;
+}
+
 void rp_an_gpu_call(struct rp_an *a, const struct rp_call *c, const struct rp_api_entry *api, int steady)
 {
     struct rp_an_file *af = &a->files[c->file_index];
     if (!af->timed_all)
         return;
+    if (!af->no_call_pushed) {
+        af->no_call_pushed = 1;
+        if (push_no_call(a, c) < 0) {
+            a->oom = 1;
+            return;
+        }
+    }
     const struct ct_call *k = c->call;
     if (k->family == CT_FAM_LAUNCH && steady && k->c.result == 0) {
         /* The host's time launching: from the end of the thread's previous launch to the end of this one,
@@ -196,21 +242,13 @@ void rp_an_gpu_call(struct rp_an *a, const struct rp_call *c, const struct rp_ap
         const struct rp_gpu_span *sp = &c->gpu[i];
         if (sp->end_ns < sp->start_ns)
             continue;
-        struct rp_an_device *d = device(a, c->file_index, sp->device);
+        const struct rp_an_pending p = {(int64_t)sp->start_ns + off, (int64_t)sp->end_ns + off, c->t0,
+                                        k->c.stack_id, c->thread ? c->thread->tid : 0, k->c.api_id, 0};
+        struct rp_an_device *d = push(a, c->file_index, sp->device, &p, c->t0);
         if (!d) {
             a->oom = 1;
             return;
         }
-        drain(a, d, c->t0);
-        struct rp_an_pending *h = ct_grow(d->heap, &d->cheap, d->nheap + 1, sizeof *h);
-        if (!h) {
-            a->oom = 1;
-            return;
-        }
-        d->heap = h;
-        struct rp_an_pending p = {(int64_t)sp->start_ns + off, (int64_t)sp->end_ns + off, c->t0,
-                                  k->c.stack_id, c->thread ? c->thread->tid : 0, k->c.api_id};
-        heap_push(d, &p);
         if (c->file->rank.rank >= 0 && rp_gpu_span_kind(c, i) != RP_GPU_COPY) {
             char buf[96];
             const char *name = rp_gpu_span_name(&a->kn, c, i, buf, sizeof buf);

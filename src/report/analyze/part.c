@@ -170,9 +170,9 @@ static int gap_of(struct ctx *x, struct rp_an *a, const struct rp_an_gap *g, str
                                               : rp_site_of(&x->gaps, a->t, g->file, g->stack_id, "", 0);
     *d = (struct rp_an_pgap){g->t0 - x->off, g->t1 - x->off, g->launch_t - x->off, NULL, NULL, 0, g->ncalls,
                              g->calls_ns, {NULL, 0}};
-    int rc = s && (d->api = strdup(rp_file_api_name(f, g->api_id, api, sizeof api))) &&
-                     (d->stack = stack_ref(x, s->stack)) != (size_t)-1 ? 0 : -1;
-    const char *range = rp_an_range_at(a->t, g->file, g->tid, g->launch_t);
+    const char *name = g->no_call ? RP_AN_NO_CALL : rp_file_api_name(f, g->api_id, api, sizeof api);
+    int rc = s && (d->api = strdup(name)) && (d->stack = stack_ref(x, s->stack)) != (size_t)-1 ? 0 : -1;
+    const char *range = g->no_call ? NULL : rp_an_range_at(a->t, g->file, g->tid, g->launch_t);
     if (rc == 0 && range && !(d->range = strdup(range)))
         rc = -1;
     return rc < 0 ? -1 : psites_of(x, &d->during, &g->during);

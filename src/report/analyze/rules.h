@@ -66,7 +66,8 @@ struct rp_an_gap {
     int64_t launch_t;      /* when it was made (report clock) */
     uint32_t stack_id, tid;
     uint16_t api_id;
-    /* after the passes (part.c, merge.c): what is shown of that call */
+    int no_call;           /* no call of the trace made that work (gpu_idle.c, push_no_call) */
+    /* after the passes (part.c, merge.c): what is shown of that call, api RP_AN_NO_CALL for no call */
     const char *api, *range;
     const struct rp_stack *stack;
     /* second pass: the host's calls during the gap */
@@ -74,12 +75,14 @@ struct rp_an_gap {
     uint64_t ncalls, calls_ns;
 };
 #define RP_AN_TOP_GAPS 3
+#define RP_AN_NO_CALL "-" /* the API of a gap's ending work that no call of the trace made */
 
 /* A span waiting for the sweep. */
 struct rp_an_pending {
     int64_t t0, t1, launch_t;
     uint32_t stack_id, tid;
     uint16_t api_id;
+    uint8_t no_call;
 };
 
 /* GPU work of one (file, device). */
@@ -108,6 +111,7 @@ struct rp_an_file {
     uint64_t win_ns, nwin;
     struct rp_an_window *win; /* nwin, allocated at the file's first launch */
     int timed_all;            /* every call's GPU work was timed (the idle and launch rules need it) */
+    int no_call_pushed;       /* its spans of no call are in the devices' heaps (gpu_idle.c) */
     size_t *devs, ndevs, cdevs; /* its devices: indexes into rp_an.devs */
     uint64_t busy_ns, collective_ns;
     struct rp_an_host host;

@@ -97,19 +97,25 @@ static void site_text(const struct out *o, const struct rp_site *s, int live)
 static void gap_text(const struct out *o, const struct rp_an_gap *g)
 {
     char a[64], b[64], c[64];
-    fprintf(o->f, "   gap of %s at %s: the next work was launched by ",
-            time_text(a, sizeof a, (double)(g->t1 - g->t0), o->u),
+    fprintf(o->f, "   gap of %s at %s: ", time_text(a, sizeof a, (double)(g->t1 - g->t0), o->u),
             time_text(b, sizeof b, (double)(g->t0 - o->a->start_ns), o->u));
-    rp_text_put(o->f, g->api);
-    if (g->launch_t > g->t0)
-        fprintf(o->f, " %s after the GPU went idle", time_text(c, sizeof c, (double)(g->launch_t - g->t0), o->u));
-    if (g->range) {
-        fputs(", in NVTX range \"", o->f);
-        rp_text_put(o->f, g->range);
-        putc('"', o->f);
+    if (!strcmp(g->api, RP_AN_NO_CALL)) {
+        fputs("the next work was launched by no call of the trace (made while not traced, or its record lost)\n",
+              o->f);
+    } else {
+        fputs("the next work was launched by ", o->f);
+        rp_text_put(o->f, g->api);
+        if (g->launch_t > g->t0)
+            fprintf(o->f, " %s after the GPU went idle",
+                    time_text(c, sizeof c, (double)(g->launch_t - g->t0), o->u));
+        if (g->range) {
+            fputs(", in NVTX range \"", o->f);
+            rp_text_put(o->f, g->range);
+            putc('"', o->f);
+        }
+        fputs(", from:\n", o->f);
+        rp_stack_text(o->f, g->stack, "       ");
     }
-    fputs(", from:\n", o->f);
-    rp_stack_text(o->f, g->stack, "       ");
     if (g->ncalls)
         fprintf(o->f, "     the host meanwhile made %" PRIu64 " call%s (%s), the longest:\n", g->ncalls,
                 g->ncalls == 1 ? "" : "s", time_text(a, sizeof a, (double)g->calls_ns, o->u));
