@@ -67,6 +67,16 @@ static const char *time_text(char *buf, size_t size, double ns, const struct rp_
 
 /* ---- table ---- */
 
+/* ", in NVTX range "step"", or nothing without a range. */
+static void range_text(const struct out *o, const char *range)
+{
+    if (!range)
+        return;
+    fputs(", in NVTX range \"", o->f);
+    rp_text_put(o->f, range);
+    putc('"', o->f);
+}
+
 /* "at: cuCtxSynchronize: 40 calls, 14.5 ms, in NVTX range "step"" and the stack; a site of allocations
  * still live (leaks), which have no time: "at: 1,048,576 bytes in 3 allocations". */
 static void site_text(const struct out *o, const struct rp_site *s, int live)
@@ -85,11 +95,7 @@ static void site_text(const struct out *o, const struct rp_site *s, int live)
                 time_text(t, sizeof t, (double)s->total_ns, o->u));
     if (s->bytes && !live)
         fprintf(o->f, ", %s bytes", rp_group_digits(t, sizeof t, rp_u64s(n, s->bytes)));
-    if (s->range) {
-        fputs(", in NVTX range \"", o->f);
-        rp_text_put(o->f, s->range);
-        putc('"', o->f);
-    }
+    range_text(o, s->range);
     fputs("\n", o->f);
     rp_stack_text(o->f, s->stack, "       ");
 }
@@ -108,11 +114,7 @@ static void gap_text(const struct out *o, const struct rp_an_gap *g)
         if (g->launch_t > g->t0)
             fprintf(o->f, " %s after the GPU went idle",
                     time_text(c, sizeof c, (double)(g->launch_t - g->t0), o->u));
-        if (g->range) {
-            fputs(", in NVTX range \"", o->f);
-            rp_text_put(o->f, g->range);
-            putc('"', o->f);
-        }
+        range_text(o, g->range);
         fputs(", from:\n", o->f);
         rp_stack_text(o->f, g->stack, "       ");
     }
