@@ -183,10 +183,11 @@ static struct rp_an_device *push(struct rp_an *a, size_t file, int32_t dev, cons
  * end has no launching call. */
 static int push_no_call(struct rp_an *a, const struct rp_call *c)
 {
-    const struct rp_gpu_spans *s = &c->file->gpu;
     const int64_t off = c->file->clock_offset;
-    for (size_t i = 0; i < s->n && s->v[i].seq == 0; i++) { /* by seq: theirs (0) come first */
-        const struct rp_gpu_span *sp = &s->v[i];
+    size_t hint = 0, n = 0;
+    const struct rp_gpu_span *v = rp_gpu_spans_find(&c->file->gpu, 0, &hint, &n); /* theirs: seq 0 */
+    for (size_t i = 0; v && i < n; i++) {
+        const struct rp_gpu_span *sp = &v[i];
         if (!(sp->flags & CT_GPU_SPAN_NO_CALL) || sp->end_ns < sp->start_ns)
             continue;
         const int64_t t0 = (int64_t)sp->start_ns + off;

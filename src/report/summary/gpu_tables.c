@@ -181,10 +181,11 @@ int rp_gpu_agg_no_call(struct rp_gpu_agg *g, const struct rp_trace *tr)
     int rc = 0;
     for (size_t fi = 0; g->enabled && fi < tr->nfiles; fi++) {
         const struct rp_file *f = &tr->files[fi];
-        for (size_t i = 0; i < f->gpu.n && f->gpu.v[i].seq == 0; i++) /* sorted by call: 0 first */
-            if (f->gpu.v[i].flags & CT_GPU_SPAN_NO_CALL &&
-                (g->device == RP_GPU_ALL_DEVICES || f->gpu.v[i].device == g->device))
-                rc |= add_own(g, f, fi, rp_gpu_span_own(&f->gpu, &f->gpu.v[i]), &f->gpu.v[i]);
+        size_t hint = 0, n = 0;
+        const struct rp_gpu_span *v = rp_gpu_spans_find(&f->gpu, 0, &hint, &n); /* theirs: seq 0 */
+        for (size_t i = 0; v && i < n; i++)
+            if (v[i].flags & CT_GPU_SPAN_NO_CALL && (g->device == RP_GPU_ALL_DEVICES || v[i].device == g->device))
+                rc |= add_own(g, f, fi, rp_gpu_span_own(&f->gpu, &v[i]), &v[i]);
     }
     return rc;
 }
