@@ -293,6 +293,13 @@ grep -q "warning: $TMP/late.ct is left out of the partial: a call's time is out 
     "$TMP/err" || fail "a time past a partial's range: $(cat "$TMP/err")"
 run_report 0 analyze -f json "$TMP/late.ctpart"
 cmp -s "$TMP/want" "$TMP/out" || fail "the partial without the late trace: $(diff "$TMP/want" "$TMP/out" | head -4)"
+# The late trace alone: a partial of no file, which reads back as nothing, first or beside a trace.
+run_report 3 analyze --partial -o "$TMP/none.ctpart" "$TMP/late.ct"
+run_report 0 analyze -f json "$TMP/none.ctpart" "$TMP/gpu.ct"
+cmp -s "$TMP/want" "$TMP/out" || fail "a partial of no file and a trace: $(diff "$TMP/want" "$TMP/out" | head -4)"
+run_report 0 analyze -f csv "$TMP/none.ctpart"
+[ "$(cat "$TMP/out")" = "Rule,Where,Lost (ns),Lost %,Evidence,Site,Range,Stack,Fix" ] ||
+    fail "a partial of no file: $(cat "$TMP/out")"
 run_report 0 analyze --help
 grep -q -- "--partial" "$TMP/out" || fail "analyze --help does not name --partial"
 finish

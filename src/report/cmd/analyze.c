@@ -567,6 +567,8 @@ static int take_mapopts(struct rp_an_opts *op, unsigned given, int *have, const 
 /* One partial's parts appended to *parts (n, cap). */
 static int append(struct rp_an_part **parts, size_t *n, size_t *cap, struct rp_an_part *p, size_t k)
 {
+    if (k == 0) /* a partial of no file: *parts may still be NULL */
+        return 0;
     if (*n + k > *cap) {
         size_t c = (*n + k) * 2;
         struct rp_an_part *v = realloc(*parts, c * sizeof *v);
