@@ -20,12 +20,6 @@
 
 static const int kLaunches = 30;
 
-#define SPIN_KERNEL(name, ns)                                                                            \
-    __global__ void name(unsigned long long *out)                                                        \
-    {                                                                                                    \
-        if (threadIdx.x == 0 && blockIdx.x == 0)                                                         \
-            gpu_spin(ns, &out[0], &out[1]);                                                              \
-    }
 SPIN_KERNEL(exact2us_b2b, 2000ull)
 SPIN_KERNEL(exact10us_b2b, 10000ull)
 SPIN_KERNEL(exact100us_b2b, 100000ull)
@@ -34,7 +28,6 @@ SPIN_KERNEL(exact10us_idle, 10000ull)
 SPIN_KERNEL(exact100us_idle, 100000ull)
 SPIN_KERNEL(exactHead, 5000000ull)
 
-typedef void (*spin_fn)(unsigned long long *);
 static const struct {
     const char *name;
     spin_fn fn;

@@ -22,20 +22,12 @@
 
 static const int kLaunches = 40;
 
-// One kernel per duration: the gpu_kernels table groups by name.  `out` is the launch's 2 stamps.
-#define SPIN_KERNEL(name, ns)                                                                            \
-    __global__ void name(unsigned long long *out)                                                        \
-    {                                                                                                    \
-        if (threadIdx.x == 0 && blockIdx.x == 0)                                                         \
-            gpu_spin(ns, &out[0], &out[1]);                                                              \
-    }
 SPIN_KERNEL(spin10us, 10000ull)
 SPIN_KERNEL(spin100us, 100000ull)
 SPIN_KERNEL(spin1000us, 1000000ull)
 SPIN_KERNEL(spinIdle10us, 10000ull)
 SPIN_KERNEL(spinHead, 5000000ull)
 
-typedef void (*spin_fn)(unsigned long long *);
 static const struct {
     const char *name;
     spin_fn fn;
