@@ -22,21 +22,26 @@
 
 enum { ANCHOR_NONE, ANCHOR_DONE };
 
-/* The pool's own stream and anchor events, made in its context the first time they are needed. */
+/* The pool's own stream and anchor events, made in its context the first time they are needed.  The
+ * collector may be the program's thread (a context closing, the exit handler), and the driver allocates
+ * here: signals blocked, as in events.c's take_pair. */
 static int make_own(struct ct_gpu_pool *pool)
 {
     CUcontext popped;
+    sigset_t old;
 
     if (pool->own_stream || pool->broken)
         return !pool->broken;
     pool->broken = 1;
-    if (ct_gpu_d->ctx_push(pool->ctx) != CUDA_SUCCESS)
-        return 0;
-    if (ct_gpu_d->stream_create(&pool->own_stream, CU_STREAM_NON_BLOCKING) == CUDA_SUCCESS &&
-        ct_gpu_d->event_create(&pool->anchor[0].ev, CU_EVENT_DEFAULT) == CUDA_SUCCESS &&
-        ct_gpu_d->event_create(&pool->anchor[1].ev, CU_EVENT_DEFAULT) == CUDA_SUCCESS)
-        pool->broken = 0;
-    ct_gpu_d->ctx_pop(&popped);
+    ct_signals_block(&old);
+    if (ct_gpu_d->ctx_push(pool->ctx) == CUDA_SUCCESS) {
+        if (ct_gpu_d->stream_create(&pool->own_stream, CU_STREAM_NON_BLOCKING) == CUDA_SUCCESS &&
+            ct_gpu_d->event_create(&pool->anchor[0].ev, CU_EVENT_DEFAULT) == CUDA_SUCCESS &&
+            ct_gpu_d->event_create(&pool->anchor[1].ev, CU_EVENT_DEFAULT) == CUDA_SUCCESS)
+            pool->broken = 0;
+        ct_gpu_d->ctx_pop(&popped);
+    }
+    ct_signals_restore(&old);
     return !pool->broken;
 }
 

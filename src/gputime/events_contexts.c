@@ -39,11 +39,15 @@ void ct_gpu_retire(struct ct_gpu_pool *pool)
     atomic_fetch_add(&ct_gpu_counts.not_completed, n);
 }
 
-/* Before a call that may destroy ctx: read what completed in its pools, then mark them closing. */
+/* Before a call that may destroy ctx: read what completed in its pools, then mark them closing.  This runs
+ * on the program's thread and may make a pool's anchor events and stream (the driver allocates there) and
+ * holds the collector's lock: no signal handler runs on the thread meanwhile, as in events.c's take_pair. */
 void ct_gpu_events_closing(CUcontext ctx)
 {
     if (!ctx || !atomic_load(&ct_gpu_pools))
         return;
+    sigset_t old;
+    ct_signals_block(&old);
     pthread_mutex_lock(&ct_gpu_collect_mu);
     CUstreamCaptureMode was = ct_gpu_relax();
     for (struct ct_gpu_pool *pool = atomic_load(&ct_gpu_pools); pool; pool = pool->next)
@@ -53,6 +57,7 @@ void ct_gpu_events_closing(CUcontext ctx)
         }
     ct_gpu_unrelax(was);
     pthread_mutex_unlock(&ct_gpu_collect_mu);
+    ct_signals_restore(&old);
 }
 
 /* After it: retire ctx's pools if it is gone, else let the collector read them again. */
@@ -60,6 +65,8 @@ void ct_gpu_events_closed(CUcontext ctx, int gone)
 {
     if (!ctx || !atomic_load(&ct_gpu_pools))
         return;
+    sigset_t old;
+    ct_signals_block(&old); /* the lock, and the pairs freed: as in ct_gpu_events_closing */
     pthread_mutex_lock(&ct_gpu_collect_mu);
     for (struct ct_gpu_pool *pool = atomic_load(&ct_gpu_pools); pool; pool = pool->next)
         if (!atomic_load(&pool->dead) && pool->ctx == ctx) {
@@ -68,6 +75,7 @@ void ct_gpu_events_closed(CUcontext ctx, int gone)
             atomic_store(&pool->closing, 0);
         }
     pthread_mutex_unlock(&ct_gpu_collect_mu);
+    ct_signals_restore(&old);
 }
 
 /* ---- fork ---- */

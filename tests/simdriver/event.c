@@ -68,7 +68,8 @@ void sim_event_release_ctx(CUcontext ctx)
 /* The real cuEventCreate allocates with glibc's malloc, and glibc's fork waits on the allocator's lock: a
  * signal handler that interrupted it there and forked would hang.  So calls made while a signal could
  * interrupt them are counted apart (SIM_CALL_COUNTS, as cuEventCreate_signals_open), for a test to check
- * that the tracer makes its own with every signal blocked (src/gputime/events.c, take_pair). */
+ * that the tracer makes its own with every signal blocked (src/gputime/events.c, take_pair; the pools' anchors
+ * in events_collect.c, make_own). */
 static void count_signals_open(void)
 {
     static struct sim_counter open_ = {"cuEventCreate_signals_open", 0, NULL, 0};
