@@ -5,8 +5,11 @@
  * behind other work).  But work cannot start before the call that submitted it, so once the merge reaches
  * host time T no span still to come starts before T: each device keeps its spans in a heap by start until
  * then, and sweeps them in start order, uniting them into busy time and measuring the gaps between.  The
- * heap holds the work in flight, not the run.  Only files whose every call was timed (CUDATRACE_GPU_TIME
- * all, or CUPTI's activity records) take part: a sampled timeline has gaps where untimed work ran. */
+ * heap holds the work in flight, not the run, but for the spans of work no call of the trace made (CUPTI's
+ * records whose call was not traced): they have no call to come with, so all of a file's go in at its first
+ * call (push_no_call) and wait there for their start.  Only files whose every call was timed
+ * (CUDATRACE_GPU_TIME all, or CUPTI's activity records) take part: a sampled timeline has gaps where untimed
+ * work ran. */
 #include "config.h"
 
 #include <stdlib.h>
