@@ -293,6 +293,19 @@ grep -q "warning: $TMP/late.ct is left out of the partial: a call's time is out 
     "$TMP/err" || fail "a time past a partial's range: $(cat "$TMP/err")"
 run_report 0 analyze -f json "$TMP/late.ctpart"
 cmp -s "$TMP/want" "$TMP/out" || fail "the partial without the late trace: $(diff "$TMP/want" "$TMP/out" | head -4)"
+# A good copy of the same process beside it (only its first launch): the copy the partial can hold is the
+# one kept, whichever is given first.
+"$GEN" early "$TMP/early.ct" || { echo "report-gen failed" >&2; exit 99; }
+"$REPORT" analyze -f json "$TMP/early.ct" >"$TMP/want" 2>/dev/null
+run_report 0 analyze --partial -o "$TMP/early.ctpart" "$TMP/early.ct"
+for inputs in "$TMP/early.ctpart $TMP/late.ct" "$TMP/late.ct $TMP/early.ctpart"; do
+    # shellcheck disable=SC2086
+    run_report 3 analyze --partial -o "$TMP/both.ctpart" $inputs
+    grep -q "warning: $TMP/late.ct is left out of the partial" "$TMP/err" || fail "$inputs: $(cat "$TMP/err")"
+    run_report 0 analyze -f json "$TMP/both.ctpart"
+    cmp -s "$TMP/want" "$TMP/out" || fail "$inputs: the good copy is not kept: $(diff "$TMP/want" "$TMP/out" | head -4)"
+done
+"$REPORT" analyze -f json "$TMP/gpu.ct" >"$TMP/want" 2>/dev/null
 # The late trace alone: a partial of no file, which reads back as nothing, first or beside a trace.
 run_report 3 analyze --partial -o "$TMP/none.ctpart" "$TMP/late.ct"
 run_report 0 analyze -f json "$TMP/none.ctpart" "$TMP/gpu.ct"

@@ -37,6 +37,7 @@
  *   report-gen nocall FILE      CUPTI's records of three launches and of a kernel of no call between two of
  *                               them, in the GPU's idle time (analyze-rules.sh)
  *   report-gen late FILE        two launches 2^60 ns apart: a time past what an analyze partial holds
+ *   report-gen early FILE       the same process with only the first of them
  *   report-gen escapes FILE     names with terminal control characters in them (thread, kernel, API, NVTX
  *                               message, host, command line, module path), as a hostile program can make
  *                               them (report-escapes.sh)
@@ -600,8 +601,8 @@ static void gpuoff(void)
 }
 
 /* Two launches, the second 2^60 ns (36 years) after the first: a time a partial cannot hold
- * (analyze-partial.sh). */
-static void late(void)
+ * (analyze-partial.sh); not whole, the same process with only the first. */
+static void late(int whole)
 {
     static const char cmd[] = "./lateapp";
     header(6300, 1, START_MONO);
@@ -610,7 +611,8 @@ static void late(void)
     string(0, 1, CT_STR_KERNEL, "kernelA");
     seq = 0;
     launch(6300, 0, 1000, 100, 1, 8, 256, 0);
-    launch(6300, 0, (int64_t)1 << 60, 100, 1, 8, 256, 0);
+    if (whole)
+        launch(6300, 0, (int64_t)1 << 60, 100, 1, 8, 256, 0);
 }
 
 /* A gpu-info record of CUPTI's activity (format 8), and one of events after the program took CUPTI. */
@@ -872,11 +874,12 @@ int main(int argc, char **argv)
                : !strcmp(what, "bigranks")                                               ? 5
                : !strcmp(what, "parent") || !strcmp(what, "child") || !strcmp(what, "gpu") ||
                        !strcmp(what, "gpuoff") || !strcmp(what, "gpuact") || !strcmp(what, "escapes") ||
-                       !strcmp(what, "markup") || !strcmp(what, "late") || !strcmp(what, "nocall")
+                       !strcmp(what, "markup") || !strcmp(what, "late") || !strcmp(what, "early") ||
+                       !strcmp(what, "nocall")
                    ? 3
                    : 4;
     if (argc != want) {
-        fprintf(stderr, "usage: report-gen parent|child|gpu|gpuoff|gpuact|escapes|markup|late|nocall FILE | "
+        fprintf(stderr, "usage: report-gen parent|child|gpu|gpuoff|gpuact|escapes|markup|late|early|nocall FILE | "
                         "report-gen big|threads|gpubig|kernels|streams N FILE | "
                         "report-gen stacks MODULES STACKS FRAMES FILE | report-gen files N DIR | "
                         "report-gen bigranks N CALLS DIR\n");
@@ -901,8 +904,8 @@ int main(int argc, char **argv)
         gpuoff();
     else if (!strcmp(what, "gpuact"))
         gpuact();
-    else if (!strcmp(what, "late"))
-        late();
+    else if (!strcmp(what, "late") || !strcmp(what, "early"))
+        late(!strcmp(what, "late"));
     else if (!strcmp(what, "nocall"))
         nocall();
     else if (!strcmp(what, "escapes"))

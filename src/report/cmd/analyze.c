@@ -583,6 +583,26 @@ static int append(struct rp_an_part **parts, size_t *n, size_t *cap, struct rp_a
     return 0;
 }
 
+/* The parts a partial can hold (rp_an_part_misfit): the others are left out, each said, and the output
+ * counted damaged.  The number of parts left. */
+static size_t drop_misfits(struct rp_an_part *p, size_t n, int *damaged)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *misfit = rp_an_part_misfit(&p[i]);
+        if (misfit) {
+            fprintf(stderr,
+                    RP_PROG ": warning: %s is left out of the partial: %s is out of the range a partial holds "
+                            "(doc/partials.md), so the trace is corrupt there\n",
+                    p[i].path, misfit);
+            rp_an_part_free(&p[i]);
+            *damaged = 1;
+        } else
+            p[k++] = p[i];
+    }
+    return k;
+}
+
 /* A process given twice (in two partials, or as a trace and in a partial) counts once, as with traces
  * (rp_trace_open): the copy rp_same_process_take_later picks stays, in the earlier one's place.  The number
  * of parts left. */
@@ -677,30 +697,19 @@ static int analyze_files(const struct rp_common *co, struct rp_an_opts *op, unsi
             n = k;
         }
     }
+    if (rc == RP_EXIT_OK && !n && damaged) /* every input a damaged partial: nothing to print */
+        rc = RP_EXIT_DAMAGED;
+    /* Before the copies of one process are told apart: the copy kept must be one the partial can hold. */
+    if (rc == RP_EXIT_OK && partial)
+        n = drop_misfits(parts, n, &damaged);
     if (rc == RP_EXIT_OK)
         n = take_once(parts, n);
     size_t nfindings = 0;
-    if (rc == RP_EXIT_OK && !n && damaged) /* every input a damaged partial: nothing to print */
-        rc = RP_EXIT_DAMAGED;
     if (rc == RP_EXIT_OK) {
         FILE *f = rp_output_open(co);
         if (!f)
             rc = RP_EXIT_FAILED;
         else if (partial) {
-            size_t k = 0; /* a part the partial cannot hold is left out, and said */
-            for (size_t i = 0; i < n; i++) {
-                const char *misfit = rp_an_part_misfit(&parts[i]);
-                if (misfit) {
-                    fprintf(stderr,
-                            RP_PROG ": warning: %s is left out of the partial: %s is out of the range a partial "
-                                    "holds (doc/partials.md), so the trace is corrupt there\n",
-                            parts[i].path, misfit);
-                    rp_an_part_free(&parts[i]);
-                    damaged = 1;
-                } else
-                    parts[k++] = parts[i];
-            }
-            n = k;
             const struct rp_an_mapopts mo = {op->warmup, op->idle_gap_ns, op->small_bytes, op->window_ns,
                                              op->launch_interval_ns, op->by_python, op->step_range};
             if (rp_an_partial_write(f, &mo, parts, n) < 0 && !ferror(f)) {
