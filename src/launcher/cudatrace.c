@@ -425,14 +425,14 @@ static int run_with_stats(char **argv, const char *report)
     while (waitpid(p, &status, 0) < 0 && errno == EINTR) {
     }
     child_pid = 0;
+    /* The command's status is what the launcher answers with: a reader of its output that is gone by now
+     * (`cudatrace run --stats ... | head`) must not turn it into death by SIGPIPE. */
+    signal(SIGPIPE, SIG_IGN);
     if (got == (ssize_t)sizeof e) {
         fprintf(stderr, PROG ": %s: %s\n", argv[0], strerror(e));
         unlink(list);
         return WEXITSTATUS(status);
     }
-    /* The command's status is what the launcher answers with: a reader of its output that is gone by now
-     * (`cudatrace run --stats ... | head`) must not turn it into death by SIGPIPE. */
-    signal(SIGPIPE, SIG_IGN);
     print_stats(list, report);
     unlink(list);
     return reproduce(status);

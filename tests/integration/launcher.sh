@@ -78,6 +78,9 @@ out=$(env -u CT_UNSET_HERE "$launcher" run -o '%q{CT_UNSET_HERE}' sh -c 'echo "$
 # The reader of --stats' lines gone before they come: still the command's status, not death by SIGPIPE.
 { "$launcher" run --stats sh -c 'sleep 0.3; exit 5' 2>&1; echo $? >"$tmp/pipe.rc"; } | true
 [ "$(cat "$tmp/pipe.rc")" = 5 ] || fail "exit status 5 with --stats and no reader: $(cat "$tmp/pipe.rc")"
+# The same when the command cannot be run: the launcher's message has no reader, the status is still 127.
+{ sleep 0.3; "$launcher" run --stats "$tmp/no-such-command" 2>&1; echo $? >"$tmp/pipe.rc"; } | true
+[ "$(cat "$tmp/pipe.rc")" = 127 ] || fail "exit status 127 with --stats and no reader: $(cat "$tmp/pipe.rc")"
 
 # Death by a signal, reproduced (143 = 128 + SIGTERM as the shell sees it).
 "$launcher" run sh -c 'kill -TERM $$'
