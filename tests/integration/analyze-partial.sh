@@ -285,14 +285,21 @@ for inputs in "$TMP/br/cut0.ct.ctpart $TMP/br/rank-00001.ctrace.ctpart $TMP/br/w
     cmp -s "$TMP/want" "$TMP/out" || fail "copies of rank 0 ($inputs): $(diff "$TMP/want" "$TMP/out" | head -4)"
 done
 # A trace with a time a partial cannot hold (2^60 ns from boot: corrupt) is left out of the partial, said,
-# exit 3; the partial holds the other file and reads back as analyze of that file alone.
+# exit 3; the partial holds the other file and reads back as analyze of that file alone, saying again what
+# was left out, exit 3 (and so does a partial made of it).
 "$GEN" late "$TMP/late.ct" || { echo "report-gen failed" >&2; exit 99; }
 "$REPORT" analyze -f json "$TMP/gpu.ct" >"$TMP/want" 2>/dev/null
 run_report 3 analyze --partial -o "$TMP/late.ctpart" "$TMP/late.ct" "$TMP/gpu.ct"
 grep -q "warning: $TMP/late.ct is left out of the partial: a call's time is out of the range a partial holds" \
     "$TMP/err" || fail "a time past a partial's range: $(cat "$TMP/err")"
-run_report 0 analyze -f json "$TMP/late.ctpart"
+left_out="warning: $TMP/late.ct is left out of the partial: a call's time is out of the range a partial holds"
+run_report 3 analyze -f json "$TMP/late.ctpart"
 cmp -s "$TMP/want" "$TMP/out" || fail "the partial without the late trace: $(diff "$TMP/want" "$TMP/out" | head -4)"
+grep -q "$left_out" "$TMP/err" || fail "the partial read back does not say what it left out: $(cat "$TMP/err")"
+run_report 3 analyze --partial -o "$TMP/late2.ctpart" "$TMP/late.ctpart"
+run_report 3 analyze -f json "$TMP/late2.ctpart"
+cmp -s "$TMP/want" "$TMP/out" || fail "a partial of that partial: $(diff "$TMP/want" "$TMP/out" | head -4)"
+grep -q "$left_out" "$TMP/err" || fail "a partial of that partial does not say what was left out: $(cat "$TMP/err")"
 # A good copy of the same process beside it (only its first launch): the copy the partial can hold is the
 # one kept, whichever is given first.
 "$GEN" early "$TMP/early.ct" || { echo "report-gen failed" >&2; exit 99; }
@@ -306,11 +313,13 @@ for inputs in "$TMP/early.ctpart $TMP/late.ct" "$TMP/late.ct $TMP/early.ctpart";
     cmp -s "$TMP/want" "$TMP/out" || fail "$inputs: the good copy is not kept: $(diff "$TMP/want" "$TMP/out" | head -4)"
 done
 "$REPORT" analyze -f json "$TMP/gpu.ct" >"$TMP/want" 2>/dev/null
-# The late trace alone: a partial of no file, which reads back as nothing, first or beside a trace.
+# The late trace alone: a partial of no file but what it left out, which reads back as nothing (saying
+# what was left out), first or beside a trace.
 run_report 3 analyze --partial -o "$TMP/none.ctpart" "$TMP/late.ct"
-run_report 0 analyze -f json "$TMP/none.ctpart" "$TMP/gpu.ct"
+run_report 3 analyze -f json "$TMP/none.ctpart" "$TMP/gpu.ct"
 cmp -s "$TMP/want" "$TMP/out" || fail "a partial of no file and a trace: $(diff "$TMP/want" "$TMP/out" | head -4)"
-run_report 0 analyze -f csv "$TMP/none.ctpart"
+grep -q "$left_out" "$TMP/err" || fail "a partial of no file does not say what it left out: $(cat "$TMP/err")"
+run_report 3 analyze -f csv "$TMP/none.ctpart"
 [ "$(cat "$TMP/out")" = "Rule,Where,Lost (ns),Lost %,Evidence,Site,Range,Stack,Fix" ] ||
     fail "a partial of no file: $(cat "$TMP/out")"
 run_report 0 analyze --help

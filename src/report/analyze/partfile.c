@@ -58,6 +58,30 @@ const char *rp_an_part_misfit(const struct rp_an_part *p)
     return NULL;
 }
 
+void rp_an_part_leave_out(struct rp_an_part *p, char *damage)
+{
+    const struct rp_an_part was = *p;
+    memset(p, 0, sizeof *p); /* what it held is freed below, but for what the stub keeps */
+    p->host = was.host;
+    p->label = was.label;
+    p->path = was.path;
+    p->damage = damage;
+    p->pid = was.pid;
+    p->rank = was.rank;
+    p->has_end = was.has_end;
+    p->start_wall_ns = fits(was.start_wall_ns, MAX_WALL) ? was.start_wall_ns : 0;
+    if (time_fits(was.start_mono_ns) && time_fits(was.end_mono_ns)) {
+        p->start_mono_ns = was.start_mono_ns;
+        p->end_mono_ns = was.end_mono_ns;
+    }
+    /* records 0: of two copies of the process, a good one is taken (rp_same_process_take_later) */
+    struct rp_an_part rest = was;
+    rest.host = rest.label = rest.path = NULL;
+    rp_an_part_free(&rest);
+}
+
+int rp_an_part_left_out(const struct rp_an_part *p) { return p->damage && !p->calls && !p->records; }
+
 /* ---- writing ---- */
 
 /* A string that may be NULL: u8 present, then the string. */

@@ -16,6 +16,13 @@ int rp_an_partial_is(const char *path);
 /* NULL when every time of p fits a partial (the reader refuses one that does not), else which time does not:
  * a trace's time so far from boot is corrupt. */
 const char *rp_an_part_misfit(const struct rp_an_part *p);
+/* p, which does not fit (misfit says why), emptied to what the partial keeps of it: its file's name, host,
+ * pid and rank, no call, no record, and the message `damage` (taken: freed with p), which every analyze of the
+ * partial prints, exiting 3, as for a part made from a damaged trace. */
+void rp_an_part_leave_out(struct rp_an_part *p, char *damage);
+/* Is p such a stub (a message, no call, no record)?  Analyze leaves it out of what it prints and keeps it in a
+ * partial it writes. */
+int rp_an_part_left_out(const struct rp_an_part *p);
 /* n parts made under o, as a partial.  0, or -1 when out of memory or writing failed (ferror(f) says which). */
 int rp_an_partial_write(FILE *f, const struct rp_an_mapopts *o, const struct rp_an_part *p, size_t n);
 /* The parts of a partial into a malloc'ed array of *n, and its options (o->step_range malloc'ed).  RP_EXIT_OK;

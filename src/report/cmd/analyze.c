@@ -583,24 +583,26 @@ static int append(struct rp_an_part **parts, size_t *n, size_t *cap, struct rp_a
     return 0;
 }
 
-/* The parts a partial can hold (rp_an_part_misfit): the others are left out, each said, and the output
- * counted damaged.  The number of parts left. */
-static size_t drop_misfits(struct rp_an_part *p, size_t n, int *damaged)
+/* A part the partial cannot hold (rp_an_part_misfit) is left out, said, and the output counted damaged; the
+ * partial keeps a stub of it with the message, so that every analyze of the partial says it too
+ * (rp_an_part_leave_out).  0, or -1 when out of memory. */
+static int leave_out_misfits(struct rp_an_part *p, size_t n, int *damaged)
 {
-    size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         const char *misfit = rp_an_part_misfit(&p[i]);
-        if (misfit) {
-            fprintf(stderr,
-                    RP_PROG ": warning: %s is left out of the partial: %s is out of the range a partial holds "
-                            "(doc/partials.md), so the trace is corrupt there\n",
-                    p[i].path, misfit);
-            rp_an_part_free(&p[i]);
-            *damaged = 1;
-        } else
-            p[k++] = p[i];
+        if (!misfit)
+            continue;
+        char *msg = NULL;
+        if (asprintf(&msg,
+                     "%s is left out of the partial: %s is out of the range a partial holds "
+                     "(doc/partials.md), so the trace is corrupt there",
+                     p[i].path ? p[i].path : "a trace", misfit) < 0)
+            return -1;
+        fprintf(stderr, RP_PROG ": warning: %s\n", msg);
+        rp_an_part_leave_out(&p[i], msg);
+        *damaged = 1;
     }
-    return k;
+    return 0;
 }
 
 /* A process given twice (in two partials, or as a trace and in a partial) counts once, as with traces
@@ -700,8 +702,8 @@ static int analyze_files(const struct rp_common *co, struct rp_an_opts *op, unsi
     if (rc == RP_EXIT_OK && !n && damaged) /* every input a damaged partial: nothing to print */
         rc = RP_EXIT_DAMAGED;
     /* Before the copies of one process are told apart: the copy kept must be one the partial can hold. */
-    if (rc == RP_EXIT_OK && partial)
-        n = drop_misfits(parts, n, &damaged);
+    if (rc == RP_EXIT_OK && partial && leave_out_misfits(parts, n, &damaged) < 0)
+        rc = RP_EXIT_FAILED, fprintf(stderr, RP_PROG ": out of memory\n");
     if (rc == RP_EXIT_OK)
         n = take_once(parts, n);
     size_t nfindings = 0;
@@ -718,6 +720,13 @@ static int analyze_files(const struct rp_common *co, struct rp_an_opts *op, unsi
             }
             rc = rp_output_close(f, co, rc);
         } else {
+            size_t k = 0; /* the stubs of traces a partial left out: said when read, nothing to analyze */
+            for (size_t i = 0; i < n; i++)
+                if (rp_an_part_left_out(&parts[i]))
+                    rp_an_part_free(&parts[i]);
+                else
+                    parts[k++] = parts[i];
+            n = k;
             const enum rp_format fmt = co->format >= 0 ? (enum rp_format)co->format : rp_format_default(f);
             rc = print(f, fmt, &co->unit, top, parts, n, op, &nfindings);
             rc = rp_output_close(f, co, rc);
