@@ -133,8 +133,8 @@ static void gap(struct rp_an *a, struct rp_an_device *d, int64_t t0, const struc
         return;
     /* work of no call has no launch time: none is said (late_ns 0) */
     d->top[i] = (struct rp_an_gap){.t0 = t0, .t1 = p->t0, .file = d->file, .device = d->device,
-                            .launch_t = p->no_call ? t0 : p->launch_t, .stack_id = p->stack_id, .tid = p->tid,
-                            .api_id = p->api_id, .no_call = p->no_call};
+                                   .launch_t = p->no_call ? t0 : p->launch_t, .stack_id = p->stack_id,
+                                   .tid = p->tid, .api_id = p->api_id, .no_call = p->no_call};
     (void)a;
 }
 
