@@ -313,6 +313,21 @@ for inputs in "$TMP/early.ctpart $TMP/late.ct" "$TMP/late.ct $TMP/early.ctpart";
     cmp -s "$TMP/want" "$TMP/out" || fail "$inputs: the good copy is not kept: $(diff "$TMP/want" "$TMP/out" | head -4)"
 done
 "$REPORT" analyze -f json "$TMP/gpu.ct" >"$TMP/want" 2>/dev/null
+# The late trace also truncated: the partial says both what the reader said and why it left the trace out.
+{ cat "$TMP/late.ct"; printf 'abc'; } >"$TMP/latecut.ct"
+run_report 3 analyze --partial -o "$TMP/latecut.ctpart" "$TMP/latecut.ct" "$TMP/gpu.ct"
+run_report 3 analyze -f json "$TMP/latecut.ctpart"
+cmp -s "$TMP/want" "$TMP/out" || fail "the late, truncated trace's partial: $(diff "$TMP/want" "$TMP/out" | head -4)"
+grep -q "left out of the partial: a call's time .*; and $TMP/latecut.ct: truncated at byte" "$TMP/err" ||
+    fail "the partial does not say both why: $(cat "$TMP/err")"
+# A trace cut within its first record (nothing of it read) takes no part: analyze says so and reads the rest.
+head -c 80 "$TMP/early.ct" >"$TMP/first.ct"
+run_report 3 analyze -f json "$TMP/first.ct" "$TMP/gpu.ct"
+cmp -s "$TMP/want" "$TMP/out" || fail "a trace of no record beside gpu.ct: $(diff "$TMP/want" "$TMP/out" | head -4)"
+run_report 3 analyze --partial -o "$TMP/first.ctpart" "$TMP/first.ct"
+run_report 3 analyze -f json "$TMP/first.ctpart" "$TMP/gpu.ct"
+cmp -s "$TMP/want" "$TMP/out" || fail "its partial beside gpu.ct: $(diff "$TMP/want" "$TMP/out" | head -4)"
+grep -q "first.ct: truncated at byte .*; nothing of it is analyzed" "$TMP/err" || fail "its partial: $(cat "$TMP/err")"
 # The late trace alone: a partial of no file but what it left out, which reads back as nothing (saying
 # what was left out), first or beside a trace.
 run_report 3 analyze --partial -o "$TMP/none.ctpart" "$TMP/late.ct"

@@ -68,18 +68,18 @@ void rp_an_part_leave_out(struct rp_an_part *p, char *damage)
     p->damage = damage;
     p->pid = was.pid;
     p->rank = was.rank;
-    p->has_end = was.has_end;
+    /* each time kept where it fits: the starts tell copies of one process apart (take_once) */
     p->start_wall_ns = fits(was.start_wall_ns, MAX_WALL) ? was.start_wall_ns : 0;
-    if (time_fits(was.start_mono_ns) && time_fits(was.end_mono_ns)) {
-        p->start_mono_ns = was.start_mono_ns;
-        p->end_mono_ns = was.end_mono_ns;
-    }
+    p->start_mono_ns = time_fits(was.start_mono_ns) ? was.start_mono_ns : 0;
+    p->has_end = was.has_end && time_fits(was.end_mono_ns);
+    p->end_mono_ns = p->has_end ? was.end_mono_ns : 0;
     /* records 0: of two copies of the process, a good one is taken (rp_same_process_take_later) */
     struct rp_an_part rest = was;
     rest.host = rest.label = rest.path = NULL;
     rp_an_part_free(&rest);
 }
 
+/* Such a stub, or a trace cut within its first record: the reader said why, and nothing of it was read. */
 int rp_an_part_left_out(const struct rp_an_part *p) { return p->damage && !p->calls && !p->records; }
 
 /* ---- writing ---- */

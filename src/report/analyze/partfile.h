@@ -20,8 +20,9 @@ const char *rp_an_part_misfit(const struct rp_an_part *p);
  * pid and rank, no call, no record, and the message `damage` (taken: freed with p), which every analyze of the
  * partial prints, exiting 3, as for a part made from a damaged trace. */
 void rp_an_part_leave_out(struct rp_an_part *p, char *damage);
-/* Is p such a stub (a message, no call, no record)?  Analyze leaves it out of what it prints and keeps it in a
- * partial it writes. */
+/* Is p such a stub, or any part of which nothing was read and the reader said why (a trace cut within its
+ * first record): a message, no call, no record?  Analyze says the message and leaves the part out of what it
+ * analyzes (its clock alone would move the run's start); a partial it writes keeps it. */
 int rp_an_part_left_out(const struct rp_an_part *p);
 /* n parts made under o, as a partial.  0, or -1 when out of memory or writing failed (ferror(f) says which). */
 int rp_an_partial_write(FILE *f, const struct rp_an_mapopts *o, const struct rp_an_part *p, size_t n);

@@ -592,11 +592,12 @@ static int leave_out_misfits(struct rp_an_part *p, size_t n, int *damaged)
         const char *misfit = rp_an_part_misfit(&p[i]);
         if (!misfit)
             continue;
-        char *msg = NULL;
+        char *msg = NULL; /* what the reader said of the trace too, if anything: the partial says both */
         if (asprintf(&msg,
                      "%s is left out of the partial: %s is out of the range a partial holds "
-                     "(doc/partials.md), so the trace is corrupt there",
-                     p[i].path ? p[i].path : "a trace", misfit) < 0)
+                     "(doc/partials.md), so the trace is corrupt there%s%s",
+                     p[i].path ? p[i].path : "a trace", misfit, p[i].damage ? "; and " : "",
+                     p[i].damage ? p[i].damage : "") < 0)
             return -1;
         fprintf(stderr, RP_PROG ": warning: %s\n", msg);
         rp_an_part_leave_out(&p[i], msg);
@@ -665,7 +666,11 @@ static int analyze_files(const struct rp_common *co, struct rp_an_opts *op, unsi
         if (rc != RP_EXIT_OK)
             break;
         for (size_t j = 0; j < k; j++) /* what the traces' reader said of them (exit 3 when damaged) */
-            damaged |= rp_warn_file(stderr, p[j].path, p[j].damage, (unsigned long long)p[j].ncalls, p[j].has_end);
+            if (rp_an_part_left_out(&p[j])) /* nothing of it to cover */
+                damaged = 1, fprintf(stderr, RP_PROG ": warning: %s; nothing of it is analyzed\n", p[j].damage);
+            else
+                damaged |= rp_warn_file(stderr, p[j].path, p[j].damage, (unsigned long long)p[j].ncalls,
+                                        p[j].has_end);
         steps[nsteps++] = (char *)mo.step_range;
         if (take_mapopts(op, given, &have, &mo, files[i]) < 0)
             rc = RP_EXIT_USAGE;
