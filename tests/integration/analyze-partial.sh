@@ -313,6 +313,17 @@ for inputs in "$TMP/early.ctpart $TMP/late.ct" "$TMP/late.ct $TMP/early.ctpart";
     cmp -s "$TMP/want" "$TMP/out" || fail "$inputs: the good copy is not kept: $(diff "$TMP/want" "$TMP/out" | head -4)"
 done
 "$REPORT" analyze -f json "$TMP/gpu.ct" >"$TMP/want" 2>/dev/null
+# The same process whose END only is out of range: its start still matches the good copy's, which is kept.
+"$GEN" lateend "$TMP/lateend.ct" || { echo "report-gen failed" >&2; exit 99; }
+"$REPORT" analyze -f json "$TMP/early.ct" >"$TMP/want" 2>/dev/null
+run_report 3 analyze --partial -o "$TMP/lateend.ctpart" "$TMP/lateend.ct"
+grep -q "warning: $TMP/lateend.ct is left out of the partial: its start or end is out of the range" "$TMP/err" ||
+    fail "an END past a partial's range: $(cat "$TMP/err")"
+run_report 3 analyze --partial -o "$TMP/both.ctpart" "$TMP/lateend.ctpart" "$TMP/early.ctpart"
+grep -q "same process" "$TMP/err" || fail "the END past range is not taken for the same process: $(cat "$TMP/err")"
+run_report 0 analyze -f json "$TMP/both.ctpart"
+cmp -s "$TMP/want" "$TMP/out" || fail "the END past range and the good copy: $(diff "$TMP/want" "$TMP/out" | head -4)"
+"$REPORT" analyze -f json "$TMP/gpu.ct" >"$TMP/want" 2>/dev/null
 # The late trace also truncated: the partial says both what the reader said and why it left the trace out.
 { cat "$TMP/late.ct"; printf 'abc'; } >"$TMP/latecut.ct"
 run_report 3 analyze --partial -o "$TMP/latecut.ctpart" "$TMP/latecut.ct" "$TMP/gpu.ct"

@@ -38,6 +38,7 @@
  *                               them, in the GPU's idle time (analyze-rules.sh)
  *   report-gen late FILE        two launches 2^60 ns apart: a time past what an analyze partial holds
  *   report-gen early FILE       the same process with only the first of them
+ *   report-gen lateend FILE     the same with only the first, and an END record 2^60 ns from boot
  *   report-gen escapes FILE     names with terminal control characters in them (thread, kernel, API, NVTX
  *                               message, host, command line, module path), as a hostile program can make
  *                               them (report-escapes.sh)
@@ -601,8 +602,9 @@ static void gpuoff(void)
 }
 
 /* Two launches, the second 2^60 ns (36 years) after the first: a time a partial cannot hold
- * (analyze-partial.sh); not whole, the same process with only the first. */
-static void late(int whole)
+ * (analyze-partial.sh); not whole, the same process with only the first; with end_late, only the first and
+ * an END that late. */
+static void late(int whole, int end_late)
 {
     static const char cmd[] = "./lateapp";
     header(6300, 1, START_MONO);
@@ -613,6 +615,11 @@ static void late(int whole)
     launch(6300, 0, 1000, 100, 1, 8, 256, 0);
     if (whole)
         launch(6300, 0, (int64_t)1 << 60, 100, 1, 8, 256, 0);
+    if (end_late) {
+        struct ct_rec_end end = {.calls = 1, .end_mono_ns = ((uint64_t)1 << 60) + 5};
+        ct_put_hdr(&end.h, CT_REC_END, sizeof end, 0);
+        put(&end, sizeof end);
+    }
 }
 
 /* A gpu-info record of CUPTI's activity (format 8), and one of events after the program took CUPTI. */
@@ -875,11 +882,11 @@ int main(int argc, char **argv)
                : !strcmp(what, "parent") || !strcmp(what, "child") || !strcmp(what, "gpu") ||
                        !strcmp(what, "gpuoff") || !strcmp(what, "gpuact") || !strcmp(what, "escapes") ||
                        !strcmp(what, "markup") || !strcmp(what, "late") || !strcmp(what, "early") ||
-                       !strcmp(what, "nocall")
+                       !strcmp(what, "lateend") || !strcmp(what, "nocall")
                    ? 3
                    : 4;
     if (argc != want) {
-        fprintf(stderr, "usage: report-gen parent|child|gpu|gpuoff|gpuact|escapes|markup|late|early|nocall FILE | "
+        fprintf(stderr, "usage: report-gen parent|child|gpu|gpuoff|gpuact|escapes|markup|late|early|lateend|nocall FILE | "
                         "report-gen big|threads|gpubig|kernels|streams N FILE | "
                         "report-gen stacks MODULES STACKS FRAMES FILE | report-gen files N DIR | "
                         "report-gen bigranks N CALLS DIR\n");
@@ -904,8 +911,8 @@ int main(int argc, char **argv)
         gpuoff();
     else if (!strcmp(what, "gpuact"))
         gpuact();
-    else if (!strcmp(what, "late") || !strcmp(what, "early"))
-        late(!strcmp(what, "late"));
+    else if (!strcmp(what, "late") || !strcmp(what, "early") || !strcmp(what, "lateend"))
+        late(!strcmp(what, "late"), !strcmp(what, "lateend"));
     else if (!strcmp(what, "nocall"))
         nocall();
     else if (!strcmp(what, "escapes"))
