@@ -1,5 +1,6 @@
 /* GPU time from CUPTI's activity records (doc/gpu-time.md): every kernel, copy and set the device ran, with
- * the GPU's own start and end.  CONCURRENT_KERNEL, MEMCPY and MEMSET activity is on from start to exit.
+ * the GPU's own start and end.  CONCURRENT_KERNEL, MEMCPY and MEMSET activity is on from start to exit, but
+ * outside capture ranges and once the program takes CUPTI.
  *
  * A record names the API call that made it by CUPTI's correlation id.  The tracer learns a call's id from a
  * CUPTI callback enabled on the driver functions that make GPU work only (launches, copies, sets): at the
@@ -56,7 +57,10 @@ struct link {
     _Atomic uint32_t api;
     _Atomic uint32_t seen; /* the collector found a record of it */
 };
-#define LINKS (1u << 17) /* ids in flight: a launch-bound program's ~0.3 s between collections */
+/* Ids in flight: more than the kernel records our buffers hold (BUFFERS_MAX of BUFFER_BYTES: about 310,000 of
+ * 216 bytes), so a launch's slot is not filed again before its record is read however far the writer falls
+ * behind.  Copy and set records are smaller: a backlog of over 524,288 of those can lose links. */
+#define LINKS (1u << 19)
 static struct link *links;
 
 static void link_put(uint32_t corr, uint32_t tid, uint64_t seq, uint64_t stream, uint16_t api)
@@ -72,19 +76,23 @@ static void link_put(uint32_t corr, uint32_t tid, uint64_t seq, uint64_t stream,
     atomic_store_explicit(&l->corr, corr, memory_order_release);
 }
 
-/* The call of id corr into the span: 1, or 0 when none is filed. */
+/* The call of id corr into the span: 1, or 0 (the span untouched) when none is filed. */
 static int link_get(uint32_t corr, struct ct_rec_gpu *g)
 {
     struct link *l = &links[corr & (LINKS - 1)];
     if (corr == 0 || atomic_load_explicit(&l->corr, memory_order_acquire) != corr)
         return 0;
     /* Acquire loads: the second look at corr cannot be made before them. */
-    g->h.tid = atomic_load_explicit(&l->tid, memory_order_acquire);
-    g->seq = atomic_load_explicit(&l->seq, memory_order_acquire);
-    g->stream = atomic_load_explicit(&l->stream, memory_order_acquire);
-    g->api_id = (uint16_t)atomic_load_explicit(&l->api, memory_order_acquire);
+    const uint32_t tid = atomic_load_explicit(&l->tid, memory_order_acquire);
+    const uint64_t seq = atomic_load_explicit(&l->seq, memory_order_acquire);
+    const uint64_t stream = atomic_load_explicit(&l->stream, memory_order_acquire);
+    const uint16_t api = (uint16_t)atomic_load_explicit(&l->api, memory_order_acquire);
     if (atomic_load_explicit(&l->corr, memory_order_relaxed) != corr)
-        return 0;
+        return 0; /* filed again meanwhile: what was read may be the newer call's */
+    g->h.tid = tid;
+    g->seq = seq;
+    g->stream = stream;
+    g->api_id = api;
     atomic_store_explicit(&l->seen, 1, memory_order_relaxed);
     return 1;
 }
@@ -94,7 +102,7 @@ static int link_get(uint32_t corr, struct ct_rec_gpu *g)
 static uint64_t pending(void)
 {
     uint64_t n = 0;
-    for (unsigned i = 0; links && atomic_load(&state) == RUNNING && i < LINKS; i++)
+    for (unsigned i = 0; links && atomic_load(&state) == RUNNING && owner == getpid() && i < LINKS; i++)
         n += atomic_load_explicit(&links[i].corr, memory_order_relaxed) != 0 &&
              !atomic_load_explicit(&links[i].seen, memory_order_relaxed);
     return n;
@@ -105,13 +113,19 @@ static uint64_t pending(void)
 /* The correlation id of the calling thread's last call that makes GPU work (CUPTI's callback sets it). */
 static __thread uint32_t last_corr __attribute__((tls_model("initial-exec")));
 
+/* The thread's calls being timed.  A signal handler that interrupts a call (inside the driver, where the
+ * tracer's guard is not held) may make timed calls of its own: they nest, each with its own frame, and each
+ * gives back at its end the last_corr it found, which the call it interrupted may already have been given. */
 struct act_call {
     struct ct_gpu_call call;
     uint64_t stream;
-    uint64_t seq_mark; /* the thread's next sequence number before the call: did its record get one? */
+    uint64_t seq_mark;   /* the thread's next sequence number before the call: did its record get one? */
+    uint32_t outer_corr; /* last_corr when the call began */
     uint16_t api;
 };
-static __thread struct act_call current __attribute__((tls_model("initial-exec")));
+#define NEST 4u
+static __thread struct act_call frames[NEST] __attribute__((tls_model("initial-exec")));
+static __thread unsigned depth __attribute__((tls_model("initial-exec")));
 
 static void CUPTIAPI on_api(void *data, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void *info)
 {
@@ -125,11 +139,14 @@ extern const struct ct_gpu_backend ct_gpu_activity;
 
 static struct ct_gpu_call *begin(uint16_t api_id, CUstream stream, int pick)
 {
-    struct act_call *a = &current;
     struct ct_ring *ring = ct_rec_ring;
 
     (void)pick; /* every call: CUPTI records them all anyway */
     ct_gpu_first_use();
+    if (depth >= NEST)
+        depth = 0; /* frames of calls a handler jumped out of (longjmp): they never end */
+    struct act_call *a = &frames[depth++];
+    a->outer_corr = last_corr;
     last_corr = 0;
     a->call.backend = &ct_gpu_activity;
     a->stream = (uint64_t)(uintptr_t)stream;
@@ -140,6 +157,14 @@ static struct ct_gpu_call *begin(uint16_t api_id, CUstream stream, int pick)
 
 static void returned(struct ct_gpu_call *c) { (void)c; }
 
+/* A call's frame given back: the thread's depth is the frame's own (a frame above it was left by a jump),
+ * and last_corr what the call found. */
+static void pop(const struct act_call *a)
+{
+    depth = (unsigned)(a - frames);
+    last_corr = a->outer_corr;
+}
+
 /* The call returned r; its record, if kept, is committed: file its id. */
 static void end(struct ct_gpu_call *c, CUresult r)
 {
@@ -149,6 +174,7 @@ static void end(struct ct_gpu_call *c, CUresult r)
 
     if (r == CUDA_SUCCESS && corr && ring && ring->seq_next != a->seq_mark && links)
         link_put(corr, ring->tid, ring->seq_next - 1, a->stream, a->api);
+    pop(a);
 }
 
 static void end_launch(struct ct_gpu_call *c, CUresult r, const struct ct_pl_launch *pl)
@@ -163,7 +189,7 @@ static void end_copy(struct ct_gpu_call *c, CUresult r, const struct ct_pl_copy 
     end(c, r);
 }
 
-static void drop(struct ct_gpu_call *c) { (void)c; }
+static void drop(struct ct_gpu_call *c) { pop((const struct act_call *)c); }
 
 /* ---- CUPTI's buffers ---- */
 
@@ -595,9 +621,13 @@ static int start(const char *path, char *why, size_t size)
 
 void ct_gpu_activity_yield(void)
 {
-    static _Atomic int yielding;
-    if (atomic_load(&state) != RUNNING || atomic_exchange(&yielding, 1))
+    /* Under capture_mu: a capture range opening meanwhile does not turn our kinds on again, and a second
+     * thread's first CUPTI call waits here until CUPTI is the program's. */
+    pthread_mutex_lock(&capture_mu);
+    if (atomic_load(&state) != RUNNING || owner != getpid()) {
+        pthread_mutex_unlock(&capture_mu);
         return;
+    }
     /* What CUPTI holds of ours comes back to `done` (buffers are still given while RUNNING), is read by the
      * next collection, and CUPTI is left to the program as it was before the tracer subscribed. */
     cupti.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
@@ -607,9 +637,11 @@ void ct_gpu_activity_yield(void)
     set_zeroed(0); /* the program's buffers are zeroed by CUPTI again, as it expects */
     cupti.unsubscribe(subscriber);
     free_spares(); /* what CUPTI gave back is read, then freed, by the next collection (recycle) */
+    pthread_mutex_unlock(&capture_mu);
 }
 
-int ct_gpu_activity_running(void) { return atomic_load(&state) == RUNNING; }
+/* A forked child's CUPTI is its parent's (owner): it is never running there. */
+int ct_gpu_activity_running(void) { return atomic_load(&state) == RUNNING && owner == getpid(); }
 
 static void collect(int final)
 {

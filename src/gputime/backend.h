@@ -1,6 +1,8 @@
 /* What a source of GPU time implements (gputime.c calls it; doc/gpu-time.md): activity.c, CUPTI's activity
  * records, and events.c, timing events around each timed call.  Every function is called with the calling
- * thread inside the tracer (the interposition layer's guard held), never from a signal handler. */
+ * thread inside the tracer (the interposition layer's guard held), never from a signal handler that
+ * interrupted the tracer.  A handler that interrupts a timed call inside the driver may make timed calls of
+ * its own: their begin and end come between the interrupted call's. */
 #ifndef CT_GPUTIME_BACKEND_H
 #define CT_GPUTIME_BACKEND_H
 
@@ -20,6 +22,10 @@ struct ct_gpu_call {
 
 struct ct_gpu_backend {
     const char *name;
+    /* It times a call with work of its own in the call's stream (events): a programmatic dependent launch,
+     * whose overlap with the kernel before it that work would take away, is not timed (gputime.h,
+     * ct_gpu_timeable). */
+    int in_stream;
     /* Start (CUDATRACE_CUPTI: the libcupti to use, "" to look for one): 0 when it times calls from now on,
      * else why not (enum ct_gpu_why), said in one line into why[size] for the caller's warning. */
     int (*start)(const char *cupti, char *why, size_t size);

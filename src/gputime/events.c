@@ -242,6 +242,7 @@ static int start(const char *cupti, char *why, size_t size)
 
 const struct ct_gpu_backend ct_gpu_events = {
     .name = "events",
+    .in_stream = 1,
     .start = start,
     .begin = begin,
     .returned = returned,

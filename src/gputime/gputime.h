@@ -49,10 +49,15 @@ uint64_t ct_gpu_pending(void);
 /* The source timing new calls (gputime.c switches it when CUPTI cannot serve, or the program takes CUPTI). */
 extern const struct ct_gpu_backend *_Atomic ct_gpu_current;
 
-/* cuLaunchKernelEx: time it unless it is a programmatic dependent launch, whose overlap with the kernel
- * before it an event between them would take away. */
+/* cuLaunchKernelEx: time it unless it is a programmatic dependent launch and the source puts work of its own
+ * in the stream (events), whose overlap with the kernel before it an event between them would take away.
+ * CUPTI's records take nothing away: under it every launch is timed.  (A hand-over to events between this
+ * test and ct_gpu_begin gives one such launch an event; it still runs correctly.) */
 static inline int ct_gpu_timeable(const CUlaunchConfig *config)
 {
+    const struct ct_gpu_backend *b = atomic_load_explicit(&ct_gpu_current, memory_order_acquire);
+    if (b && !b->in_stream)
+        return 1;
     for (unsigned i = 0; config && config->attrs && i < config->numAttrs; i++) {
         const CUlaunchAttribute *a = &config->attrs[i];
         if ((a->id == CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION &&

@@ -22,6 +22,9 @@ static _Atomic uint32_t source, why, request;
 static _Atomic uint64_t source_ns;
 
 static _Atomic int finished; /* ct_gpu_collect_last ran: the driver is not touched again */
+static _Atomic int was_on;   /* ct_gpu_was_on */
+
+int ct_gpu_was_on(void) { return atomic_load(&was_on); }
 
 /* Read what completed through the client's collector, unless nothing is timed or the last collection ran
  * (`last`: this is it).  One collection at a time, and none under the drain but the last: a collection may
@@ -33,7 +36,7 @@ static void collect(int final, int last)
 {
     const struct ct_rec_client *c = atomic_load(&ct_rec_client);
     pthread_mutex_lock(&collect_mu);
-    if (c && c->gpu_collect && ct_gpu_mode != CT_GPU_OFF && !atomic_load(&finished)) {
+    if (c && c->gpu_collect && atomic_load(&was_on) && !atomic_load(&finished)) {
         c->gpu_collect(final);
         if (last)
             atomic_store(&finished, 1);
@@ -99,6 +102,7 @@ void ct_gpu_start(int req, unsigned sample_n, const char *cupti)
     ct_gpu_mode = c && c->gpu_start && c->gpu_collect && req != CT_GPU_REQ_OFF
                       ? c->gpu_start(req, ct_gpu_sample_n, cupti)
                       : CT_GPU_OFF;
+    atomic_store(&was_on, ct_gpu_mode != CT_GPU_OFF);
     put_info(&gi, 0);
     ct_meta_push(&gi, sizeof gi, 0);
 }
@@ -225,7 +229,7 @@ void ct_gpu_write(struct ct_gpu_batch *b, int final, int in_signal)
         written = *b;
         atomic_store(&written_ready, 1);
     }
-    if ((final || b->counts) && ct_gpu_mode != CT_GPU_OFF) {
+    if ((final || b->counts) && atomic_load(&was_on)) {
         struct ct_rec_gpu_info gi;
         put_info(&gi, 1);
         if (!atomic_load(&finished) && !b->counts) { /* no last collection: what it would have read is lost */

@@ -37,6 +37,10 @@ void ct_gpu_start(int request, unsigned sample_n, const char *cupti);
 void ct_gpu_set_source(unsigned source, unsigned why, int now);
 /* GPU time, when its source changes: which calls are timed from now on (enum ct_gpu_time_mode). */
 void ct_gpu_set_mode(int mode);
+/* Was GPU time ever on in this process?  Collections and the closing CT_REC_GPU_INFO go on after the mode
+ * turned off (CUDATRACE_GPU_TIME=activity when the program takes CUPTI): what was timed before is still to
+ * be read.  Async-signal-safe. */
+int ct_gpu_was_on(void);
 /* Queue one span (any thread, not in a signal handler).  -1 when out of memory (counted not completed). */
 int ct_gpu_queue(const struct ct_rec_gpu *g);
 /* Queue n spans under one lock: a collector's batch.  -1 when out of memory (all n counted not completed). */

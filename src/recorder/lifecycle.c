@@ -99,7 +99,7 @@ void ct_rec_flush(void)
 {
     if (atomic_load(&ct_state) != CT_ST_ON || !ct_tf_mine())
         return;
-    if (ct_gpu_mode != CT_GPU_OFF)
+    if (ct_gpu_was_on())
         ct_writer_hand_gpu(CT_GPU_HAND_EXEC, HAND_GPU_WAIT_MS);
     if (!ct_drain_acquire(-1))
         return;
@@ -164,7 +164,7 @@ static void signal_flush(int last)
 
     if (atomic_load(&ct_state) != CT_ST_ON)
         return;
-    if (ct_gpu_mode != CT_GPU_OFF)
+    if (ct_gpu_was_on())
         ct_writer_hand_gpu(last ? CT_GPU_HAND_LAST : CT_GPU_HAND_SOON, HAND_GPU_WAIT_MS);
     if (!acquire_in_signal()) {
         /* The drainer is this very thread, or stuck: never wait on it.  Before the process dies, end the

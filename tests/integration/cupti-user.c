@@ -4,7 +4,9 @@
  * get CUPTI as it would untraced.
  *   cupti-user late    10 launches first (the tracer times them with CUPTI), then the program takes CUPTI
  *   cupti-user early   the program takes CUPTI before its first driver call, before the tracer starts
- * Prints "callbacks N records M"; exit 0 when both are 10, 1 otherwise. */
+ *   cupti-user fork    10 launches, then a forked child calls cuptiActivityFlushAll (the CUPTI it has is
+ *                      its parent's: the tracer must not hand it over there), then 10 more launches
+ * Prints "callbacks N records M"; exit 0 when both are 10 (fork: "child N", 0 when the child exited 0). */
 #include <cuda.h>
 #include <cupti_activity.h>
 #include <cupti_callbacks.h>
@@ -13,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static const char ptx[] = ".version 8.0\n.target sm_90\n.address_size 64\n"
                           ".visible .entry spin(.param .u64 ns)\n{\n ret;\n}\n";
@@ -74,13 +78,14 @@ static void launches(CUfunction f, int n)
 int main(int argc, char **argv)
 {
     const int early = argc > 1 && strcmp(argv[1], "early") == 0;
+    const int forks = argc > 1 && strcmp(argv[1], "fork") == 0;
     CUdevice dev;
     CUcontext ctx;
     CUmodule mod;
     CUfunction f;
 
-    if (argc != 2 || (!early && strcmp(argv[1], "late") != 0)) {
-        fprintf(stderr, "usage: cupti-user late|early\n");
+    if (argc != 2 || (!early && !forks && strcmp(argv[1], "late") != 0)) {
+        fprintf(stderr, "usage: cupti-user late|early|fork\n");
         return 2;
     }
     if (early)
@@ -91,6 +96,18 @@ int main(int argc, char **argv)
     CHECK(cuCtxSetCurrent(ctx));
     CHECK(cuModuleLoadData(&mod, ptx));
     CHECK(cuModuleGetFunction(&f, mod, "spin"));
+    if (forks) {
+        int st = -1;
+        launches(f, 10);
+        pid_t pid = fork();
+        if (pid == 0)
+            _exit(cuptiActivityFlushAll(0) == CUPTI_SUCCESS ? 0 : 1);
+        if (pid < 0 || waitpid(pid, &st, 0) != pid)
+            return 1;
+        launches(f, 10);
+        printf("child %d\n", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+        return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : 1;
+    }
     if (!early) {
         launches(f, 10);
         take_cupti();

@@ -83,6 +83,19 @@ expect_count late 10 '^gpu seq=.* span=activity '
 one_line late 'the program uses CUPTI'
 "$report" info -f csv "$tmp/late.ctrace" | grep -q '^GPU time,"timing events: .*(CUPTI activity until [0-9.]* m\?s into the trace: the program uses CUPTI)"$' ||
     fail "late: info: $("$report" info -f csv "$tmp/late.ctrace" | grep '^GPU')"
+# ... with CUDATRACE_GPU_TIME=activity: GPU time stops there, and what CUPTI had recorded of the 10 is kept.
+CUDATRACE_GPU_TIME=activity run_pair late_activity "$bin/cupti-user" late
+expect_info late_activity source none
+expect_info late_activity why program
+expect_info late_activity final 1
+expect_count late_activity 10 '^gpu seq=.* span=activity '
+linked late_activity
+# ... only in a forked child: the child's CUPTI is its parent's, not handed over there (no warning), and the
+# parent's 20 launches are all timed by CUPTI.
+run_pair forked "$bin/cupti-user" fork
+grep -q 'GPU time' "$tmp/forked.traced.err" && fail "forked: $(cat "$tmp/forked.traced.err")"
+expect_info forked source activity
+expect_count forked 20 '^gpu seq=.* span=activity '
 # ... before the tracer started: CUPTI is busy, timing events from the start.
 run_pair early "$bin/cupti-user" early
 expect_info early source events
@@ -140,4 +153,26 @@ SIM_CUPTI_BUFFER_RECORDS=4 CUDATRACE_FLUSH_MS=1 run_pair reuse "$prog" steady
 expect_info reuse timed 111
 expect_info reuse dropped 0
 linked reuse
+# Programmatic dependent launches: CUPTI's records time them as any other (events leave them untimed:
+# gpu-time.sh), each span its call's.
+run_pair pdl "$prog" pdl
+expect_count pdl 20 '^gpu seq=.* name=cuLaunchKernelEx start=[0-9]* dur=10000 .* span=activity '
+expect_info pdl no_call 0
+linked pdl
+
+# A signal handler's timed calls inside a timed call (each of 20 copies interrupted by a set): every span is
+# its own call's, with its own API and stream.
+run_pair handler "$prog" handler
+expect_count handler 20 '^gpu seq=.* name=cuMemcpyHtoD '
+expect_count handler 20 '^gpu seq=.* name=cuMemsetD8Async '
+expect_info handler no_call 0
+linked handler
+
+# The collector far behind the launches (each collection 1.5 s late): 200,000 launches' records read after
+# their calls' ids went round more than once a table of 131,072; every span still finds its call.
+SIM_CUPTI_FLUSH_DELAY_MS=1500 run_pair behind "$prog" launches 200000
+expect_info behind timed 200000
+expect_info behind no_call 0
+expect_info behind dropped 0
+
 echo "gpu-activity: all scenarios passed"

@@ -5,7 +5,9 @@
 #define _GNU_SOURCE
 #include <cuda.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -276,6 +278,93 @@ static int end_at_once(const char *how, int n, int busy)
     return strcmp(how, "exit") == 0 ? 0 : 2;
 }
 
+/* 20 synchronous copies of 2,000,000 bytes (2 ms at SIM_COPY_BYTES_PER_NS=1), each interrupted 1 ms in by
+ * SIGUSR1 from another thread, whose handler queues a set on a stream of its own: timed calls that nest
+ * inside timed calls. */
+static CUstream handler_stream;
+static CUdeviceptr handler_dst;
+static _Atomic int copy_no, handled;
+
+static void on_usr1(int sig)
+{
+    (void)sig;
+    if (cuMemsetD8Async(handler_dst, 1, 64, handler_stream) != CUDA_SUCCESS)
+        _exit(3);
+    handled++;
+}
+
+static void *interrupter(void *arg)
+{
+    pthread_t copier = *(pthread_t *)arg;
+    for (int i = 1; i <= 20; i++) {
+        while (copy_no != i)
+            sched_yield();
+        usleep(1000);
+        pthread_kill(copier, SIGUSR1);
+        while (handled != i)
+            sched_yield();
+    }
+    return NULL;
+}
+
+static int handler(void)
+{
+    CUcontext ctx;
+    CUdeviceptr d;
+    static char host[2000000];
+    pthread_t self = pthread_self(), t;
+    primary(&ctx);
+    CHECK(cuStreamCreate(&handler_stream, CU_STREAM_NON_BLOCKING));
+    CHECK(cuMemAlloc(&handler_dst, 64));
+    CHECK(cuMemAlloc(&d, sizeof host));
+    signal(SIGUSR1, on_usr1);
+    pthread_create(&t, NULL, interrupter, &self);
+    for (int i = 1; i <= 20; i++) {
+        copy_no = i;
+        CHECK(cuMemcpyHtoD(d, host, sizeof host));
+        while (handled != i)
+            sched_yield();
+    }
+    pthread_join(t, NULL);
+    CHECK(cuStreamSynchronize(handler_stream));
+    return 0;
+}
+
+/* n launches of an empty kernel on one stream, as fast as they go. */
+static int launches(int n)
+{
+    CUcontext ctx;
+    CUstream s;
+    primary(&ctx);
+    CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    for (int i = 0; i < n; i++)
+        CHECK(spin(s, 0));
+    CHECK(cuStreamSynchronize(s));
+    return 0;
+}
+
+/* 20 cuLaunchKernelEx of a 10 us spin on a busy stream, the first 10 programmatic dependent launches (with
+ * CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION), the last 10 plain. */
+static int pdl(void)
+{
+    CUcontext ctx;
+    CUstream s;
+    unsigned long long ns = 10000;
+    void *args[] = {&ns};
+    primary(&ctx);
+    CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    CHECK(spin(s, 1000000));
+    for (int i = 0; i < 20; i++) {
+        CUlaunchAttribute a = {.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION};
+        a.value.programmaticStreamSerializationAllowed = 1;
+        CUlaunchConfig c = {.gridDimX = 1, .gridDimY = 1, .gridDimZ = 1, .blockDimX = 1, .blockDimY = 1,
+                            .blockDimZ = 1, .hStream = s, .attrs = &a, .numAttrs = i < 10 ? 1 : 0};
+        CHECK(cuLaunchKernelEx(&c, spin_fn, args, NULL));
+    }
+    CHECK(cuStreamSynchronize(s));
+    return 0;
+}
+
 /* n kinds of launch (grids 1..n) taken in turn, rounds times: in sample mode each kind is timed as often as if
  * it were the only one, however many share the thread. */
 static int kinds(int n, int rounds)
@@ -316,9 +405,15 @@ int main(int argc, char **argv)
         return exhaust(atoi(argv[2]));
     if (strcmp(s, "end") == 0 && argc > 3)
         return end_at_once(argv[2], atoi(argv[3]), argc > 4 && strcmp(argv[4], "busy") == 0);
+    if (strcmp(s, "launches") == 0 && argc > 2)
+        return launches(atoi(argv[2]));
+    if (strcmp(s, "pdl") == 0)
+        return pdl();
+    if (strcmp(s, "handler") == 0)
+        return handler();
     if (strcmp(s, "kinds") == 0 && argc > 3)
         return kinds(atoi(argv[2]), atoi(argv[3]));
     fprintf(stderr, "usage: gpu-time steady|variants|idle N|warmup|capture|global|destroy|exit|fork|exhaust N|"
-                    "kinds N ROUNDS|end exit|term|exec N [busy]\n");
+                    "kinds N ROUNDS|end exit|term|exec N [busy]|launches N|pdl|handler\n");
     return 2;
 }

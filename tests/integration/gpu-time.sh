@@ -142,4 +142,12 @@ expect_info exhaust untimed_pool 117
 expect_info exhaust not_completed 16384
 [ "$(grep -c 'GPU time: every timing event of a context is in use' "$tmp/exhaust.traced.err")" = 1 ] ||
     fail "exhaust: expected one warning, stderr: $(head -c 300 "$tmp/exhaust.traced.err")"
+# Programmatic dependent launches are left untimed (an event before one would make it wait for the kernel
+# before it); the 10 plain cuLaunchKernelEx calls after them are timed.
+CUDATRACE_GPU_TIME=events run_pair pdl "$prog" pdl
+expect_count pdl 10 '^gpu seq=.* name=cuLaunchKernelEx '
+spans pdl 'name=cuLaunchKernelEx ' | awk '{ print $2 }' >"$tmp/pdl.seqs"
+"$ctdump" -t "$tmp/pdl.ctrace" | awk '$5 == "name=cuLaunchKernelEx" { print $3 }' | tail -10 >"$tmp/pdl.plain"
+cmp -s "$tmp/pdl.seqs" "$tmp/pdl.plain" || fail "pdl: timed $(tr '\n' ' ' <"$tmp/pdl.seqs"), the plain launches are $(tr '\n' ' ' <"$tmp/pdl.plain")"
+
 echo "gpu-time: all scenarios passed"

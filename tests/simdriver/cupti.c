@@ -13,7 +13,9 @@
  *    its word, and CUPTI's records would carry its old bytes);
  *  - SIM_CUPTI_BUFFER_RECORDS: at most that many records per buffer (default: as many as fit);
  *  - SIM_CUPTI_FLUSH_STALL: cuptiActivityFlushAll never returns, as when a lock it needs is held by a
- *    thread that a signal interrupted. */
+ *    thread that a signal interrupted;
+ *  - SIM_CUPTI_FLUSH_DELAY_MS: cuptiActivityFlushAll sleeps that long before it hands buffers back, as a
+ *    collector starved of CPU falls behind the program's launches. */
 #include "config.h"
 
 #include <cuda.h>
@@ -456,6 +458,10 @@ EXPORT CUptiResult cuptiActivityFlushAll(uint32_t flags)
     const char *stall = getenv("SIM_CUPTI_FLUSH_STALL");
     while (stall && *stall && *stall != '0')
         pause();
+    const char *delay = getenv("SIM_CUPTI_FLUSH_DELAY_MS");
+    const long ms = delay ? atol(delay) : 0;
+    if (ms > 0)
+        nanosleep(&(struct timespec){ms / 1000, ms % 1000 * 1000000}, NULL);
     flush((flags & CUPTI_ACTIVITY_FLAG_FLUSH_FORCED) != 0);
     return CUPTI_SUCCESS;
 }

@@ -9,8 +9,15 @@
 
 static const struct sim_tool *_Atomic tool;
 static _Atomic uint32_t last_corr, last_graph;
-/* The call in progress on this thread, and its graph while a graph launch runs its nodes. */
+/* The call in progress on this thread, and its graph while a graph launch runs its nodes.  A signal handler's
+ * call inside one (a copy waiting for its end) is a call of its own, with its own id, as CUPTI gives it: the
+ * calls it interrupted wait on a stack. */
 static __thread uint32_t cur_corr, cur_graph;
+#define NEST 8
+static __thread struct {
+    uint32_t corr, graph;
+} outer[NEST];
+static __thread unsigned nest;
 
 CUresult cuSimToolAttach(const struct sim_tool *t);
 CUresult cuSimToolAttach(const struct sim_tool *t)
@@ -35,8 +42,10 @@ uint32_t sim_tool_enter(enum sim_work_kind kind, bool graph)
 {
     const struct sim_tool *t = atomic_load(&tool);
     const char *name = api_name(kind, graph);
-    if (!t || !name || cur_corr)
+    if (!t || !name || nest == NEST)
         return 0;
+    outer[nest].corr = cur_corr, outer[nest].graph = cur_graph;
+    nest++;
     cur_corr = atomic_fetch_add(&last_corr, 1) + 1;
     cur_graph = graph ? atomic_fetch_add(&last_graph, 1) + 1 : 0;
     t->api(0, name, cur_corr);
@@ -50,7 +59,8 @@ void sim_tool_exit(enum sim_work_kind kind, bool graph, uint32_t corr)
         return;
     if (t)
         t->api(1, api_name(kind, graph), corr);
-    cur_corr = cur_graph = 0;
+    nest--;
+    cur_corr = outer[nest].corr, cur_graph = outer[nest].graph;
 }
 
 static int mem_of(uintptr_t p)
