@@ -43,6 +43,8 @@ void ct_gpu_program_uses_cupti(const char *fn);
 /* The drain holder's collection (struct ct_rec_client): every source's completed work, as spans queued with
  * the recorder; with `final` the last (exit), after which nothing is touched. */
 void ct_gpu_collect(int final);
+/* The exit handler, after the recorder's last collection: later calls are counted not completed, not timed. */
+void ct_gpu_last_collected(void);
 /* Calls timed whose spans no collection has made yet (struct ct_rec_client; async-signal-safe). */
 uint64_t ct_gpu_pending(void);
 

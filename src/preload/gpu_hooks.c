@@ -44,6 +44,7 @@ static void at_exit(void)
 {
     ct_guard++; /* the tracer's own driver calls from here on */
     ct_rec_gpu_finish();
+    ct_gpu_last_collected();
     ct_guard--;
 }
 

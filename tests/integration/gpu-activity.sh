@@ -175,4 +175,11 @@ expect_info behind timed 200000
 expect_info behind no_call 0
 expect_info behind dropped 0
 
+# 5 launches from an atexit handler that runs after the tracer's last collection: recorded, not timed, counted
+# not completed (the trace's closing info is written after them).
+run_pair atexit "$prog" atexit
+expect_count atexit 3 '^gpu seq='
+expect_info atexit final 1
+expect_info atexit not_completed 5
+
 echo "gpu-activity: all scenarios passed"

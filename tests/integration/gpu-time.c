@@ -330,6 +330,28 @@ static int handler(void)
     return 0;
 }
 
+/* 3 launches, then 5 more from an atexit handler registered before the first driver call: it runs after the
+ * tracer's exit handler has made its last collection, and before the trace is closed. */
+static CUstream late_stream;
+static void late_launches(void)
+{
+    for (int i = 0; i < 5; i++)
+        CHECK(spin(late_stream, 1000));
+    CHECK(cuStreamSynchronize(late_stream));
+}
+
+static int at_exit_launches(void)
+{
+    CUcontext ctx;
+    atexit(late_launches);
+    primary(&ctx);
+    CHECK(cuStreamCreate(&late_stream, CU_STREAM_NON_BLOCKING));
+    for (int i = 0; i < 3; i++)
+        CHECK(spin(late_stream, 1000));
+    CHECK(cuStreamSynchronize(late_stream));
+    return 0;
+}
+
 /* n launches of an empty kernel on one stream, as fast as they go. */
 static int launches(int n)
 {
@@ -411,9 +433,11 @@ int main(int argc, char **argv)
         return pdl();
     if (strcmp(s, "handler") == 0)
         return handler();
+    if (strcmp(s, "atexit") == 0)
+        return at_exit_launches();
     if (strcmp(s, "kinds") == 0 && argc > 3)
         return kinds(atoi(argv[2]), atoi(argv[3]));
     fprintf(stderr, "usage: gpu-time steady|variants|idle N|warmup|capture|global|destroy|exit|fork|exhaust N|"
-                    "kinds N ROUNDS|end exit|term|exec N [busy]|launches N|pdl|handler\n");
+                    "kinds N ROUNDS|end exit|term|exec N [busy]|launches N|pdl|handler|atexit\n");
     return 2;
 }

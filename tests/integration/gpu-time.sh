@@ -150,4 +150,9 @@ spans pdl 'name=cuLaunchKernelEx ' | awk '{ print $2 }' >"$tmp/pdl.seqs"
 "$ctdump" -t "$tmp/pdl.ctrace" | awk '$5 == "name=cuLaunchKernelEx" { print $3 }' | tail -10 >"$tmp/pdl.plain"
 cmp -s "$tmp/pdl.seqs" "$tmp/pdl.plain" || fail "pdl: timed $(tr '\n' ' ' <"$tmp/pdl.seqs"), the plain launches are $(tr '\n' ' ' <"$tmp/pdl.plain")"
 
+# An atexit handler's 5 launches after the last collection: not timed, counted not completed.
+CUDATRACE_GPU_TIME=events run_pair atexit "$prog" atexit
+expect_count atexit 3 '^gpu seq='
+expect_info atexit not_completed 5
+
 echo "gpu-time: all scenarios passed"
