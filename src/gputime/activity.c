@@ -97,8 +97,9 @@ static int link_get(uint32_t corr, struct ct_rec_gpu *g)
     return 1;
 }
 
-/* Calls filed whose records no collection has found: at most the spans a death before the last collection
- * loses (a call whose record CUPTI dropped stays here too). */
+/* Calls filed whose records no collection has found: what a death before the last collection loses, counted
+ * by calls (a graph launch's kernels once; a call whose record CUPTI dropped, counted dropped too, stays
+ * here). */
 static uint64_t pending(void)
 {
     uint64_t n = 0;
@@ -369,15 +370,21 @@ static uint16_t mem_kind(unsigned k)
 }
 
 /* Records whose call was not filed yet when they were read: a call's id is filed just after it returns, and
- * its record can complete sooner than that.  They wait for one more collection. */
-static struct ct_rec_gpu *later;
+ * its record can complete sooner than that; a thread taken off its CPU between the two files it later still.
+ * They wait until a later collection at least LATE_NS after the first that read them, or the last. */
+#define LATE_NS 1000000000ull
+struct late {
+    struct ct_rec_gpu g;
+    uint64_t since; /* when it was first read */
+};
+static struct late *later;
 static size_t nlater, later_room;
 
-static void keep_for_later(const struct ct_rec_gpu *g)
+static void keep_for_later(const struct ct_rec_gpu *g, uint64_t since)
 {
     if (nlater == later_room) {
         size_t n = later_room ? 2 * later_room : 64;
-        struct ct_rec_gpu *v = ct_realloc(later, n * sizeof *v);
+        struct late *v = ct_realloc(later, n * sizeof *v);
         if (!v) {
             atomic_fetch_add(&ct_gpu_counts.not_completed, 1);
             return;
@@ -385,7 +392,7 @@ static void keep_for_later(const struct ct_rec_gpu *g)
         later = v;
         later_room = n;
     }
-    later[nlater++] = *g;
+    later[nlater++] = (struct late){*g, since};
 }
 
 /* Spans linked and ready, queued together at the end of each collection (or when the batch is full): one
@@ -409,17 +416,17 @@ static void queue_span(const struct ct_rec_gpu *g)
         flush();
 }
 
-/* A span ready but for its call: linked and queued, kept for the next collection, or (last) queued
- * without a call. */
-static void place(struct ct_rec_gpu *g, uint32_t corr, int last)
+/* A span ready but for its call, first read at `since`: linked and queued, kept for a later collection, or
+ * (`last`, or it waited long enough by `now`) queued without a call. */
+static void place(struct ct_rec_gpu *g, uint32_t corr, int last, uint64_t since, uint64_t now)
 {
     if (link_get(corr, g)) {
         queue_span(g);
         return;
     }
-    if (!last) {
+    if (!last && now - since < LATE_NS) {
         g->seq = corr; /* until it is found: the id */
-        keep_for_later(g);
+        keep_for_later(g, since);
         return;
     }
     g->h.tid = 0;
@@ -476,7 +483,7 @@ static int span_init(struct ct_rec_gpu *g, uint8_t family, uint64_t start, uint6
     return 1;
 }
 
-static void record(const CUpti_Activity *r, int last)
+static void record(const CUpti_Activity *r, int last, uint64_t now)
 {
     struct ct_rec_gpu g;
 
@@ -489,7 +496,7 @@ static void record(const CUpti_Activity *r, int last)
         g.launch_kind = k->launchType == CUPTI_ACTIVITY_LAUNCH_TYPE_REGULAR ? CT_LAUNCH_KERNEL : CT_LAUNCH_COOPERATIVE;
         g.grid[0] = (uint32_t)k->gridX, g.grid[1] = (uint32_t)k->gridY, g.grid[2] = (uint32_t)k->gridZ;
         g.block[0] = (uint32_t)k->blockX, g.block[1] = (uint32_t)k->blockY, g.block[2] = (uint32_t)k->blockZ;
-        place(&g, k->correlationId, last);
+        place(&g, k->correlationId, last, now, now);
         return;
     }
     case CUPTI_ACTIVITY_KIND_MEMCPY: {
@@ -502,7 +509,7 @@ static void record(const CUpti_Activity *r, int last)
                        (m->copyCount > 1 ? CT_COPY_BATCH : 0);
         g.src_kind = mem_kind(m->srcKind);
         g.dst_kind = mem_kind(m->dstKind);
-        place(&g, m->correlationId, last);
+        place(&g, m->correlationId, last, now, now);
         return;
     }
     case CUPTI_ACTIVITY_KIND_MEMSET: {
@@ -512,7 +519,7 @@ static void record(const CUpti_Activity *r, int last)
         g.bytes = s->bytes;
         g.copy_flags = CT_COPY_SET | (s->flags & CUPTI_ACTIVITY_FLAG_MEMSET_ASYNC ? CT_COPY_ASYNC : 0);
         g.dst_kind = mem_kind(s->memoryKind);
-        place(&g, s->correlationId, last);
+        place(&g, s->correlationId, last, now, now);
         return;
     }
     default:
@@ -664,20 +671,21 @@ static void collect(int final)
     completed_tail = &completed;
     pthread_mutex_unlock(&buffers_mu);
 
-    /* Those kept from the last collection first: their calls are filed by now, or never will be. */
-    struct ct_rec_gpu *old = later;
+    /* Those kept from earlier collections first: linked now, kept again, or given up (place). */
+    const uint64_t now = ct_now_ns();
+    struct late *old = later;
     size_t nold = nlater;
     later = NULL;
     nlater = later_room = 0;
     for (size_t i = 0; i < nold; i++)
-        place(&old[i], (uint32_t)old[i].seq, 1);
+        place(&old[i].g, (uint32_t)old[i].g.seq, final, old[i].since, now);
     ct_free(old);
     unsigned nbuf = 0;
     for (; list; list = next, nbuf++) {
         next = list->next;
         CUpti_Activity *r = NULL;
         while (cupti.next_record(data_of(list), list->valid, &r) == CUPTI_SUCCESS)
-            record(r, final);
+            record(r, final, now);
         recycle(list, list->valid);
     }
     flush();

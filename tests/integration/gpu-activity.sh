@@ -175,6 +175,13 @@ expect_info behind timed 200000
 expect_info behind no_call 0
 expect_info behind dropped 0
 
+# A thread taken off its CPU between CUPTI's exit callback and filing its call's id (100 ms each time, the
+# collector running every millisecond): its records wait for their calls.
+SIM_CUPTI_EXIT_DELAY_MS=100 CUDATRACE_FLUSH_MS=1 run_pair preempted "$prog" idle 5
+expect_info preempted timed 5
+expect_info preempted no_call 0
+linked preempted
+
 # 5 launches from an atexit handler that runs after the tracer's last collection: recorded, not timed, counted
 # not completed (the trace's closing info is written after them).
 run_pair atexit "$prog" atexit

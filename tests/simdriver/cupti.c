@@ -15,7 +15,9 @@
  *  - SIM_CUPTI_FLUSH_STALL: cuptiActivityFlushAll never returns, as when a lock it needs is held by a
  *    thread that a signal interrupted;
  *  - SIM_CUPTI_FLUSH_DELAY_MS: cuptiActivityFlushAll sleeps that long before it hands buffers back, as a
- *    collector starved of CPU falls behind the program's launches. */
+ *    collector starved of CPU falls behind the program's launches;
+ *  - SIM_CUPTI_EXIT_DELAY_MS (tools.c): a call returns that long after its exit callback, as a thread taken
+ *    off its CPU there. */
 #include "config.h"
 
 #include <cuda.h>
