@@ -160,10 +160,10 @@ grep -q "is a summary partial (summary --partial).*analyze reads partials made b
 # A partial on standard input: read from files only, which the message says (not "only analyze reads it").
 "$REPORT" analyze - <"$TMP/all.ctpart" >"$TMP/out" 2>"$TMP/err"
 expect_eq "analyze of a partial on stdin: exit" 2 "$?"
-expect_eq "analyze of a partial on stdin" "cudatrace-report: standard input is an analyze partial (analyze --partial): a partial is read from a file named on the command line, not from standard input" "$(cat "$TMP/err")"
+expect_eq "analyze of a partial on stdin" "cudatrace-report: standard input is an analyze partial (analyze --partial): a partial is read from a regular file named on the command line, not from standard input or a pipe" "$(cat "$TMP/err")"
 "$REPORT" summary - <"$TMP/sum.ctpart" >"$TMP/out" 2>"$TMP/err"
 expect_eq "summary of a partial on stdin: exit" 2 "$?"
-grep -q "^cudatrace-report: standard input is a summary partial (summary --partial): a partial is read from a file" "$TMP/err" ||
+grep -q "^cudatrace-report: standard input is a summary partial (summary --partial): a partial is read from a regular file" "$TMP/err" ||
     fail "summary of a partial on stdin: $(cat "$TMP/err")"
 for cmd in calls memory stacks info "export -f csv"; do
     # shellcheck disable=SC2086

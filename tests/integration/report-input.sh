@@ -22,6 +22,43 @@ cat "$TMP/parent.ct" | "$REPORT" calls -f csv /dev/stdin "$TMP/child.ct" >"$TMP/
     fail "/dev/stdin from a pipe: $(cat "$TMP/err")"
 same_as_file "/dev/stdin from a pipe"
 
+# summary and analyze read a trace through /dev/stdin or a named FIFO too (their look for a partial must not
+# take from the pipe what the trace reader reads, nor open a FIFO twice: that hung).
+"$REPORT" summary -f csv -s api "$TMP/parent.ct" >"$TMP/want" || fail "summary of the file"
+cat "$TMP/parent.ct" | "$REPORT" summary -f csv -s api /dev/stdin >"$TMP/out" 2>"$TMP/err" ||
+    fail "summary of /dev/stdin from a pipe: $(cat "$TMP/err")"
+same_as_file "summary of /dev/stdin from a pipe"
+mkfifo "$TMP/fifo-s" || exit 99
+timeout 20 sh -c 'cat "$1" >"$2"' sh "$TMP/parent.ct" "$TMP/fifo-s" & # killed if the report never opens it
+timeout 20 "$REPORT" summary -f csv -s api "$TMP/fifo-s" >"$TMP/out" 2>"$TMP/err" || fail "summary of a FIFO: exit $? $(cat "$TMP/err")"
+wait
+same_as_file "summary of a FIFO"
+"$REPORT" analyze -f json "$TMP/parent.ct" | grep -v '"files"' >"$TMP/want"
+cat "$TMP/parent.ct" | "$REPORT" analyze -f json /dev/stdin 2>"$TMP/err" | grep -v '"files"' >"$TMP/out"
+[ -s "$TMP/out" ] || fail "analyze of /dev/stdin from a pipe: $(cat "$TMP/err")"
+same_as_file "analyze of /dev/stdin from a pipe"
+timeout 20 sh -c 'cat "$1" >"$2"' sh "$TMP/parent.ct" "$TMP/fifo-s" &
+timeout 20 "$REPORT" analyze -f json "$TMP/fifo-s" 2>"$TMP/err" | grep -v '"files"' >"$TMP/out"
+wait
+same_as_file "analyze of a FIFO"
+# ... and a partial through a pipe is refused, saying why.
+"$REPORT" summary --partial -o "$TMP/p.ctpart" "$TMP/parent.ct" || fail "summary --partial"
+cat "$TMP/p.ctpart" | "$REPORT" summary /dev/stdin >"$TMP/out" 2>"$TMP/err"
+[ $? = 2 ] && grep -q 'a partial is read from a regular file named on the command line, not from standard input or a pipe' "$TMP/err" ||
+    fail "summary of a partial piped in: $(cat "$TMP/err")"
+
+# An --output that is one of the inputs (by any name) is refused before anything is written: the input stays.
+cp "$TMP/parent.ct" "$TMP/same.ct"
+ln -s same.ct "$TMP/same-link.ct"
+for cmd in summary calls memory stacks info analyze "export -f csv" "export -f sqlite" "summary --partial" "analyze --partial"; do
+    # shellcheck disable=SC2086
+    "$REPORT" $cmd -o "$TMP/same.ct" "$TMP/child.ct" "$TMP/same-link.ct" >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    [ $rc = 1 ] && grep -q "output $TMP/same.ct is the input $TMP/same-link.ct" "$TMP/err" ||
+        fail "$cmd -o an input: exit $rc, $(cat "$TMP/err")"
+    cmp -s "$TMP/parent.ct" "$TMP/same.ct" || fail "$cmd -o an input: the input was changed"
+done
+
 # summary: the same but for the file's name
 "$REPORT" summary -f json "$TMP/parent.ct" | grep -v '"Files"' >"$TMP/want"
 cat "$TMP/parent.ct" | "$REPORT" summary -f json - >"$TMP/out.raw" 2>"$TMP/err" || fail "summary of -: $(cat "$TMP/err")"

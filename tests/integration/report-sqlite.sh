@@ -107,23 +107,29 @@ grep -q 'give it with -o FILE' "$TMP/err" || fail "sqlite without -o: $(cat "$TM
 run_report 4 export --format sqlite -o "$TMP/no/such/dir/t.sqlite" "$TMP/parent.ct"
 [ ! -e "$TMP/no/such/dir/t.sqlite.partial" ] || fail "partial file left"
 
-# A symlink planted at OUT.partial is never written through.  Another user's, in a sticky directory, cannot
-# be removed: the shim makes unlink fail so, for a test that runs as one user.  The file it points to stays
-# empty; the export fails and says why.
-SHIM=$CT_TOP_BUILDDIR/tests/integration/.libs/libfailunlink.so
-if grep -aq '__asan_init\|__tsan_init\|__msan_init' "$REPORT"; then
-    echo "sanitized build: the unlink shim is not preloaded (the sanitizer's runtime must come first)"
-else
-    [ -f "$SHIM" ] || { echo "$SHIM not built" >&2; exit 99; }
-    : >"$TMP/victim"
-    ln -s "$TMP/victim" "$TMP/planted.sqlite.partial"
-    CT_FAIL_UNLINK_SUFFIX=.partial LD_PRELOAD=$SHIM "$REPORT" export --format sqlite -o "$TMP/planted.sqlite" \
-        "$TMP/parent.ct" >"$TMP/out" 2>"$TMP/err"
-    rc=$?
-    [ "$rc" = 4 ] || fail "planted symlink: exit $rc, expected 4"
-    [ -s "$TMP/victim" ] && fail "planted symlink: the file it points to was written"
-    [ -e "$TMP/planted.sqlite" ] && fail "planted symlink: a database was made of it"
-    grep -q "cannot create $TMP/planted.sqlite.partial for the database: File exists" "$TMP/err" ||
-        fail "planted symlink: message: $(cat "$TMP/err")"
-fi
+# The database is written under a name of its own (OUT.partial-XXXXXX, created exclusively), then renamed: a
+# file or symlink at OUT.partial (the user's, or planted by another user in a sticky directory) is neither
+# removed nor written through, and nothing of the export is left beside the database.
+: >"$TMP/victim"
+ln -s "$TMP/victim" "$TMP/planted.sqlite.partial"
+echo keep >"$TMP/kept.sqlite.partial"
+run_report 0 export --format sqlite -o "$TMP/planted.sqlite" "$TMP/parent.ct"
+run_report 0 export --format sqlite -o "$TMP/kept.sqlite" "$TMP/parent.ct"
+[ -s "$TMP/victim" ] && fail "planted symlink: the file it points to was written"
+[ -L "$TMP/planted.sqlite.partial" ] || fail "planted symlink: removed"
+[ "$(cat "$TMP/kept.sqlite.partial")" = keep ] || fail "the user's OUT.partial was changed"
+expect_eq "planted: a database" 1 "$(sqlite3 "$TMP/planted.sqlite" 'SELECT count(*) FROM processes')"
+set -- "$TMP"/*.partial-*
+[ -e "$1" ] && fail "left behind: $*"
+# An output that is not a regular file (a symlink, a FIFO, a device) is refused, and left as it was: rename
+# would replace it by the database.
+ln -s "$TMP/victim" "$TMP/link.sqlite"
+run_report 4 export --format sqlite -o "$TMP/link.sqlite" "$TMP/parent.ct"
+grep -q "link.sqlite is not a regular file" "$TMP/err" || fail "symlink output: $(cat "$TMP/err")"
+[ -L "$TMP/link.sqlite" ] && [ ! -s "$TMP/victim" ] || fail "symlink output: replaced or written through"
+mkfifo "$TMP/fifo.sqlite"
+run_report 4 export --format sqlite -o "$TMP/fifo.sqlite" "$TMP/parent.ct"
+[ -p "$TMP/fifo.sqlite" ] || fail "FIFO output: replaced"
+set -- "$TMP"/*.partial-*
+[ -e "$1" ] && fail "left behind after a refusal: $*"
 finish

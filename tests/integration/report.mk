@@ -7,10 +7,6 @@ tests_integration_report_gen_LDADD = src/format/libctformat.la
 check_LTLIBRARIES += tests/integration/libfailpread.la
 tests_integration_libfailpread_la_SOURCES = tests/integration/fail-pread.c
 tests_integration_libfailpread_la_LDFLAGS = -module -avoid-version -rpath /nowhere -no-undefined
-# report-sqlite.sh preloads it to make unlink fail
-check_LTLIBRARIES += tests/integration/libfailunlink.la
-tests_integration_libfailunlink_la_SOURCES = tests/integration/fail-unlink.c
-tests_integration_libfailunlink_la_LDFLAGS = -module -avoid-version -rpath /nowhere -no-undefined
 # stacks-reload.sh: two libraries of one layout, the second dlopened where the first was unloaded.
 check_LTLIBRARIES += tests/integration/libreloada.la tests/integration/libreloadb.la
 tests_integration_libreloada_la_SOURCES = tests/integration/stacks-reload-lib.c

@@ -644,6 +644,10 @@ static int analyze_files(const struct rp_common *co, struct rp_an_opts *op, unsi
     size_t nsteps = 0;
     if (!slot || !traces || !steps)
         goto oom;
+    if (rp_output_clash(&rp_cmd_analyze, nf, files)) {
+        free(slot), free(traces), free(steps);
+        return RP_EXIT_USAGE;
+    }
     /* the partials first (their options decide the traces'), each trace's place kept empty */
     for (int i = 0; i < nf && rc == RP_EXIT_OK; i++) {
         if (!rp_an_partial_is(files[i])) {

@@ -7,9 +7,26 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "report/model/parallel.h"
 #include "report/model/trace.h"
+
+/* The --output given, for rp_output_clash. */
+static const char *output_given;
+
+int rp_output_clash(const struct rp_command *cmd, int n, char *const *paths)
+{
+    struct stat out, in;
+    if (!output_given || stat(output_given, &out) != 0 || !S_ISREG(out.st_mode))
+        return 0;
+    for (int i = 0; i < n; i++)
+        if (strcmp(paths[i], "-") != 0 && stat(paths[i], &in) == 0 && in.st_dev == out.st_dev &&
+            in.st_ino == out.st_ino)
+            return rp_usage_error(cmd, "--output %s is the input %s: writing it would destroy that input",
+                                  output_given, paths[i]);
+    return 0;
+}
 
 void rp_common_init(struct rp_common *o)
 {
@@ -35,7 +52,7 @@ int rp_common_option(struct rp_common *o, const struct rp_command *cmd, int opt,
                                   arg), -1;
         return 1;
     case 'o':
-        o->output = arg;
+        o->output = output_given = arg;
         return 1;
     case 'j': {
         unsigned long long n;
@@ -79,7 +96,10 @@ int rp_open_files(struct rp_trace *t, const struct rp_command *cmd, int argc, ch
         return rp_usage_error(cmd, "no trace file given");
     if (single && argc - first > 1)
         return rp_usage_error(cmd, "one trace file at a time");
-    int rc = rp_trace_open(t, argv + first, (size_t)(argc - first));
+    int rc = rp_output_clash(cmd, argc - first, argv + first);
+    if (rc != 0)
+        return rc;
+    rc = rp_trace_open(t, argv + first, (size_t)(argc - first));
     if ((rc == RP_EXIT_OK || rc == RP_EXIT_DAMAGED) && cmd != &rp_cmd_info) /* info says so in its table */
         rp_warn_incomplete(t);
     return rc;

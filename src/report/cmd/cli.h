@@ -56,6 +56,9 @@ int rp_usage_hint(const struct rp_command *cmd);
 struct rp_trace;
 int rp_open_files(struct rp_trace *t, const struct rp_command *cmd, int argc, char **argv, int first, int single);
 
+/* A usage error (printed, RP_EXIT_USAGE) when the --output given names a regular file that is one of
+ * paths[0..n), else 0: writing the output would destroy that input.  rp_open_files checks its files. */
+int rp_output_clash(const struct rp_command *cmd, int n, char *const *paths);
 /* stdout, or the --output file (message printed and NULL when it cannot be created). */
 FILE *rp_output_open(const struct rp_common *o);
 /* Flush and close (unless stdout); RP_EXIT_FAILED with a message if writing failed, else `rc`. */

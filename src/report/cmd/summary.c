@@ -990,6 +990,8 @@ static int sum_open(struct sum *s, int argc, char **argv, int first)
 {
     if (first >= argc)
         return rp_usage_error(&rp_cmd_summary, "no trace file given");
+    if (rp_output_clash(&rp_cmd_summary, argc - first, argv + first))
+        return RP_EXIT_USAGE;
     char **traces = calloc((size_t)(argc - first), sizeof *traces);
     char *is_partial = calloc((size_t)(argc - first), 1);
     size_t ntraces = 0;

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -396,18 +397,38 @@ static int fill(struct db *d, struct rp_trace *t)
     return rc == 0 ? exec(d, indexes) : rc;
 }
 
-/* The database is written as PATH.partial, created here exclusively and never through a symlink: one planted
- * there (another user's, in a sticky directory, where unlink cannot remove it) would have SQLite write into
- * the file it points to.  0, or -1 with a message. */
-static int create_partial(const char *tmp)
+/* The database is written as PATH.partial-XXXXXX, a name made here and created exclusively (so never through
+ * a symlink, and never over a file of the user's), then renamed to PATH.  NULL, with a message, when it
+ * cannot be made. */
+static char *create_partial(const char *path)
 {
-    unlink(tmp); /* left by an export that was killed */
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644); /* SQLite's own mode */
+    char *tmp;
+    if (asprintf(&tmp, "%s.partial-XXXXXX", path) < 0) {
+        fprintf(stderr, "cudatrace-report: out of memory\n");
+        return NULL;
+    }
+    int fd = mkostemp(tmp, O_CLOEXEC);
     if (fd < 0) {
         fprintf(stderr, "cudatrace-report: cannot create %s for the database: %s\n", tmp, strerror(errno));
-        return -1;
+        free(tmp);
+        return NULL;
     }
+    const mode_t mask = umask(0);
+    umask(mask);
+    (void)!fchmod(fd, 0644 & ~mask); /* SQLite's own mode, not mkostemp's 0600 */
     close(fd);
+    return tmp;
+}
+
+/* PATH may be replaced: absent, or a regular file (not a device, a directory or a symlink, which rename
+ * would replace by the database). */
+static int replaceable(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0 || S_ISREG(st.st_mode))
+        return 1;
+    fprintf(stderr, "cudatrace-report: %s is not a regular file: the database is written to a new file or over a "
+                    "regular one\n", path);
     return 0;
 }
 
@@ -417,15 +438,11 @@ static int create_partial(const char *tmp)
 
 int rp_export_sqlite(const char *path, struct rp_trace *t)
 {
-    char *tmp;
-    if (asprintf(&tmp, "%s.partial", path) < 0) {
-        fprintf(stderr, "cudatrace-report: out of memory\n");
-        return -1;
-    }
-    if (create_partial(tmp) < 0) {
-        free(tmp);
+    if (!replaceable(path))
         return RP_EXIT_FAILED;
-    }
+    char *tmp = create_partial(path);
+    if (!tmp)
+        return RP_EXIT_FAILED;
     struct db d = {0};
     int rc;
     if (sqlite3_open_v2(tmp, &d.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK) {

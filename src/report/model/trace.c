@@ -237,8 +237,11 @@ static int read_file(struct rp_file *f, const char *path, FILE *err_out)
         const int an = !memcmp(magic, RP_AN_PARTIAL_MAGIC, sizeof magic);
         const char *mine = an ? "analyze" : "summary", *other = an ? "summary" : "analyze";
         fprintf(err, PROG ": %s is %s partial (%s --partial)", f->path, an ? "an analyze" : "a summary", mine);
-        if (strcmp(path, "-") == 0) /* partials are recognised by their path: stdin is only ever a trace */
-            fputs(": a partial is read from a file named on the command line, not from standard input\n", err);
+        struct stat st;
+        /* partials are recognised in regular files only: stdin and pipes are only ever traces */
+        if (strcmp(path, "-") == 0 || (stat(path, &st) == 0 && !S_ISREG(st.st_mode)))
+            fputs(": a partial is read from a regular file named on the command line, not from standard input or "
+                  "a pipe\n", err);
         else
             fprintf(err, ", not a trace: only %s reads it (%s reads partials made by %s --partial)\n", mine, other,
                     other);
