@@ -59,6 +59,14 @@ done
 run_report 0 summary -f csv "$TMP/parent.ct" "$TMP/a.ctpart"
 grep -q "warning: $TMP/parent.ct is given twice: it is read once$" "$TMP/err" ||
     fail "a trace and its partial: $(cat "$TMP/err")"
+# ... in either order: the tables (and the header's calls) are those of the partial's files alone.
+"$REPORT" summary -f csv -s api,header "$TMP/b.ctpart" 2>/dev/null | grep -v -E '^(Files|Command line|Pids|Hosts),' >"$TMP/want"
+for order in "$TMP/b.ctpart $TMP/gpu.ct" "$TMP/gpu.ct $TMP/b.ctpart"; do
+    # shellcheck disable=SC2086
+    run_report 0 summary -f csv -s api,header $order
+    grep -q "warning: $TMP/gpu.ct is given twice: it is read once$" "$TMP/err" || fail "$order: $(cat "$TMP/err")"
+    grep -v -E '^(Files|Command line|Pids|Hosts),' "$TMP/out" | cmp -s "$TMP/want" - || fail "a partial and a trace of its ($order): counted twice"
+done
 run_report 0 summary -f csv -s api "$TMP/b.ctpart" "$TMP/b.ctpart"
 [ "$(grep -c 'warning: .* is given twice: it is read once$' "$TMP/err")" = 3 ] ||
     fail "a partial given twice: not one warning per input: $(cat "$TMP/err")"

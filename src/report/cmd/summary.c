@@ -958,15 +958,36 @@ static void sum_free(struct sum *s)
     rp_trace_close(&s->tr);
 }
 
-/* A trace file as the next input.  0, or -1 out of memory. */
+/* A trace file as the next input, or in the place of a partial's input of its process given before it (the
+ * one rp_same_process_take_later picks is kept, as same_process does the other way round; traces of one
+ * process were made one by rp_trace_open).  0, or -1 out of memory. */
 static int add_file(struct sum *s, struct rp_file *f)
 {
     if (sum_grow(s) < 0 || rp_sum_input_of_file(&s->in[s->nin], f) < 0)
         return -1;
-    s->file[s->nin] = f;
-    s->part_rc[s->nin] = RP_EXIT_OK;
-    memset(&s->part[s->nin], 0, sizeof s->part[s->nin]);
-    s->spilled[s->nin++] = (struct rp_mem_changes){NULL, 0, 0, 0, -1, 0};
+    struct rp_sum_input *in = &s->in[s->nin];
+    size_t at = s->nin;
+    for (size_t j = 0; j < s->nin; j++) {
+        struct rp_sum_input *e = &s->in[j];
+        if (s->file[j] || e->pid != in->pid || e->start_wall_ns != in->start_wall_ns ||
+            e->start_mono_ns != in->start_mono_ns)
+            continue;
+        if (!rp_same_process_take_later(e->path, e->records, in->path, in->records, in->pid, 0)) {
+            rp_sum_input_free(in);
+            return 0;
+        }
+        if (s->part_rc[j] == RP_EXIT_OK)
+            rp_agg_free(&s->part[j]);
+        rp_sum_input_free(e);
+        *e = *in;
+        at = j;
+        break;
+    }
+    s->file[at] = f;
+    s->part_rc[at] = RP_EXIT_OK;
+    memset(&s->part[at], 0, sizeof s->part[at]);
+    s->spilled[at] = (struct rp_mem_changes){NULL, 0, 0, 0, -1, 0}; /* a partial's changes spilled: not read */
+    s->nin += at == s->nin;
     return 0;
 }
 
