@@ -13,6 +13,8 @@ assert starts == sorted(starts), starts
 order = [(r["start"], r["tid"], r["name"]) for r in rows]
 assert order.index((20000, 1001, "cuMemAlloc")) < order.index((30000, 1000, "cuMemFree")), order
 assert [r["pid"] for r in rows[-3:]] == [2000] * 3
+# each call names its thread, as Thread Name does in the other formats ("" when unnamed)
+assert {(r["tid"], r["thread_name"]) for r in rows if r["pid"] == 1000} == {(1000, "main"), (1001, "worker")}, rows
 a = rows[1]
 assert (a["name"], a["variant"], a["duration"], a["args"]["bytes"], a["args"]["address"], a["args"]["kind"]) == \
     ("cuMemAlloc", "cuMemAlloc_v2", 100, 4096, "0x7000000000", "device"), a

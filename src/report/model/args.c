@@ -304,6 +304,8 @@ void rp_call_json(FILE *out, const struct rp_call *c, int64_t rel, const struct 
                  ",\"name\":",
             start, dur, c->file->hdr.pid, c->call->c.h.tid, c->call->c.seq);
     rp_json_string(out, rp_call_api_name(c, name, sizeof name));
+    fputs(",\"thread_name\":", out); /* "" when unnamed, as the other formats' Thread Name */
+    rp_json_string(out, rp_thread_name(c->file, c->call->c.h.tid));
     fputs(",\"variant\":", out);
     rp_json_string(out, rp_call_variant(c));
     fprintf(out, ",\"result\":%d,\"result_name\":\"%s\",\"args\":{", (int)c->call->c.result,
