@@ -59,6 +59,13 @@ e = d["errors"]
 assert len(e) == 1 and e[0]["Name"] == "cuMemAlloc" and e[0]["Result Name"] == "CUDA_ERROR_OUT_OF_MEMORY" \
     and e[0]["Result"] == 2 and e[0]["Count"] == 1, e
 '
+# Processes of another command line merged in are said in the header, not hidden behind the first one's.
+run_report 0 summary --format json -s header "$TMP/parent.ct" "$TMP/child.ct"
+py '
+import json, sys
+h = json.load(open(sys.argv[1]))["header"]
+assert h["Command line"] == "./vecadd 3 --fast (and 1 process of other command lines: info shows each)", h
+'
 
 # Two files merged: the child (same host) adds a cuMemAlloc, a launch of vecAdd and a cuMemFree.
 run_report 0 summary -f json "$TMP/parent.ct" "$TMP/child.ct"

@@ -447,9 +447,17 @@ static void print_header(struct rp_sum_out *o, const struct rp_sum_input *in, si
     rp_fmt_time(dur, sizeof dur, (double)(end_ns - start_ns), o->unit, 0);
     snprintf(fv, sizeof fv, "%u", f0->format_version);
     const char *tv = f0->tracer_version;
+    /* Processes of other commands (a shell's children, a launcher and its workers): said, not hidden. */
+    size_t others = 0;
+    for (size_t i = 1; i < nin; i++)
+        others += strcmp(in[i].cmdline, f0->cmdline) != 0;
+    char cmdline[1024];
+    if (others)
+        snprintf(cmdline, sizeof cmdline, "%s (and %zu process%s of other command lines: info shows each)",
+                 f0->cmdline, others, others == 1 ? "" : "es");
     const char *rows[][2] = {
         {"Files", files},
-        {"Command line", f0->cmdline},
+        {"Command line", others ? cmdline : f0->cmdline},
         {"Pids", pids},
         {"Ranks", *ranks ? ranks : NULL},
         {"Hosts", hosts},
