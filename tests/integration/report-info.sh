@@ -29,4 +29,7 @@ assert len(files) == 2 and files[0].endswith("parent.ct]") and files[1].endswith
 assert d[files[0]]["Rank"] == "", d[files[0]]
 '
 run_report 0 info --help
+# a unit is refused, not ignored: info's times are as recorded
+run_report 1 info -u ms "$TMP/parent.ct"
+grep -q 'timeunit does not apply to info' "$TMP/err" || fail "info -u: $(cat "$TMP/err")"
 finish

@@ -196,6 +196,8 @@ static int run(int argc, char **argv)
     int opt;
     rp_common_init(&co);
     while ((opt = getopt_long(argc, argv, RP_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
+        if (opt == 'u') /* the common options' unit: info's times are the header's own, in ns */
+            return rp_usage_error(cmd, "--timeunit does not apply to info (its times are in ns as recorded)");
         int h = rp_common_option(&co, cmd, opt, optarg, "table,csv,tsv,json,column");
         if (h < 0)
             return RP_EXIT_USAGE;
