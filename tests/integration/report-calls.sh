@@ -53,6 +53,8 @@ expect_eq "table rows" 4 "$(wc -l <"$TMP/out" | tr -d ' ')"
 grep -q 'kernel=vecAdd kind=kernel grid=8,1,1 block=128,1,1' "$TMP/out" || fail "table arguments: $(cat "$TMP/out")"
 # usage errors
 run_report 1 calls --from soon "$TMP/parent.ct"
+run_report 1 calls --from 20us --to 10us "$TMP/parent.ct"
+grep -q -- '--to is before --from' "$TMP/err" || fail "--to before --from: $(cat "$TMP/err")"
 run_report 1 calls --tid -3 "$TMP/parent.ct"
 # numbers that are no time or id: NaN (which compares false with any bound), infinities, overflow, signs
 for opt in --from --to; do

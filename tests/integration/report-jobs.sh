@@ -56,7 +56,10 @@ assert d["Allocs"] == 3 * 2500 and d["Peak Bytes"] == 3 * 4 * 4096, d'
 
 run_report 1 summary -j 0 "$TMP/parent.ct"
 grep -q -- "--jobs wants a number of threads from 1 to 1024" "$TMP/err" || fail "-j 0: $(cat "$TMP/err")"
-run_report 1 summary --jobs=x "$TMP/parent.ct"
+for j in x -3; do # one message for every bad value
+    run_report 1 summary --jobs=$j "$TMP/parent.ct"
+    grep -q -- "--jobs wants a number of threads from 1 to 1024, not '$j'" "$TMP/err" || fail "-j $j: $(cat "$TMP/err")"
+done
 run_report 0 summary --help
 grep -q -- "--jobs=N" "$TMP/out" || fail "summary --help does not name --jobs"
 finish

@@ -181,6 +181,8 @@ static int run(int argc, char **argv)
         default: return rp_usage_hint(cmd);
         }
     }
+    if (flt.to >= 0 && flt.to < flt.from) /* no call could be listed: a slip, not a question */
+        return rp_usage_error(cmd, "--to is before --from");
     struct rp_trace tr;
     int rc = rp_open_files(&tr, cmd, argc, argv, optind, 0);
     if (rc != RP_EXIT_OK && rc != RP_EXIT_DAMAGED)

@@ -55,10 +55,10 @@ int rp_common_option(struct rp_common *o, const struct rp_command *cmd, int opt,
         o->output = output_given = arg;
         return 1;
     case 'j': {
-        unsigned long long n;
-        if (rp_parse_u64(cmd, "--jobs", arg, &n) < 0)
-            return -1;
-        if (n < 1 || n > 1024)
+        char *end;
+        errno = 0;
+        const unsigned long long n = isdigit((unsigned char)*arg) ? strtoull(arg, &end, 10) : 0;
+        if (!isdigit((unsigned char)*arg) || errno || *end || n < 1 || n > 1024)
             return rp_usage_error(cmd, "--jobs wants a number of threads from 1 to 1024, not '%s'", arg), -1;
         rp_jobs_set((unsigned)n);
         return 1;

@@ -107,12 +107,13 @@ static void print_text(FILE *out, const struct result *r, const struct rp_trace 
         count += s->count;
         if (top && i >= top)
             continue;
-        fprintf(out, "\nLeaked %s bytes in %" PRIu64 " allocations\n", rp_group_digits(b1, sizeof b1, rp_u64s(b3, s->bytes)),
-                s->count);
+        fprintf(out, "\nLeaked %s bytes in %" PRIu64 " allocation%s\n", rp_group_digits(b1, sizeof b1, rp_u64s(b3, s->bytes)),
+                s->count, s->count == 1 ? "" : "s");
         site_text(out, r, s);
     }
-    fprintf(out, "\nLEAK SUMMARY: %s bytes in %" PRIu64 " allocations from %zu call sites still allocated at exit\n",
-            rp_group_digits(b1, sizeof b1, rp_u64s(b3, bytes)), count, r->leaks.n);
+    fprintf(out, "\nLEAK SUMMARY: %s bytes in %" PRIu64 " allocation%s from %zu call site%s still allocated at exit\n",
+            rp_group_digits(b1, sizeof b1, rp_u64s(b3, bytes)), count, count == 1 ? "" : "s", r->leaks.n,
+            r->leaks.n == 1 ? "" : "s");
     fprintf(out, "Frees of unknown pointers (allocated before tracing, or freed twice): %" PRIu64 "\n",
             r->end.unmatched_frees);
     if (r->ranges)
@@ -304,7 +305,8 @@ const struct rp_command rp_cmd_memory = {
     "                       peak; leaked, the bytes of every kind it still held at exit\n"
     "  -u, --timeunit=UNIT  ns, us, ms or s (or nsec, usec, msec, sec, seconds ...), for the peak\n"
     "                       times, digits grouped as in the tables (json: always ns)\n"
-    "  -t, --top=N          at most N call sites at the peak and N leak sites (the summary counts all)\n"
+    "  -t, --top=N          at most N call sites at the peak and N leak sites (the summary counts all;\n"
+    "                       0: all)\n"
     "      --error-exitcode=N  exit N (1 to 255) when allocations are still live at exit, as\n"
     "                       compute-sanitizer does (for CI); 0, the default: exit 0\n"
     "  -g, --group-by=WHAT  stack (default): a site is a whole call stack; python: a site is the\n"

@@ -1376,7 +1376,7 @@ const struct rp_command rp_cmd_summary = {
     "                       seconds ...) (default ns); column titles name the unit.  Averages,\n"
     "                       medians and deviations have one decimal in ns, times are exact to the ns\n"
     "                       in the other units\n"
-    "  -t, --top=N          at most N rows per table (Time (%) is still of all rows)\n"
+    "  -t, --top=N          at most N rows per table (Time (%) is still of all rows; 0: all)\n"
     "  -s, --section=LIST   comma-separated sections: header,nvtx,api,kernels,copies,gpu_kernels,\n"
     "                       gpu_copies_time,gpu_copies_size,memory,errors; nsys report names stand\n"
     "                       for theirs: cuda_api_sum (api), cuda_gpu_kern_sum (gpu_kernels),\n"
