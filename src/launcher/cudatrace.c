@@ -452,7 +452,8 @@ static int cmd_run(int argc, char **argv)
     char lib[PATH_MAX], report[PATH_MAX];
 
     /* '+': options end at the command's name, so its own options stay its own.  An option checked (bad: what
-     * it takes) goes to the program as its variable (env). */
+     * it takes) goes to the program as its variable (env).  getopt's own messages start with argv[0]. */
+    argv[0] = (char *)PROG " run";
     while ((opt = getopt_long(argc, argv, "+o:c:s:g:a:h", opts, NULL)) != -1) {
         const char *env = NULL, *bad = NULL;
         switch (opt) {

@@ -65,6 +65,10 @@ LD_PRELOAD="$san$tmp/libct-space-link.so" "$tmp/with space/launcher/cudatrace" r
     fail "bad -o template: $(cat "$tmp/tmpl.err")"
 "$launcher" run -o 'run-%q{RANK' true 2>/dev/null
 [ $? = 125 ] || fail "unterminated %q{ in -o: not 125"
+# an unknown option: getopt's message names the launcher, as its own messages do
+"$launcher" run --version true 2>"$tmp/opt.err"
+[ $? = 125 ] && grep -q "^cudatrace run: unrecognized option '--version'" "$tmp/opt.err" ||
+    fail "unknown option: $(cat "$tmp/opt.err")"
 out=$(env -u CT_UNSET_HERE "$launcher" run -o '%q{CT_UNSET_HERE}' sh -c 'echo "$CUDATRACE_OUTPUT"')
 [ "$out" = '%q{CT_UNSET_HERE}' ] || fail "-o of a variable unset in the launcher: $out"
 
