@@ -21,6 +21,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "format/record.h"
@@ -329,7 +330,12 @@ static unsigned npairs; /* pairs read so far (the collector's) */
 static void read_pair(void)
 {
     uint64_t c = 0, m0 = ct_now_ns();
-    if (cupti.timestamp(&c) != CUPTI_SUCCESS || !c)
+    struct timespec ts;
+    /* CUPTI's clock is CLOCK_REALTIME on Linux: read there when CUPTI cannot say, rather than have no pair
+     * (to_trace would then take CUPTI's times for the trace's). */
+    if ((cupti.timestamp(&c) != CUPTI_SUCCESS || !c) && clock_gettime(CLOCK_REALTIME, &ts) == 0)
+        c = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    if (!c)
         return;
     uint64_t m1 = ct_now_ns();
     unsigned i = npairs++ % PAIRS;

@@ -182,6 +182,18 @@ expect_info preempted timed 5
 expect_info preempted no_call 0
 linked preempted
 
+# CUPTI cannot read its clock: the mapping reads CLOCK_REALTIME (CUPTI's on Linux) instead, so that every
+# span still starts after its call began and within a second of it (without a pair, CUPTI's times were taken
+# for the trace's).
+SIM_CUPTI_NO_TIMESTAMP=1 run_pair noclock "$prog" idle 5
+expect_count noclock 5 '^gpu seq=.* dur=50000 '
+"$ctdump" -t "$tmp/noclock.ctrace" >"$tmp/noclock.calls" || fail "noclock: ctdump -t exit $?"
+bad=$(awk '$2 == "call" { for (i = 3; i <= NF; i++) { if ($i ~ /^seq=/) q = $i; if ($i ~ /^t0=/) t0[q] = substr($i, 4) } }
+    $1 == "gpu" && $2 ~ /^seq=/ { for (i = 3; i <= NF; i++) if ($i ~ /^start=/) st = substr($i, 7)
+        if (!($2 in t0) || st < t0[$2] || st - t0[$2] > 1000000000) print $2, st, t0[$2] }' \
+    "$tmp/noclock.calls" "$tmp/noclock.dump")
+[ -z "$bad" ] || fail "noclock: spans not after their calls (seq start call-t0): $bad"
+
 # 5 launches from an atexit handler that runs after the tracer's last collection: recorded, not timed, counted
 # not completed (the trace's closing info is written after them).
 run_pair atexit "$prog" atexit

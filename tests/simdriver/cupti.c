@@ -17,7 +17,8 @@
  *  - SIM_CUPTI_FLUSH_DELAY_MS: cuptiActivityFlushAll sleeps that long before it hands buffers back, as a
  *    collector starved of CPU falls behind the program's launches;
  *  - SIM_CUPTI_EXIT_DELAY_MS (tools.c): a call returns that long after its exit callback, as a thread taken
- *    off its CPU there. */
+ *    off its CPU there;
+ *  - SIM_CUPTI_NO_TIMESTAMP: cuptiGetTimestamp fails. */
 #include "config.h"
 
 #include <cuda.h>
@@ -340,8 +341,11 @@ EXPORT CUptiResult cuptiGetResultString(CUptiResult r, const char **s)
 
 EXPORT CUptiResult cuptiGetTimestamp(uint64_t *ns)
 {
+    const char *none = getenv("SIM_CUPTI_NO_TIMESTAMP"); /* as a CUPTI that cannot read its clock */
     if (!ns)
         return CUPTI_ERROR_INVALID_PARAMETER;
+    if (none && *none && *none != '0')
+        return CUPTI_ERROR_NOT_INITIALIZED;
     *ns = clock_ns(CLOCK_REALTIME);
     return CUPTI_SUCCESS;
 }
