@@ -133,7 +133,9 @@ static void CUPTIAPI on_api(void *data, CUpti_CallbackDomain domain, CUpti_Callb
 {
     const CUpti_CallbackData *cb = info;
     (void)data, (void)domain, (void)id;
-    if (cb->callbackSite == CUPTI_API_EXIT)
+    /* Not a call made inside the tracer: by a signal handler that interrupted it between a timed call's
+     * return and its end (that call is untraced, and must not take the interrupted call's id). */
+    if (cb->callbackSite == CUPTI_API_EXIT && !ct_gpu_in_tracer())
         last_corr = cb->correlationId;
 }
 
@@ -422,24 +424,31 @@ static void queue_span(const struct ct_rec_gpu *g)
         flush();
 }
 
-/* A span ready but for its call, first read at `since`: linked and queued, kept for a later collection, or
- * (`last`, or it waited long enough by `now`) queued without a call. */
-static void place(struct ct_rec_gpu *g, uint32_t corr, int last, uint64_t since, uint64_t now)
+/* A span ready but for its call: linked and queued (1), or when `give_up` queued without a call (1), else left
+ * as it was to wait (0). */
+static int place(struct ct_rec_gpu *g, uint32_t corr, int give_up)
 {
     if (link_get(corr, g)) {
         queue_span(g);
-        return;
+        return 1;
     }
-    if (!last && now - since < LATE_NS) {
-        g->seq = corr; /* until it is found: the id */
-        keep_for_later(g, since);
-        return;
-    }
+    if (!give_up)
+        return 0;
     g->h.tid = 0;
     g->seq = 0;
     g->api_id = 0;
     g->flags |= CT_GPU_SPAN_NO_CALL;
     queue_span(g);
+    return 1;
+}
+
+/* A record just read: placed, or kept for later with its id (in seq until it is found). */
+static void place_new(struct ct_rec_gpu *g, uint32_t corr, int last, uint64_t now)
+{
+    if (!place(g, corr, last)) {
+        g->seq = corr;
+        keep_for_later(g, now);
+    }
 }
 
 /* A kernel's name id.  CUPTI gives every record of a kernel the same name pointer: a table by pointer, each
@@ -502,7 +511,7 @@ static void record(const CUpti_Activity *r, int last, uint64_t now)
         g.launch_kind = k->launchType == CUPTI_ACTIVITY_LAUNCH_TYPE_REGULAR ? CT_LAUNCH_KERNEL : CT_LAUNCH_COOPERATIVE;
         g.grid[0] = (uint32_t)k->gridX, g.grid[1] = (uint32_t)k->gridY, g.grid[2] = (uint32_t)k->gridZ;
         g.block[0] = (uint32_t)k->blockX, g.block[1] = (uint32_t)k->blockY, g.block[2] = (uint32_t)k->blockZ;
-        place(&g, k->correlationId, last, now, now);
+        place_new(&g, k->correlationId, last, now);
         return;
     }
     case CUPTI_ACTIVITY_KIND_MEMCPY: {
@@ -515,7 +524,7 @@ static void record(const CUpti_Activity *r, int last, uint64_t now)
                        (m->copyCount > 1 ? CT_COPY_BATCH : 0);
         g.src_kind = mem_kind(m->srcKind);
         g.dst_kind = mem_kind(m->dstKind);
-        place(&g, m->correlationId, last, now, now);
+        place_new(&g, m->correlationId, last, now);
         return;
     }
     case CUPTI_ACTIVITY_KIND_MEMSET: {
@@ -525,7 +534,7 @@ static void record(const CUpti_Activity *r, int last, uint64_t now)
         g.bytes = s->bytes;
         g.copy_flags = CT_COPY_SET | (s->flags & CUPTI_ACTIVITY_FLAG_MEMSET_ASYNC ? CT_COPY_ASYNC : 0);
         g.dst_kind = mem_kind(s->memoryKind);
-        place(&g, s->correlationId, last, now, now);
+        place_new(&g, s->correlationId, last, now);
         return;
     }
     default:
@@ -678,14 +687,14 @@ static void collect(int final)
     pthread_mutex_unlock(&buffers_mu);
 
     /* Those kept from earlier collections first: linked now, kept again, or given up (place). */
+    /* in place, the array kept: records of calls never to be filed (a variant CUDATRACE_APIS leaves out) can
+     * be many, waiting LATE_NS each */
     const uint64_t now = ct_now_ns();
-    struct late *old = later;
-    size_t nold = nlater;
-    later = NULL;
-    nlater = later_room = 0;
-    for (size_t i = 0; i < nold; i++)
-        place(&old[i].g, (uint32_t)old[i].g.seq, final, old[i].since, now);
-    ct_free(old);
+    size_t keep = 0;
+    for (size_t i = 0; i < nlater; i++)
+        if (!place(&later[i].g, (uint32_t)later[i].g.seq, final || now - later[i].since >= LATE_NS))
+            later[keep++] = later[i];
+    nlater = keep;
     unsigned nbuf = 0;
     for (; list; list = next, nbuf++) {
         next = list->next;

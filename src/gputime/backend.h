@@ -81,5 +81,7 @@ void ct_gpu_first_use(void);
 int ct_gpu_makes_work(const char *name);
 /* Is a capture range open (always, without CUDATRACE_CAPTURE)? */
 int ct_gpu_capturing(void);
+/* Is the calling thread inside the tracer (struct ct_gpu_host, in_tracer)? */
+int ct_gpu_in_tracer(void);
 
 #endif

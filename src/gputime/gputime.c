@@ -96,8 +96,8 @@ void ct_gpu_program_uses_cupti(const char *fn)
 #endif
 }
 
-/* After the last collection (exit) nothing timed could be read any more: a call made then (an atexit handler
- * that ran after the tracer's, a destructor) is not timed, and counted not completed. */
+/* From the last collection (exit) on, nothing timed could be read: a call made then (an atexit handler that
+ * runs after the tracer's, a destructor, another thread's) is not timed, and counted not completed. */
 static struct ct_gpu_call *late_begin(uint16_t api_id, CUstream stream, int pick)
 {
     (void)api_id, (void)stream, (void)pick;
@@ -106,7 +106,7 @@ static struct ct_gpu_call *late_begin(uint16_t api_id, CUstream stream, int pick
 }
 static const struct ct_gpu_backend after_last = {.name = "after the last collection", .begin = late_begin};
 
-void ct_gpu_last_collected(void) { atomic_store(&ct_gpu_current, &after_last); }
+void ct_gpu_last_collection(void) { atomic_store(&ct_gpu_current, &after_last); }
 
 void ct_gpu_capture(int on)
 {

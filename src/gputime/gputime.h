@@ -30,6 +30,9 @@ struct ct_gpu_host {
     int (*makes_work)(const char *name);
     /* Is a capture range open (always, without CUDATRACE_CAPTURE)?  Timing starts outside one stopped. */
     int (*capturing)(void);
+    /* Is the calling thread inside the tracer (its guard held: a driver call made now, by a signal handler
+     * that interrupted the tracer, goes to the driver untraced)? */
+    int (*in_tracer)(void);
 };
 void ct_gpu_attach(const struct ct_gpu_host *host);
 
@@ -43,8 +46,9 @@ void ct_gpu_program_uses_cupti(const char *fn);
 /* The drain holder's collection (struct ct_rec_client): every source's completed work, as spans queued with
  * the recorder; with `final` the last (exit), after which nothing is touched. */
 void ct_gpu_collect(int final);
-/* The exit handler, after the recorder's last collection: later calls are counted not completed, not timed. */
-void ct_gpu_last_collected(void);
+/* The exit handler, before the recorder's last collection: calls from now on are counted not completed, not
+ * timed (nothing would read them). */
+void ct_gpu_last_collection(void);
 /* Calls timed whose spans no collection has made yet (struct ct_rec_client; async-signal-safe). */
 uint64_t ct_gpu_pending(void);
 

@@ -44,3 +44,5 @@ int ct_gpu_makes_work(const char *name) { return host && host->makes_work(name);
 int ct_gpu_used(void) { return atomic_load(&used); }
 
 int ct_gpu_capturing(void) { return !host || host->capturing(); }
+
+int ct_gpu_in_tracer(void) { return host && host->in_tracer(); }

@@ -43,8 +43,8 @@ static int find_driver(struct ct_gpu_driver *d)
 static void at_exit(void)
 {
     ct_guard++; /* the tracer's own driver calls from here on */
+    ct_gpu_last_collection(); /* first: a call another thread begins during the collection is counted too */
     ct_rec_gpu_finish();
-    ct_gpu_last_collected();
     ct_guard--;
 }
 
@@ -67,8 +67,11 @@ static int makes_work(const char *name)
 
 static int capturing(void) { return !(__atomic_load_n(&ct_gate, __ATOMIC_RELAXED) & CT_GATE_CAPTURE); }
 
+static int in_tracer(void) { return ct_guard != 0; }
+
 const struct ct_gpu_host ct_gpu_host = {
-    .find_driver = find_driver, .install = install, .makes_work = makes_work, .capturing = capturing};
+    .find_driver = find_driver, .install = install, .makes_work = makes_work, .capturing = capturing,
+    .in_tracer = in_tracer};
 
 /* ---- calls that may destroy a context ---- */
 

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -352,6 +353,44 @@ static int at_exit_launches(void)
     return 0;
 }
 
+/* 4,000 copies of 4096 bytes while a timer's signal comes every 200 us, its handler queueing a 64-byte set on a
+ * stream of its own: handlers' calls land inside calls, inside the tracer between a call's return and its
+ * end, and between calls. */
+static volatile sig_atomic_t storm_armed;
+
+static void on_alarm(int sig)
+{
+    (void)sig;
+    if (storm_armed && cuMemsetD8Async(handler_dst, 1, 64, handler_stream) != CUDA_SUCCESS)
+        _exit(3);
+}
+
+static int storm(void)
+{
+    CUcontext ctx;
+    CUstream s;
+    CUdeviceptr d;
+    static char host[4096];
+    primary(&ctx);
+    CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    CHECK(cuStreamCreate(&handler_stream, CU_STREAM_NON_BLOCKING));
+    CHECK(cuMemAlloc(&handler_dst, 64));
+    CHECK(cuMemAlloc(&d, sizeof host));
+    struct sigaction sa = {.sa_handler = on_alarm, .sa_flags = SA_RESTART};
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGALRM, &sa, NULL);
+    storm_armed = 1;
+    struct itimerval every = {{0, 200}, {0, 200}}, stop = {{0, 0}, {0, 0}};
+    setitimer(ITIMER_REAL, &every, NULL);
+    for (int i = 0; i < 4000; i++)
+        CHECK(cuMemcpyHtoDAsync(d, host, sizeof host, s));
+    setitimer(ITIMER_REAL, &stop, NULL);
+    storm_armed = 0;
+    CHECK(cuStreamSynchronize(s));
+    CHECK(cuStreamSynchronize(handler_stream));
+    return 0;
+}
+
 /* n launches of an empty kernel on one stream, as fast as they go. */
 static int launches(int n)
 {
@@ -435,9 +474,11 @@ int main(int argc, char **argv)
         return handler();
     if (strcmp(s, "atexit") == 0)
         return at_exit_launches();
+    if (strcmp(s, "storm") == 0)
+        return storm();
     if (strcmp(s, "kinds") == 0 && argc > 3)
         return kinds(atoi(argv[2]), atoi(argv[3]));
     fprintf(stderr, "usage: gpu-time steady|variants|idle N|warmup|capture|global|destroy|exit|fork|exhaust N|"
-                    "kinds N ROUNDS|end exit|term|exec N [busy]|launches N|pdl|handler|atexit\n");
+                    "kinds N ROUNDS|end exit|term|exec N [busy]|launches N|pdl|handler|atexit|storm\n");
     return 2;
 }

@@ -4,6 +4,7 @@
 #include "sim.h"
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <time.h>
@@ -13,14 +14,29 @@ static bool initialized;
 static unsigned long long last_id;
 static struct sim_obj *live_objects;
 
+/* Signals are held while a thread holds the lock: a handler that calls the driver must not find its own
+ * thread inside the lock's own code (the mutex is recursive, but not mid-way through taking it), nor the
+ * driver's state half changed.  The lock nests: the first taking blocks, the last release restores. */
+static __thread unsigned held;
+static __thread sigset_t unheld_mask;
+
 void sim_lock(void)
 {
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
     pthread_mutex_lock(&sim_mutex);
+    if (held++ == 0)
+        unheld_mask = old;
 }
 
 void sim_unlock(void)
 {
+    const int last = --held == 0;
+    const sigset_t restore = unheld_mask;
     pthread_mutex_unlock(&sim_mutex);
+    if (last)
+        pthread_sigmask(SIG_SETMASK, &restore, NULL);
 }
 
 bool sim_initialized(void)

@@ -452,9 +452,9 @@ static void print_header(struct rp_sum_out *o, const struct rp_sum_input *in, si
     for (size_t i = 1; i < nin; i++)
         others += strcmp(in[i].cmdline, f0->cmdline) != 0;
     char cmdline[1024];
-    if (others)
-        snprintf(cmdline, sizeof cmdline, "%s (and %zu process%s of other command lines: info shows each)",
-                 f0->cmdline, others, others == 1 ? "" : "es");
+    if (others) /* the first command line cut so that what follows it is said */
+        snprintf(cmdline, sizeof cmdline, "%.900s%s (and %zu process%s of other command lines: info shows each)",
+                 f0->cmdline, strlen(f0->cmdline) > 900 ? "..." : "", others, others == 1 ? "" : "es");
     const char *rows[][2] = {
         {"Files", files},
         {"Command line", others ? cmdline : f0->cmdline},

@@ -397,27 +397,29 @@ static int fill(struct db *d, struct rp_trace *t)
     return rc == 0 ? exec(d, indexes) : rc;
 }
 
-/* The database is written as PATH.partial-XXXXXX, a name made here and created exclusively (so never through
- * a symlink, and never over a file of the user's), then renamed to PATH.  NULL, with a message, when it
+/* The database is written as PATH.partial-PID-N, a name made here and created exclusively (so never through
+ * a symlink, and never over a file that is there), then renamed to PATH.  NULL, with a message, when it
  * cannot be made. */
 static char *create_partial(const char *path)
 {
-    char *tmp;
-    if (asprintf(&tmp, "%s.partial-XXXXXX", path) < 0) {
-        fprintf(stderr, "cudatrace-report: out of memory\n");
-        return NULL;
-    }
-    int fd = mkostemp(tmp, O_CLOEXEC);
-    if (fd < 0) {
-        fprintf(stderr, "cudatrace-report: cannot create %s for the database: %s\n", tmp, strerror(errno));
+    for (unsigned n = 0;; n++) {
+        char *tmp;
+        if (asprintf(&tmp, "%s.partial-%ld-%u", path, (long)getpid(), n) < 0) {
+            fprintf(stderr, "cudatrace-report: out of memory\n");
+            return NULL;
+        }
+        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644); /* SQLite's own mode */
+        if (fd >= 0) {
+            close(fd);
+            return tmp;
+        }
+        if (errno != EEXIST || n == 99) { /* 100 names taken: something is wrong there */
+            fprintf(stderr, "cudatrace-report: cannot create %s for the database: %s\n", tmp, strerror(errno));
+            free(tmp);
+            return NULL;
+        }
         free(tmp);
-        return NULL;
     }
-    const mode_t mask = umask(0);
-    umask(mask);
-    (void)!fchmod(fd, 0644 & ~mask); /* SQLite's own mode, not mkostemp's 0600 */
-    close(fd);
-    return tmp;
 }
 
 /* PATH may be replaced: absent, or a regular file (not a device, a directory or a symlink, which rename

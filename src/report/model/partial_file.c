@@ -20,12 +20,18 @@ int rp_partial_file_is(const char *path, const struct rp_partial_kind *k)
     char magic[RP_PARTIAL_MAGIC_LEN];
     struct stat st;
     /* Only a regular file is looked into: reading a pipe or FIFO here would take from it what the trace
-     * reader must read (a partial is read from a regular file; the trace reader says so of one piped in). */
+     * reader must read, and opening a FIFO would let its writer start (a partial is read from a regular file;
+     * the trace reader says so of one piped in).  Checked again once open (O_NONBLOCK: a FIFO put there
+     * meanwhile does not hang the open). */
     if (!strcmp(path, "-") || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
         return 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
         return 0;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return 0;
+    }
     const int is = read(fd, magic, sizeof magic) == (ssize_t)sizeof magic && !memcmp(magic, k->magic, sizeof magic);
     close(fd);
     return is;
