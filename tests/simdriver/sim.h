@@ -76,6 +76,7 @@ struct sim_config {
     uint64_t launch_ns;        /* SIM_LAUNCH_NS: how long a launch call takes the host (default 0) */
     int devices;               /* SIM_DEVICES: how many of the SIM_DEVICE_COUNT devices exist (default all) */
     uint64_t launch_latency_ns; /* SIM_LAUNCH_LATENCY_NS: from a launch call to its kernel's start (default 0) */
+    uint64_t exit_delay_ns;    /* SIM_CUPTI_EXIT_DELAY_MS: from a tool's exit callback to the call's return (tools.c) */
 };
 
 const struct sim_config *sim_config(void);

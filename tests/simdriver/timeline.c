@@ -26,6 +26,8 @@ static void read_config(void)
         config.launch_ns = strtoull(v, NULL, 10);
     if ((v = getenv("SIM_LAUNCH_LATENCY_NS")) && *v)
         config.launch_latency_ns = strtoull(v, NULL, 10);
+    if ((v = getenv("SIM_CUPTI_EXIT_DELAY_MS")) && *v)
+        config.exit_delay_ns = strtoull(v, NULL, 10) * 1000000u;
     config.strict_handles = (v = getenv("SIM_STRICT_HANDLES")) && *v && !(v[0] == '0' && !v[1]);
     config.devices = SIM_DEVICE_COUNT;
     if ((v = getenv("SIM_DEVICES")) && *v) {

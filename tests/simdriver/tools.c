@@ -6,8 +6,6 @@
 #include "tool.h"
 
 #include <stdatomic.h>
-#include <stdlib.h>
-#include <time.h>
 
 static const struct sim_tool *_Atomic tool;
 static _Atomic uint32_t last_corr, last_graph;
@@ -63,10 +61,8 @@ void sim_tool_exit(enum sim_work_kind kind, bool graph, uint32_t corr)
         t->api(1, api_name(kind, graph), corr);
     /* SIM_CUPTI_EXIT_DELAY_MS: the calling thread is taken off its CPU between the tool's exit callback and
      * its return to the caller (a CUPTI client files the id it was given only then). */
-    const char *delay = t ? getenv("SIM_CUPTI_EXIT_DELAY_MS") : NULL;
-    const long ms = delay ? atol(delay) : 0;
-    if (ms > 0)
-        nanosleep(&(struct timespec){ms / 1000, ms % 1000 * 1000000}, NULL);
+    if (t && sim_config()->exit_delay_ns)
+        sim_sleep_until(sim_now_ns() + sim_config()->exit_delay_ns);
     nest--;
     cur_corr = outer[nest].corr, cur_graph = outer[nest].graph;
 }
