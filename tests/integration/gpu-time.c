@@ -285,10 +285,14 @@ static int end_at_once(const char *how, int n, int busy)
 static CUstream handler_stream;
 static CUdeviceptr handler_dst;
 static _Atomic int copy_no, handled;
+static volatile sig_atomic_t armed; /* the handler's set is made (storm: not after the copies) */
 
-static void on_usr1(int sig)
+/* The signal handler of both scenarios: a 64-byte set on the handler's stream. */
+static void queue_set(int sig)
 {
     (void)sig;
+    if (!armed)
+        return;
     if (cuMemsetD8Async(handler_dst, 1, 64, handler_stream) != CUDA_SUCCESS)
         _exit(3);
     handled++;
@@ -318,7 +322,8 @@ static int handler(void)
     CHECK(cuStreamCreate(&handler_stream, CU_STREAM_NON_BLOCKING));
     CHECK(cuMemAlloc(&handler_dst, 64));
     CHECK(cuMemAlloc(&d, sizeof host));
-    signal(SIGUSR1, on_usr1);
+    armed = 1;
+    signal(SIGUSR1, queue_set);
     pthread_create(&t, NULL, interrupter, &self);
     for (int i = 1; i <= 20; i++) {
         copy_no = i;
@@ -356,15 +361,6 @@ static int at_exit_launches(void)
 /* 4,000 copies of 4096 bytes while a timer's signal comes every 200 us, its handler queueing a 64-byte set on a
  * stream of its own: handlers' calls land inside calls, inside the tracer between a call's return and its
  * end, and between calls. */
-static volatile sig_atomic_t storm_armed;
-
-static void on_alarm(int sig)
-{
-    (void)sig;
-    if (storm_armed && cuMemsetD8Async(handler_dst, 1, 64, handler_stream) != CUDA_SUCCESS)
-        _exit(3);
-}
-
 static int storm(void)
 {
     CUcontext ctx;
@@ -376,16 +372,16 @@ static int storm(void)
     CHECK(cuStreamCreate(&handler_stream, CU_STREAM_NON_BLOCKING));
     CHECK(cuMemAlloc(&handler_dst, 64));
     CHECK(cuMemAlloc(&d, sizeof host));
-    struct sigaction sa = {.sa_handler = on_alarm, .sa_flags = SA_RESTART};
+    struct sigaction sa = {.sa_handler = queue_set, .sa_flags = SA_RESTART};
     sigemptyset(&sa.sa_mask);
     sigaction(SIGALRM, &sa, NULL);
-    storm_armed = 1;
+    armed = 1;
     struct itimerval every = {{0, 200}, {0, 200}}, stop = {{0, 0}, {0, 0}};
     setitimer(ITIMER_REAL, &every, NULL);
     for (int i = 0; i < 4000; i++)
         CHECK(cuMemcpyHtoDAsync(d, host, sizeof host, s));
     setitimer(ITIMER_REAL, &stop, NULL);
-    storm_armed = 0;
+    armed = 0;
     CHECK(cuStreamSynchronize(s));
     CHECK(cuStreamSynchronize(handler_stream));
     return 0;
