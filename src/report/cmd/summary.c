@@ -642,29 +642,30 @@ static int sum_grow(struct sum *s)
 
 static void placed(struct sum *s, size_t i);
 
-/* A partial's input of the same process as an earlier one (a copy of a file also given, or in two
- * partials): the one rp_same_process_take_later picks is kept, as rp_trace_open does with traces.  Returns
- * 0 when there is none (append `in`), 1 when `in` is to be dropped, 2 when it took the earlier one's place. */
-static int same_process(struct sum *s, struct rp_sum_input *in, struct rp_agg *part)
+/* An input (a partial's, or a trace's) of the same process as an earlier one (a copy of a file also given,
+ * or in two partials): the one rp_same_process_take_later picks is kept, as rp_trace_open does with traces
+ * (traces of one process never meet here).  Returns SAME_NONE (append `in`), SAME_DROP (`in` is not read), or
+ * the index whose input `in` now is (the earlier one's input, and its aggregate or file, let go: the caller
+ * gives it `in`'s). */
+#define SAME_NONE (-1)
+#define SAME_DROP (-2)
+static long same_process(struct sum *s, struct rp_sum_input *in)
 {
     for (size_t j = 0; j < s->nin; j++) {
         struct rp_sum_input *e = &s->in[j];
         if (e->pid != in->pid || e->start_wall_ns != in->start_wall_ns || e->start_mono_ns != in->start_mono_ns)
             continue;
         if (!rp_same_process_take_later(e->path, e->records, in->path, in->records, in->pid, 0))
-            return 1;
+            return SAME_DROP;
         if (s->file[j] || s->part_rc[j] != RP_EXIT_OK) /* a trace's aggregate is made later: just drop the file */
             s->file[j] = NULL;
         else
             rp_agg_free(&s->part[j]);
         rp_sum_input_free(e);
         *e = *in;
-        s->part[j] = *part;
-        s->part_rc[j] = RP_EXIT_OK;
-        placed(s, j);
-        return 2;
+        return (long)j;
     }
-    return 0;
+    return SAME_NONE;
 }
 
 /* One input file's aggregate, on a worker thread (-j): every section asked for, GPU rows as if GPU time
@@ -966,31 +967,18 @@ static void sum_free(struct sum *s)
     rp_trace_close(&s->tr);
 }
 
-/* A trace file as the next input, or in the place of a partial's input of its process given before it (the
- * one rp_same_process_take_later picks is kept, as same_process does the other way round; traces of one
- * process were made one by rp_trace_open).  0, or -1 out of memory. */
+/* A trace file as the next input, or in the place of a partial's input of its process given before it
+ * (same_process).  0, or -1 out of memory. */
 static int add_file(struct sum *s, struct rp_file *f)
 {
     if (sum_grow(s) < 0 || rp_sum_input_of_file(&s->in[s->nin], f) < 0)
         return -1;
-    struct rp_sum_input *in = &s->in[s->nin];
-    size_t at = s->nin;
-    for (size_t j = 0; j < s->nin; j++) {
-        struct rp_sum_input *e = &s->in[j];
-        if (s->file[j] || e->pid != in->pid || e->start_wall_ns != in->start_wall_ns ||
-            e->start_mono_ns != in->start_mono_ns)
-            continue;
-        if (!rp_same_process_take_later(e->path, e->records, in->path, in->records, in->pid, 0)) {
-            rp_sum_input_free(in);
-            return 0;
-        }
-        if (s->part_rc[j] == RP_EXIT_OK)
-            rp_agg_free(&s->part[j]);
-        rp_sum_input_free(e);
-        *e = *in;
-        at = j;
-        break;
+    const long same = same_process(s, &s->in[s->nin]);
+    if (same == SAME_DROP) {
+        rp_sum_input_free(&s->in[s->nin]);
+        return 0;
     }
+    const size_t at = same == SAME_NONE ? s->nin : (size_t)same;
     s->file[at] = f;
     s->part_rc[at] = RP_EXIT_OK;
     memset(&s->part[at], 0, sizeof s->part[at]);
@@ -1059,11 +1047,15 @@ static int sum_open(struct sum *s, int argc, char **argv, int first)
                 /* as the trace itself would say (and exit 3 when damaged) */
                 if (rp_warn_file(stderr, in[k].path, in[k].damage, (unsigned long long)in[k].calls, in[k].has_end))
                     s->damaged = 1;
-                int same = rc == RP_EXIT_FAILED ? 1 : same_process(s, &in[k], &parts[k]);
-                if (same == 1) {
+                const long same = rc == RP_EXIT_FAILED ? SAME_DROP : same_process(s, &in[k]);
+                if (same == SAME_DROP) {
                     rp_sum_input_free(&in[k]);
                     rp_agg_free(&parts[k]);
-                } else if (!same) {
+                } else if (same != SAME_NONE) {
+                    s->part[same] = parts[k];
+                    s->part_rc[same] = RP_EXIT_OK;
+                    placed(s, (size_t)same);
+                } else {
                     if (sum_grow(s) < 0) {
                         fprintf(stderr, RP_PROG ": out of memory\n");
                         rp_sum_input_free(&in[k]);
