@@ -26,8 +26,8 @@ static _Atomic int was_on;   /* ct_gpu_was_on */
 
 int ct_gpu_was_on(void) { return atomic_load(&was_on); }
 
-/* Read what completed through the client's collector, unless nothing is timed or the last collection ran
- * (`last`: this is it).  One collection at a time, and none under the drain but the last: a collection may
+/* Read what completed through the client's collector, unless GPU time was never on or the last collection
+ * ran (`last`: this is it).  One collection at a time, and none under the drain but the last: a collection may
  * wait on the driver (on a lock the thread a signal interrupted holds), and that signal's flush must still
  * get the drain. */
 static pthread_mutex_t collect_mu = PTHREAD_MUTEX_INITIALIZER;
